@@ -1,0 +1,28 @@
+# Makefile for colstore (PGXS)
+
+MODULE_big = colstore
+EXTENSION = colstore
+DATA = $(wildcard sql/colstore--*.sql)
+
+SRCS = $(wildcard src/*.c src/*/*.c)
+OBJS = $(SRCS:.c=.o)
+
+PG_CPPFLAGS = -I$(srcdir)/src
+SHLIB_LINK = -lzstd -llz4
+
+# Extra warnings are always on; CI adds -Werror and assertions via COLSTORE_CFLAGS.
+PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers $(COLSTORE_CFLAGS)
+
+TESTS = $(sort $(wildcard test/sql/*.sql))
+REGRESS = $(patsubst test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test --load-extension=colstore
+
+ISOLATION = $(patsubst test/specs/%.spec,%,$(sort $(wildcard test/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test --load-extension=colstore
+
+# Debian's PGXS is built without --enable-tap-tests: scripts/test.sh runs test/t/*.pl with prove.
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+

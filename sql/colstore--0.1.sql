@@ -1,0 +1,135 @@
+/* colstore--0.1.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION colstore" to load this file. \quit
+
+CREATE FUNCTION colstore_handler(internal)
+RETURNS table_am_handler
+AS 'MODULE_PATHNAME', 'colstore_handler'
+LANGUAGE C STRICT;
+
+CREATE ACCESS METHOD colstore TYPE TABLE HANDLER colstore_handler;
+COMMENT ON ACCESS METHOD colstore IS 'columnar table access method: compressed row groups';
+
+-- Per-table storage options.  NULL means "use the server default"
+-- (colstore.default_* settings).  Kept by relation OID, so the options
+-- survive TRUNCATE, VACUUM FULL and CLUSTER; dumped by pg_dump as
+-- extension configuration data.  Always a heap table: colstore reads it
+-- while writing colstore tables.
+CREATE TABLE options (
+	relid regclass PRIMARY KEY,
+	codec text,
+	compression_level integer,
+	row_group_size integer,
+	chunk_size integer
+) USING heap;
+COMMENT ON TABLE options IS 'per-table storage options of colstore tables (NULL: server default)';
+SELECT pg_catalog.pg_extension_config_dump('colstore.options', '');
+GRANT SELECT ON options TO PUBLIC;
+
+CREATE FUNCTION set_options(rel regclass,
+							codec text DEFAULT NULL,
+							compression_level integer DEFAULT NULL,
+							row_group_size integer DEFAULT NULL,
+							chunk_size integer DEFAULT NULL)
+RETURNS void
+AS 'MODULE_PATHNAME', 'colstore_set_options'
+LANGUAGE C;
+COMMENT ON FUNCTION set_options(regclass, text, integer, integer, integer) IS
+	'sets storage options of a colstore table; NULL arguments leave an option unchanged';
+
+CREATE FUNCTION reset_options(rel regclass)
+RETURNS void
+AS 'MODULE_PATHNAME', 'colstore_reset_options'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION reset_options(regclass) IS
+	'resets all storage options of a colstore table to the server defaults';
+
+CREATE VIEW table_options AS
+SELECT c.oid::regclass AS relation,
+	   coalesce(o.codec, current_setting('colstore.default_codec')) AS codec,
+	   coalesce(o.compression_level,
+				current_setting('colstore.default_compression_level')::integer) AS compression_level,
+	   coalesce(o.row_group_size,
+				current_setting('colstore.default_row_group_size')::integer) AS row_group_size,
+	   coalesce(o.chunk_size,
+				current_setting('colstore.default_chunk_size')::integer) AS chunk_size
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_am am ON am.oid = c.relam AND am.amname = 'colstore'
+LEFT JOIN colstore.options o ON o.relid = c.oid;
+COMMENT ON VIEW table_options IS 'effective storage options of every colstore table';
+
+-- Forget the options of dropped tables.
+CREATE FUNCTION forget_dropped_options()
+RETURNS event_trigger
+LANGUAGE plpgsql
+AS $$
+BEGIN
+	DELETE FROM colstore.options o
+	USING pg_catalog.pg_event_trigger_dropped_objects() d
+	WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = o.relid::oid;
+END
+$$;
+COMMENT ON FUNCTION forget_dropped_options() IS
+	'event trigger function: removes the options of dropped colstore tables';
+CREATE EVENT TRIGGER colstore_forget_dropped_options ON sql_drop
+	EXECUTE FUNCTION forget_dropped_options();
+
+CREATE FUNCTION row_groups(rel regclass,
+						   OUT row_group integer,
+						   OUT first_row bigint,
+						   OUT row_count bigint,
+						   OUT state text,
+						   OUT inserted_by xid,
+						   OUT chunks integer,
+						   OUT stored_bytes bigint,
+						   OUT raw_bytes bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'colstore_row_groups'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION row_groups(regclass) IS
+	'row groups of a colstore table: rows, state (committed, frozen, in progress, aborted, dead), sizes';
+
+CREATE FUNCTION chunks(rel regclass,
+					   OUT row_group integer,
+					   OUT chunk integer,
+					   OUT column_name name,
+					   OUT row_count integer,
+					   OUT encoding text,
+					   OUT codec text,
+					   OUT stored_bytes bigint,
+					   OUT raw_bytes bigint,
+					   OUT null_count integer,
+					   OUT min_value text,
+					   OUT max_value text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'colstore_chunks'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION chunks(regclass) IS
+	'column chunks of a colstore table: encoding, codec, sizes, NULL count, min and max';
+
+CREATE FUNCTION stats(rel regclass,
+					  OUT column_name name,
+					  OUT stored_bytes bigint,
+					  OUT raw_bytes bigint,
+					  OUT compression_ratio numeric)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'colstore_stats'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION stats(regclass) IS
+	'per-column stored and raw bytes and compression ratio (raw / stored) of a colstore table';
+
+CREATE FUNCTION verify(rel regclass)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'colstore_verify'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION verify(regclass) IS
+	'reads and checks every page, row group header and chunk of a colstore table; returns the rows checked or raises an error naming what is corrupted';
+
+CREATE VIEW row_group AS
+SELECT c.oid::regclass AS relation, g.*
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_am am ON am.oid = c.relam AND am.amname = 'colstore'
+CROSS JOIN LATERAL colstore.row_groups(c.oid) g
+WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't';
+COMMENT ON VIEW row_group IS 'row groups of every colstore table of this database (temporary tables of other sessions excluded)';

@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * colstore.c
+ *	  Module entry point: GUC definitions and hook registration.
+ *
+ * IDENTIFICATION
+ *	  src/colstore.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "fmgr.h"
+#include "utils/guc.h"
+#include <limits.h>
+
+#include "colstore.h"
+#include "encoding/chunk_encoding.h"
+#include "sqlapi/statement_hooks.h"
+#include "storage/write_buffer.h"
+
+PG_MODULE_MAGIC;
+
+int			colstore_default_codec = COLSTORE_CODEC_ZSTD;
+int			colstore_default_compression_level = 3;
+int			colstore_default_row_group_size = 122880;
+int			colstore_default_chunk_size = 10240;
+int			colstore_chunk_cache_size_kb = 131072;
+
+static const struct config_enum_entry codec_options[] = {
+	{"none", COLSTORE_CODEC_NONE, false},
+	{"pglz", COLSTORE_CODEC_PGLZ, false},
+	{"lz4", COLSTORE_CODEC_LZ4, false},
+	{"zstd", COLSTORE_CODEC_ZSTD, false},
+	{NULL, 0, false}
+};
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomEnumVariable("colstore.default_codec",
+							 "Sets the compression codec of colstore tables without their own.",
+							 NULL,
+							 &colstore_default_codec,
+							 COLSTORE_CODEC_ZSTD,
+							 codec_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.default_compression_level",
+							"Sets the zstd compression level of colstore tables without their own.",
+							NULL,
+							&colstore_default_compression_level,
+							3, COLSTORE_MIN_COMPRESSION_LEVEL, COLSTORE_MAX_COMPRESSION_LEVEL,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.default_row_group_size",
+							"Sets the maximum number of rows per row group of colstore tables without their own.",
+							NULL,
+							&colstore_default_row_group_size,
+							122880, COLSTORE_MIN_ROW_GROUP_SIZE, COLSTORE_MAX_ROW_GROUP_SIZE,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.default_chunk_size",
+							"Sets the maximum number of rows per column chunk of colstore tables without their own.",
+							NULL,
+							&colstore_default_chunk_size,
+							10240, COLSTORE_MIN_CHUNK_SIZE, COLSTORE_MAX_CHUNK_SIZE,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.chunk_cache_size",
+							"Sets the memory each backend may use to cache decoded chunks for index lookups.",
+							NULL,
+							&colstore_chunk_cache_size_kb,
+							131072, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	MarkGUCPrefixReserved("colstore");
+
+	RegisterXactCallback(WriteBufferXactCallback, NULL);
+	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
+	StatementHooksInstall();
+}

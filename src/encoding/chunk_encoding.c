@@ -1,0 +1,714 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_encoding.c
+ *	  Encoding and decoding of one column chunk into a self-contained,
+ *	  checksummed byte image.
+ *
+ * Chunk image format (version 1).  Multi-byte fields are in native byte
+ * order, like the rest of PostgreSQL's on-disk data; nothing in the image is
+ * aligned, all reads go through memcpy.
+ *
+ *	offset size field
+ *	     0    4 magic          0x4B484353 ("SCHK" read as little-endian)
+ *	     4    1 version        CHUNK_FORMAT_VERSION (1)
+ *	     5    1 encoding       ChunkEncoding
+ *	     6    1 codec          ColstoreCodec applied to the region below
+ *	     7    1 flags          0 (reserved)
+ *	     8    4 nvalues        values in the chunk, NULLs included
+ *	    12    4 nnulls         NULLs among them
+ *	    16    8 encoded_len    length of the uncompressed region
+ *	    24    8 stored_len     length of the region as stored (compressed)
+ *	    32    4 crc            CRC-32C of the whole image, this field as 0
+ *	    36    4 reserved       0
+ *	    40      stored region  stored_len bytes; the image is exactly
+ *	                           40 + stored_len bytes long
+ *
+ * The uncompressed region is the null bitmap followed by the encoding's
+ * payload; the codec compresses both together (so a sparse bitmap costs
+ * almost nothing with a codec).  The bitmap is present iff 0 < nnulls <
+ * nvalues: ceil(nvalues / 8) bytes, bit i (bit i % 8 of byte i / 8) set
+ * when value i is NULL, unused high bits zero.  Only the non-null values
+ * are encoded, in order.  ALL_NULL chunks (nnulls = nvalues) have an
+ * empty region.
+ *
+ * Payloads per encoding (integer streams are described in
+ * integer_encoding.c, plain byref values in byref_values.c):
+ *
+ *	PLAIN, pass-by-value	the typlen-byte values back to back
+ *	PLAIN, by reference		plain byref form (lengths stream + bytes, or
+ *							fixed-length bytes)
+ *	FOR / DELTA / RLE		one integer stream of that kind over the values
+ *							sign-extended to 64 bits (float4/float8 as their
+ *							bit patterns), pass-by-value types only
+ *	DICTIONARY				dictionary.c: ndistinct, distinct values in plain
+ *							byref form, integer stream of codes
+ *	SCALED_NUMERIC			numeric_encoding.c: uint16 scale s, integer
+ *							stream of display scales, integer stream of
+ *							value * 10^s
+ *
+ * Encoding chooses among the candidates that fit the type by exact size:
+ * pass-by-value types take the smallest of plain and the best integer
+ * stream; numerics take scaled integers when the chunk qualifies; other
+ * by-reference types take the smaller of plain and dictionary.  The codec
+ * is then run on the region and kept only if it shrinks it.
+ *
+ * Decoding validates, in order: image length >= header, magic, version,
+ * known encoding and codec, flags, value count equal to the caller's,
+ * null count, stored length equal to the image length less the header,
+ * CRC, a plausible decompressed length for the codec (before allocating
+ * it), the decompressed length exactly as recorded, the null bitmap's
+ * population count, then every length, width, count and code inside the
+ * payload, and finally that the payload is consumed exactly.  Any failure
+ * returns false with a static English detail string.
+ *
+ * IDENTIFICATION
+ *	  src/encoding/chunk_encoding.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type_d.h"
+#include "port/pg_bitutils.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+
+#include "encoding/byref_values.h"
+#include "encoding/chunk_encoding.h"
+#include "encoding/codec.h"
+#include "encoding/dictionary.h"
+#include "encoding/encoding_internal.h"
+#include "encoding/integer_encoding.h"
+#include "encoding/numeric_encoding.h"
+
+#define CHUNK_MAGIC				0x4B484353
+#define CHUNK_FORMAT_VERSION	1
+
+typedef struct ChunkImageHeader
+{
+	uint32		magic;
+	uint8		version;
+	uint8		encoding;
+	uint8		codec;
+	uint8		flags;
+	uint32		nvalues;
+	uint32		nnulls;
+	uint64		encoded_len;
+	uint64		stored_len;
+	uint32		crc;
+	uint32		reserved;
+} ChunkImageHeader;
+
+#define CHUNK_HEADER_SIZE		40
+#define CHUNK_CRC_OFFSET		offsetof(ChunkImageHeader, crc)
+
+StaticAssertDecl(sizeof(ChunkImageHeader) == CHUNK_HEADER_SIZE,
+				 "ChunkImageHeader must be 40 bytes without padding");
+
+static const char *const encoding_names[CHUNK_ENCODING_COUNT] = {
+	"plain", "all_null", "for", "delta", "rle", "dictionary", "scaled_numeric"
+};
+
+static const char *const codec_names[COLSTORE_CODEC_COUNT] = {
+	"none", "pglz", "lz4", "zstd"
+};
+
+/* Is this an integer-like pass-by-value type? */
+static inline bool
+type_is_intlike(const ChunkTypeInfo *type)
+{
+	return type->typbyval &&
+		(type->typlen == 1 || type->typlen == 2 ||
+		 type->typlen == 4 || type->typlen == 8);
+}
+
+/* CRC-32C of the image with the crc field taken as zero. */
+static pg_crc32c
+image_crc(const char *data, Size len)
+{
+	static const char zeros[4] = {0, 0, 0, 0};
+	pg_crc32c	crc;
+
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, data, CHUNK_CRC_OFFSET);
+	COMP_CRC32C(crc, zeros, sizeof(zeros));
+	COMP_CRC32C(crc, data + CHUNK_CRC_OFFSET + 4,
+				len - CHUNK_CRC_OFFSET - 4);
+	FIN_CRC32C(crc);
+	return crc;
+}
+
+/*
+ * encode_intlike
+ *		Append the payload for non-null pass-by-value values nv[0..nn-1] and
+ *		return the encoding used (PLAIN or an integer stream kind).
+ */
+static uint8
+encode_intlike(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
+			   uint64 nn)
+{
+	uint64	   *iv = alloc_array(nn, sizeof(uint64));
+	uint64		best;
+	uint64		plain = nn * (uint64) type->typlen;
+	uint8		kind;
+	uint64		i;
+
+	for (i = 0; i < nn; i++)
+		iv[i] = intenc_datum_to_u64(nv[i], type->typlen);
+	best = intenc_best_size(iv, nn, NULL);
+	if (plain < best)
+	{
+		char	   *dst = encbuf_reserve(buf, plain);
+
+		for (i = 0; i < nn; i++)
+		{
+			switch (type->typlen)
+			{
+				case 1:
+					{
+						int8		v = (int8) iv[i];
+
+						memcpy(dst + i, &v, 1);
+						break;
+					}
+				case 2:
+					{
+						int16		v = (int16) iv[i];
+
+						memcpy(dst + i * 2, &v, 2);
+						break;
+					}
+				case 4:
+					{
+						int32		v = (int32) iv[i];
+
+						memcpy(dst + i * 4, &v, 4);
+						break;
+					}
+				default:
+					memcpy(dst + i * 8, &iv[i], 8);
+					break;
+			}
+		}
+		buf->len += plain;
+		kind = CHUNK_ENCODING_PLAIN;
+	}
+	else
+		kind = intenc_encode(buf, iv, nn);
+	pfree(iv);
+	return kind;
+}
+
+/*
+ * encode_byref
+ *		Append the payload for non-null pass-by-reference values nv[0..nn-1]
+ *		and return the encoding used (SCALED_NUMERIC, DICTIONARY or PLAIN).
+ */
+static uint8
+encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
+			 uint64 nn)
+{
+	ByrefView  *views;
+	uint64		plain_size;
+	DictPlan	dict;
+	uint8		kind;
+	uint64		i;
+
+	if (type->typid == NUMERICOID && type->typlen == -1)
+	{
+		uint64	   *scaled = alloc_array(nn, sizeof(uint64));
+		uint64	   *dscales = alloc_array(nn, sizeof(uint64));
+		int			iscale;
+
+		if (numeric_try_scale(nv, nn, scaled, dscales, &iscale))
+		{
+			numeric_encode_scaled(buf, scaled, dscales, nn, iscale);
+			pfree(scaled);
+			pfree(dscales);
+			return CHUNK_ENCODING_SCALED_NUMERIC;
+		}
+		pfree(dscales);
+		pfree(scaled);
+	}
+
+	memset(&dict, 0, sizeof(dict));
+	views = alloc_array(nn, sizeof(ByrefView));
+	for (i = 0; i < nn; i++)
+		views[i] = byref_view(type, nv[i]);
+	plain_size = byref_plain_size(type, views, nn);
+
+	if (nn >= 2 && dict_build(type, views, nn, plain_size, &dict) &&
+		dict.size < plain_size)
+	{
+		encbuf_reserve(buf, dict.size);
+		dict_encode(buf, type, &dict, nn);
+		kind = CHUNK_ENCODING_DICTIONARY;
+	}
+	else
+	{
+		encbuf_reserve(buf, plain_size);
+		byref_encode_plain(buf, type, views, nn);
+		kind = CHUNK_ENCODING_PLAIN;
+	}
+	dict_free(&dict);
+	pfree(views);
+	return kind;
+}
+
+/*
+ * EncodeChunk
+ *		Encode nvalues values of one column into a chunk image; see
+ *		chunk_encoding.h for the contract and the file header for the format.
+ */
+void
+EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
+			const bool *isnull, ColstoreCodec codec, int level,
+			EncodedChunk *out)
+{
+	ChunkImageHeader hdr;
+	EncBuf		buf;
+	uint32		nnulls = 0;
+	uint64		nn;
+	uint64		raw_bytes = 0;
+	Datum	   *nv;
+	uint8		encoding;
+	Size		region_len;
+	char	   *compressed;
+	Size		compressed_len;
+	int			i;
+
+	if (nvalues < 1)
+		elog(ERROR, "colstore cannot encode an empty chunk");
+	if (!type->typbyval && type->typlen == 0)
+		elog(ERROR, "colstore: invalid type length 0");
+	if (type->typbyval && !type_is_intlike(type))
+		elog(ERROR, "colstore: unsupported pass-by-value type length %d",
+			 type->typlen);
+
+	for (i = 0; i < nvalues; i++)
+		if (isnull[i])
+			nnulls++;
+	nn = (uint64) nvalues - nnulls;
+
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.magic = CHUNK_MAGIC;
+	hdr.version = CHUNK_FORMAT_VERSION;
+	hdr.codec = COLSTORE_CODEC_NONE;
+	hdr.nvalues = (uint32) nvalues;
+	hdr.nnulls = nnulls;
+
+	/* the region is built right after room for the header */
+	encbuf_init(&buf, CHUNK_HEADER_SIZE + (nnulls ? (nvalues + 7) / 8 : 0) +
+				(type->typlen > 0 ? nn * (uint64) type->typlen : nn * 8));
+	buf.len = CHUNK_HEADER_SIZE;
+
+	if (nn == 0)
+		encoding = CHUNK_ENCODING_ALL_NULL;
+	else
+	{
+		uint64		j = 0;
+
+		if (nnulls > 0)
+		{
+			Size		bmlen = ((Size) nvalues + 7) / 8;
+			uint8	   *bm = (uint8 *) encbuf_reserve(&buf, bmlen);
+
+			memset(bm, 0, bmlen);
+			for (i = 0; i < nvalues; i++)
+				if (isnull[i])
+					bm[i / 8] |= (uint8) (1 << (i % 8));
+			buf.len += bmlen;
+		}
+
+		nv = alloc_array(nn, sizeof(Datum));
+		for (i = 0; i < nvalues; i++)
+			if (!isnull[i])
+				nv[j++] = values[i];
+
+		if (type->typbyval)
+		{
+			raw_bytes = nn * (uint64) type->typlen;
+			encoding = encode_intlike(&buf, type, nv, nn);
+		}
+		else
+		{
+			for (j = 0; j < nn; j++)
+				raw_bytes += byref_raw_size(type, nv[j]);
+			encoding = encode_byref(&buf, type, nv, nn);
+		}
+		pfree(nv);
+	}
+
+	region_len = buf.len - CHUNK_HEADER_SIZE;
+	hdr.encoding = encoding;
+	hdr.encoded_len = region_len;
+	hdr.stored_len = region_len;
+
+	if (codec != COLSTORE_CODEC_NONE && region_len > 0 &&
+		codec_compress(codec, level, buf.data + CHUNK_HEADER_SIZE, region_len,
+					   &compressed, &compressed_len))
+	{
+		/* compressed image replaces the uncompressed one */
+		encbuf_free(&buf);
+		encbuf_init(&buf, CHUNK_HEADER_SIZE + compressed_len);
+		buf.len = CHUNK_HEADER_SIZE;
+		encbuf_append(&buf, compressed, compressed_len);
+		pfree(compressed);
+		hdr.codec = (uint8) codec;
+		hdr.stored_len = compressed_len;
+	}
+
+	memcpy(buf.data, &hdr, CHUNK_HEADER_SIZE);
+	hdr.crc = image_crc(buf.data, buf.len);
+	memcpy(buf.data + CHUNK_CRC_OFFSET, &hdr.crc, sizeof(hdr.crc));
+
+	out->data = buf.data;
+	out->len = buf.len;
+	out->encoding = encoding;
+	out->codec = hdr.codec;
+	out->nnulls = nnulls;
+	out->raw_bytes = raw_bytes;
+}
+
+/*
+ * decode_payload
+ *		Decode the payload of nn non-null values into values[0..nn-1]
+ *		according to the encoding.  Returns false with *detail on error.
+ */
+static bool
+decode_payload(const ChunkTypeInfo *type, uint8 encoding, ChunkReader *r,
+			   uint64 nn, Datum *values, const char **detail)
+{
+	if (type_is_intlike(type))
+	{
+		uint64	   *iv;
+		uint64		i;
+		int			typlen = type->typlen;
+
+		/* decode straight into the datum array when the sizes allow */
+		if (sizeof(Datum) == sizeof(uint64))
+			iv = (uint64 *) values;
+		else
+			iv = alloc_array(nn, sizeof(uint64));
+
+		if (encoding == CHUNK_ENCODING_PLAIN)
+		{
+			const uint8 *p;
+
+			if (nn > reader_remaining(r) / typlen)
+			{
+				*detail = "truncated plain values";
+				return false;
+			}
+			p = reader_take(r, nn * typlen);
+			for (i = 0; i < nn; i++)
+			{
+				switch (typlen)
+				{
+					case 1:
+						values[i] = CharGetDatum((char) p[i]);
+						break;
+					case 2:
+						{
+							int16		v;
+
+							memcpy(&v, p + i * 2, 2);
+							values[i] = Int16GetDatum(v);
+							break;
+						}
+					case 4:
+						{
+							int32		v;
+
+							memcpy(&v, p + i * 4, 4);
+							values[i] = Int32GetDatum(v);
+							break;
+						}
+					default:
+						{
+							int64		v;
+
+							memcpy(&v, p + i * 8, 8);
+							values[i] = Int64GetDatum(v);
+							break;
+						}
+				}
+			}
+			if ((void *) iv != (void *) values)
+				pfree(iv);
+			return true;
+		}
+		if (encoding != CHUNK_ENCODING_FOR &&
+			encoding != CHUNK_ENCODING_DELTA &&
+			encoding != CHUNK_ENCODING_RLE)
+		{
+			*detail = "encoding not valid for the column type";
+			return false;
+		}
+		if (reader_remaining(r) < 1 || r->data[r->pos] != encoding)
+		{
+			*detail = "integer stream kind does not match encoding";
+			return false;
+		}
+		if (!intenc_decode(r, nn, iv, detail))
+		{
+			if ((void *) iv != (void *) values)
+				pfree(iv);
+			return false;
+		}
+		if (typlen != 8 || (void *) iv != (void *) values)
+		{
+			for (i = 0; i < nn; i++)
+				values[i] = intenc_u64_to_datum(iv[i], typlen);
+		}
+		if ((void *) iv != (void *) values)
+			pfree(iv);
+		return true;
+	}
+
+	switch (encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+			{
+				ByrefView  *views = alloc_array(nn, sizeof(ByrefView));
+
+				if (!byref_decode_plain(r, type, nn, views, detail))
+				{
+					pfree(views);
+					return false;
+				}
+				byref_materialize(type, views, nn, values);
+				pfree(views);
+				return true;
+			}
+		case CHUNK_ENCODING_DICTIONARY:
+			return dict_decode(r, type, nn, values, detail);
+		case CHUNK_ENCODING_SCALED_NUMERIC:
+			if (type->typid != NUMERICOID || type->typlen != -1)
+				break;
+			return numeric_decode_scaled(r, nn, values, detail);
+		default:
+			break;
+	}
+	*detail = "encoding not valid for the column type";
+	return false;
+}
+
+/*
+ * DecodeChunk
+ *		Decode a chunk image; see chunk_encoding.h for the contract and the
+ *		file header for the checks performed.
+ */
+bool
+DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
+			int nvalues, Datum *values, bool *isnull, const char **detail)
+{
+	ChunkImageHeader hdr;
+	pg_crc32c	crc;
+	const char *region;
+	char	   *decompressed = NULL;
+	ChunkReader r;
+	const uint8 *bitmap = NULL;
+	uint64		nn;
+	bool		ok;
+	int			i;
+
+	*detail = NULL;
+	if (data == NULL || len < CHUNK_HEADER_SIZE)
+	{
+		*detail = "chunk image shorter than its header";
+		return false;
+	}
+	memcpy(&hdr, data, CHUNK_HEADER_SIZE);
+	if (hdr.magic != CHUNK_MAGIC)
+	{
+		*detail = "bad chunk magic number";
+		return false;
+	}
+	if (hdr.version != CHUNK_FORMAT_VERSION)
+	{
+		*detail = "unsupported chunk format version";
+		return false;
+	}
+	if (hdr.encoding >= CHUNK_ENCODING_COUNT)
+	{
+		*detail = "unknown chunk encoding";
+		return false;
+	}
+	if (hdr.codec >= COLSTORE_CODEC_COUNT)
+	{
+		*detail = "unknown chunk codec";
+		return false;
+	}
+	if (hdr.flags != 0 || hdr.reserved != 0)
+	{
+		*detail = "invalid chunk header flags";
+		return false;
+	}
+	if (nvalues < 1 || hdr.nvalues != (uint32) nvalues)
+	{
+		*detail = "value count does not match";
+		return false;
+	}
+	if (hdr.nnulls > hdr.nvalues)
+	{
+		*detail = "null count exceeds value count";
+		return false;
+	}
+	if (hdr.stored_len != (uint64) (len - CHUNK_HEADER_SIZE))
+	{
+		*detail = "stored length does not match image length";
+		return false;
+	}
+	crc = image_crc(data, len);
+	if (crc != hdr.crc)
+	{
+		*detail = "checksum mismatch";
+		return false;
+	}
+
+	if (hdr.encoding == CHUNK_ENCODING_ALL_NULL || hdr.nnulls == hdr.nvalues)
+	{
+		if (hdr.encoding != CHUNK_ENCODING_ALL_NULL ||
+			hdr.nnulls != hdr.nvalues || hdr.encoded_len != 0 ||
+			hdr.stored_len != 0 || hdr.codec != COLSTORE_CODEC_NONE)
+		{
+			*detail = "inconsistent all-null chunk";
+			return false;
+		}
+		for (i = 0; i < nvalues; i++)
+		{
+			values[i] = (Datum) 0;
+			isnull[i] = true;
+		}
+		return true;
+	}
+
+	/* get the uncompressed region */
+	if (hdr.codec == COLSTORE_CODEC_NONE)
+	{
+		if (hdr.encoded_len != hdr.stored_len)
+		{
+			*detail = "decompressed length does not match";
+			return false;
+		}
+		region = data + CHUNK_HEADER_SIZE;
+	}
+	else
+	{
+		if (hdr.encoded_len == 0)
+		{
+			*detail = "decompressed length out of range";
+			return false;
+		}
+		if (!codec_check_rawlen((ColstoreCodec) hdr.codec,
+								data + CHUNK_HEADER_SIZE, (Size) hdr.stored_len,
+								hdr.encoded_len, detail))
+			return false;
+		decompressed = MemoryContextAllocHuge(CurrentMemoryContext,
+											  (Size) hdr.encoded_len);
+		if (!codec_decompress((ColstoreCodec) hdr.codec,
+							  data + CHUNK_HEADER_SIZE, (Size) hdr.stored_len,
+							  decompressed, (Size) hdr.encoded_len, detail))
+		{
+			pfree(decompressed);
+			return false;
+		}
+		region = decompressed;
+	}
+	reader_init(&r, region, (Size) hdr.encoded_len);
+
+	/* null bitmap */
+	if (hdr.nnulls > 0)
+	{
+		Size		bmlen = ((Size) nvalues + 7) / 8;
+		uint64		count;
+
+		bitmap = reader_take(&r, bmlen);
+		if (bitmap == NULL)
+		{
+			*detail = "truncated null bitmap";
+			goto fail;
+		}
+		count = pg_popcount((const char *) bitmap, bmlen);
+		if (count != hdr.nnulls ||
+			(nvalues % 8 != 0 && (bitmap[bmlen - 1] >> (nvalues % 8)) != 0))
+		{
+			*detail = "null bitmap does not match null count";
+			goto fail;
+		}
+	}
+
+	nn = (uint64) nvalues - hdr.nnulls;
+	ok = decode_payload(type, hdr.encoding, &r, nn, values, detail);
+	if (!ok)
+		goto fail;
+	if (reader_remaining(&r) != 0)
+	{
+		*detail = "trailing bytes after chunk payload";
+		goto fail;
+	}
+
+	/* spread the non-null values out, back to front, in place */
+	if (bitmap == NULL)
+		memset(isnull, 0, sizeof(bool) * nvalues);
+	else
+	{
+		uint64		j = nn;
+
+		for (i = nvalues - 1; i >= 0; i--)
+		{
+			if (bitmap[i / 8] & (1 << (i % 8)))
+			{
+				values[i] = (Datum) 0;
+				isnull[i] = true;
+			}
+			else
+			{
+				values[i] = values[--j];
+				isnull[i] = false;
+			}
+		}
+		Assert(j == 0);
+	}
+	if (decompressed)
+		pfree(decompressed);
+	return true;
+
+fail:
+	if (decompressed)
+		pfree(decompressed);
+	return false;
+}
+
+const char *
+ChunkEncodingName(int encoding)
+{
+	if (encoding < 0 || encoding >= CHUNK_ENCODING_COUNT)
+		return "unknown";
+	return encoding_names[encoding];
+}
+
+const char *
+ColstoreCodecName(int codec)
+{
+	if (codec < 0 || codec >= COLSTORE_CODEC_COUNT)
+		return "unknown";
+	return codec_names[codec];
+}
+
+bool
+ColstoreCodecFromName(const char *name, ColstoreCodec *codec)
+{
+	int			i;
+
+	for (i = 0; i < COLSTORE_CODEC_COUNT; i++)
+	{
+		if (pg_strcasecmp(name, codec_names[i]) == 0)
+		{
+			*codec = (ColstoreCodec) i;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,120 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_encoding.h
+ *	  Encoding and decoding of one column chunk: a run of values of one
+ *	  column, turned into a self-contained, checksummed byte image.
+ *
+ * A chunk image is what the storage layer writes into the page stream and
+ * later hands back byte for byte.  It starts with a ChunkImageHeader that
+ * records everything needed to decode it (encoding, codec, value count,
+ * lengths, CRC-32C), so a chunk can be decoded without any other metadata
+ * except the column's type.  Encoding happens in two layers:
+ *
+ *	1. a lightweight encoding chosen per chunk by trying the candidates that
+ *	   fit the type and keeping the smallest (plain, frame-of-reference
+ *	   bit-packing, delta + bit-packing, run-length, dictionary, scaled
+ *	   integers for numeric);
+ *	2. a general-purpose codec (none, pglz, lz4, zstd) applied to the
+ *	   encoded payload, kept only when it makes the payload smaller.
+ *
+ * NULLs are recorded in a bitmap; only non-null values are encoded.
+ *
+ * Decoding never trusts the image: every length, count and offset is
+ * checked, and the CRC is verified first, so a corrupted image makes
+ * DecodeChunk return false with a detail message, never crash or return
+ * wrong values.  The caller turns that into an ERRCODE_DATA_CORRUPTED error
+ * that names the relation, row group and column.
+ *
+ * IDENTIFICATION
+ *	  src/encoding/chunk_encoding.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CHUNK_ENCODING_H
+#define CHUNK_ENCODING_H
+
+#include "postgres.h"
+
+/* General-purpose codecs; the numbers are stored on disk. */
+typedef enum ColstoreCodec
+{
+	COLSTORE_CODEC_NONE = 0,
+	COLSTORE_CODEC_PGLZ = 1,
+	COLSTORE_CODEC_LZ4 = 2,
+	COLSTORE_CODEC_ZSTD = 3
+} ColstoreCodec;
+
+#define COLSTORE_CODEC_COUNT 4
+
+/* Lightweight encodings; the numbers are stored on disk. */
+typedef enum ChunkEncoding
+{
+	CHUNK_ENCODING_PLAIN = 0,	/* values as they are in memory */
+	CHUNK_ENCODING_ALL_NULL = 1,	/* no payload at all */
+	CHUNK_ENCODING_FOR = 2,		/* frame of reference + bit-packing */
+	CHUNK_ENCODING_DELTA = 3,	/* first value, then bit-packed deltas */
+	CHUNK_ENCODING_RLE = 4,		/* (run length, value) pairs */
+	CHUNK_ENCODING_DICTIONARY = 5,	/* distinct values + bit-packed codes */
+	CHUNK_ENCODING_SCALED_NUMERIC = 6	/* numeric as int64 * 10^-scale */
+} ChunkEncoding;
+
+#define CHUNK_ENCODING_COUNT 7
+
+/* What the encoder needs to know about a column's type. */
+typedef struct ChunkTypeInfo
+{
+	Oid			typid;			/* pg_type OID (NUMERICOID enables scaled ints) */
+	int16		typlen;			/* > 0 fixed, -1 varlena, -2 cstring */
+	bool		typbyval;
+	char		typalign;
+} ChunkTypeInfo;
+
+/* Result of EncodeChunk. */
+typedef struct EncodedChunk
+{
+	char	   *data;			/* whole image, palloc'd (huge allowed) */
+	Size		len;			/* bytes in data */
+	uint8		encoding;		/* ChunkEncoding chosen */
+	uint8		codec;			/* ColstoreCodec applied (NONE if no gain) */
+	uint32		nnulls;			/* NULLs among the values */
+	uint64		raw_bytes;		/* bytes the non-null values take in memory */
+} EncodedChunk;
+
+/*
+ * EncodeChunk
+ *		Encode nvalues values (nvalues >= 1) of one column into a chunk image.
+ *
+ * values[] hold plain in-memory datums: varlena values must be detoasted
+ * and decompressed (not external, not compressed), but may have short
+ * 1-byte headers.  codec/level say which codec to try (level is only used
+ * by zstd, 1..19).  The image and any scratch memory are allocated in
+ * CurrentMemoryContext; the image may exceed 1 GB for huge values, so huge
+ * allocations are used.  Errors only on out-of-memory.
+ */
+extern void EncodeChunk(const ChunkTypeInfo *type, int nvalues,
+						const Datum *values, const bool *isnull,
+						ColstoreCodec codec, int level, EncodedChunk *out);
+
+/*
+ * DecodeChunk
+ *		Decode a chunk image into values[0..nvalues-1] / isnull[0..nvalues-1].
+ *
+ * nvalues is the count the caller expects (from its own metadata); a
+ * mismatch with the image is treated as corruption.  Pass-by-reference
+ * results point into memory allocated in CurrentMemoryContext (suitably
+ * aligned, valid in-memory datums: varlena values are never external or
+ * compressed).  Returns false and sets *detail (a static English string)
+ * if the image is corrupt; never reads outside data[0..len-1].
+ */
+extern bool DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
+						int nvalues, Datum *values, bool *isnull,
+						const char **detail);
+
+/* Names shown in introspection ("plain", "for", ... / "none", "zstd"). */
+extern const char *ChunkEncodingName(int encoding);
+extern const char *ColstoreCodecName(int codec);
+
+/* Parse a codec name; returns false if the name is unknown. */
+extern bool ColstoreCodecFromName(const char *name, ColstoreCodec *codec);
+
+#endif							/* CHUNK_ENCODING_H */

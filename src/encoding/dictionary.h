@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * dictionary.h
+ *	  Dictionary encoding of pass-by-reference values: distinct values plus
+ *	  one integer code per value.
+ *
+ * IDENTIFICATION
+ *	  src/encoding/dictionary.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef COLSTORE_DICTIONARY_H
+#define COLSTORE_DICTIONARY_H
+
+#include "postgres.h"
+
+#include "encoding/byref_values.h"
+
+typedef struct DictPlan
+{
+	uint64		ndistinct;
+	ByrefView  *entries;		/* distinct values, first-seen order */
+	uint64	   *codes;			/* one code per value */
+	uint64		size;			/* bytes dict_encode will append */
+} DictPlan;
+
+extern bool dict_build(const ChunkTypeInfo *type, const ByrefView *views,
+					   uint64 n, uint64 limit, DictPlan *plan);
+extern void dict_encode(EncBuf *buf, const ChunkTypeInfo *type,
+						const DictPlan *plan, uint64 n);
+extern void dict_free(DictPlan *plan);
+extern bool dict_decode(ChunkReader *r, const ChunkTypeInfo *type, uint64 n,
+						Datum *out, const char **detail);
+
+#endif							/* COLSTORE_DICTIONARY_H */

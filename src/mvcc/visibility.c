@@ -1,0 +1,143 @@
+/*-------------------------------------------------------------------------
+ *
+ * visibility.c
+ *	  Visibility rules for colstore rows.
+ *
+ * All rows of a row group were inserted by one (sub)transaction and one
+ * command, recorded in the directory entry as rg_xmin/rg_cmin, so the
+ * insert half of heap's visibility rules (HeapTupleSatisfies* in
+ * heapam_visibility.c) is applied once per row group.  There are no deletes
+ * or updates yet, so there is no xmax half.  RG_FLAG_FROZEN means the
+ * insert is committed and older than every snapshot; RG_FLAG_INVALID means
+ * the rows are dead to everybody (aborted inserter, killed speculative
+ * insertion).
+ *
+ * As in heap, the current transaction is checked first, then the snapshot
+ * or the proc array, and only then the commit log, so a transaction that is
+ * committed in pg_xact but still in the proc array is treated as running.
+ *
+ * IDENTIFICATION
+ *	  src/mvcc/visibility.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/transam.h"
+#include "access/xact.h"
+#include "storage/procarray.h"
+#include "utils/snapmgr.h"
+
+#include "mvcc/visibility.h"
+
+/* True if the inserting transaction committed (or the group is frozen). */
+bool
+RowGroupInsertCommitted(const RowGroupDirEntry *entry)
+{
+	if (entry->rg_flags & RG_FLAG_INVALID)
+		return false;
+	if (entry->rg_flags & RG_FLAG_FROZEN)
+		return true;
+	if (TransactionIdIsCurrentTransactionId(entry->rg_xmin) ||
+		TransactionIdIsInProgress(entry->rg_xmin))
+		return false;
+	return TransactionIdDidCommit(entry->rg_xmin);
+}
+
+/* True if the rows can never become visible to anyone. */
+bool
+RowGroupInsertAborted(const RowGroupDirEntry *entry)
+{
+	if (entry->rg_flags & RG_FLAG_INVALID)
+		return true;
+	if (entry->rg_flags & RG_FLAG_FROZEN)
+		return false;
+	if (TransactionIdIsCurrentTransactionId(entry->rg_xmin) ||
+		TransactionIdIsInProgress(entry->rg_xmin))
+		return false;
+	return !TransactionIdDidCommit(entry->rg_xmin);
+}
+
+static bool
+SatisfiesMVCC(const RowGroupDirEntry *entry, Snapshot snapshot)
+{
+	TransactionId xmin = entry->rg_xmin;
+
+	if (TransactionIdIsCurrentTransactionId(xmin))
+		return entry->rg_cmin < snapshot->curcid;
+	if (XidInMVCCSnapshot(xmin, snapshot))
+		return false;
+	return TransactionIdDidCommit(xmin);
+}
+
+/* SnapshotSelf: everything committed plus all of our own changes. */
+static bool
+SatisfiesSelf(const RowGroupDirEntry *entry)
+{
+	TransactionId xmin = entry->rg_xmin;
+
+	if (TransactionIdIsCurrentTransactionId(xmin))
+		return true;
+	if (TransactionIdIsInProgress(xmin))
+		return false;
+	return TransactionIdDidCommit(xmin);
+}
+
+/*
+ * SnapshotDirty: like Self, but rows of running transactions are returned
+ * too, with the inserter reported in snapshot->xmin so the caller (unique
+ * and exclusion checks) can wait for it.
+ */
+static bool
+SatisfiesDirty(const RowGroupDirEntry *entry, Snapshot snapshot)
+{
+	TransactionId xmin = entry->rg_xmin;
+
+	if (TransactionIdIsCurrentTransactionId(xmin))
+		return true;
+	if (TransactionIdIsInProgress(xmin))
+	{
+		snapshot->xmin = xmin;
+		return true;
+	}
+	return TransactionIdDidCommit(xmin);
+}
+
+/*
+ * RowGroupIsVisible
+ *		Are the rows of this row group visible to snapshot?  For a dirty
+ *		snapshot, snapshot->xmin/xmax are reset and xmin is set to the
+ *		inserter if it is still running.  May consult pg_xact; takes no locks.
+ */
+bool
+RowGroupIsVisible(const RowGroupDirEntry *entry, Snapshot snapshot)
+{
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
+	{
+		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
+		snapshot->speculativeToken = 0;
+	}
+	if (entry->rg_flags & RG_FLAG_INVALID)
+		return false;
+
+	switch (snapshot->snapshot_type)
+	{
+		case SNAPSHOT_MVCC:
+			return (entry->rg_flags & RG_FLAG_FROZEN) || SatisfiesMVCC(entry, snapshot);
+		case SNAPSHOT_SELF:
+			return (entry->rg_flags & RG_FLAG_FROZEN) || SatisfiesSelf(entry);
+		case SNAPSHOT_ANY:
+		case SNAPSHOT_TOAST:
+			return true;
+		case SNAPSHOT_DIRTY:
+			return (entry->rg_flags & RG_FLAG_FROZEN) || SatisfiesDirty(entry, snapshot);
+		case SNAPSHOT_NON_VACUUMABLE:
+			/* not removable unless the inserter aborted */
+			return !RowGroupInsertAborted(entry);
+		case SNAPSHOT_HISTORIC_MVCC:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("colstore tables cannot be used as catalog tables in logical decoding")));
+	}
+	return false;				/* keep compiler quiet */
+}

@@ -1,0 +1,21 @@
+/*-------------------------------------------------------------------------
+ *
+ * visibility.h
+ *	  Visibility of row groups and reservations for every snapshot type.
+ *
+ * IDENTIFICATION
+ *	  src/mvcc/visibility.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef VISIBILITY_H
+#define VISIBILITY_H
+
+#include "storage/rowgroup_format.h"
+#include "utils/snapshot.h"
+
+extern bool RowGroupIsVisible(const RowGroupDirEntry *entry, Snapshot snapshot);
+extern bool RowGroupInsertCommitted(const RowGroupDirEntry *entry);
+extern bool RowGroupInsertAborted(const RowGroupDirEntry *entry);
+
+#endif							/* VISIBILITY_H */

@@ -1,0 +1,502 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.c
+ *	  Per-table storage options: codec, compression_level, row_group_size,
+ *	  chunk_size.
+ *
+ * PostgreSQL 15 gives table access methods no reloptions of their own, so
+ * the options live in the extension's configuration table
+ * colstore.options, keyed by relation OID.  That keeps them across
+ * TRUNCATE, VACUUM FULL and CLUSTER (which change the relfilenode, not the
+ * OID), and pg_dump dumps the table's rows as extension configuration data.
+ * A NULL column means the server default (the colstore.default_* GUC).
+ *
+ * Users set them with CREATE TABLE ... USING colstore WITH (codec = 'lz4',
+ * ...), ALTER TABLE ... SET (...) / RESET (...), or colstore.set_options();
+ * the utility hook takes the options out of the statement before core
+ * validates it (core would reject them as unknown heap options) and stores
+ * them once the statement has run.  colstore.set_options() is the only
+ * writer of the table.
+ *
+ * IDENTIFICATION
+ *	  src/sqlapi/options.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relation.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "miscadmin.h"
+#include "nodes/parsenodes.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "colstore.h"
+#include "encoding/chunk_encoding.h"
+#include "sqlapi/options.h"
+#include "tableam/am_handler.h"
+
+/* Columns of colstore.options */
+#define Anum_options_relid				1
+#define Anum_options_codec				2
+#define Anum_options_compression_level	3
+#define Anum_options_row_group_size		4
+#define Anum_options_chunk_size			5
+
+/* One set of option values; has_* say which were given. */
+typedef struct OptionValues
+{
+	bool		has_codec;
+	int			codec;
+	bool		has_level;
+	int			level;
+	bool		has_row_group_size;
+	int			row_group_size;
+	bool		has_chunk_size;
+	int			chunk_size;
+	bool		reset;			/* RESET: given ones become NULL */
+} OptionValues;
+
+struct ColstoreUtilityOptions
+{
+	RangeVar   *relation;		/* the table the statement names */
+	bool		created;		/* CREATE: the table is new */
+	OptionValues values;
+};
+
+static void
+CheckRange(const char *name, int value, int min, int max)
+{
+	if (value < min || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value %d for colstore option \"%s\"", value, name),
+				 errhint("Valid values are between %d and %d.", min, max)));
+}
+
+static int
+ParseCodec(const char *name)
+{
+	ColstoreCodec codec;
+
+	if (!ColstoreCodecFromName(name, &codec))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value \"%s\" for colstore option \"codec\"", name),
+				 errhint("Valid values are \"none\", \"pglz\", \"lz4\", and \"zstd\".")));
+	return (int) codec;
+}
+
+/*
+ * ColstoreGetOptions
+ *		Effective options of relation relid: its row in colstore.options,
+ *		with NULLs (or no row) filled from the server defaults.
+ */
+void
+ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
+{
+	Oid			nsp;
+	Oid			tableoid;
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tuple;
+	Snapshot	snapshot;
+
+	opts->codec = colstore_default_codec;
+	opts->compression_level = colstore_default_compression_level;
+	opts->row_group_size = colstore_default_row_group_size;
+	opts->chunk_size = colstore_default_chunk_size;
+
+	nsp = get_namespace_oid("colstore", true);
+	if (!OidIsValid(nsp))
+		return;
+	tableoid = get_relname_relid("options", nsp);
+	if (!OidIsValid(tableoid))
+		return;
+
+	rel = table_open(tableoid, AccessShareLock);
+	ScanKeyInit(&key, Anum_options_relid, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	scan = systable_beginscan(rel, InvalidOid, false, snapshot, 1, &key);
+	tuple = systable_getnext(scan);
+	if (HeapTupleIsValid(tuple))
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		bool		isnull;
+		Datum		d;
+
+		d = heap_getattr(tuple, Anum_options_codec, desc, &isnull);
+		if (!isnull)
+			opts->codec = ParseCodec(TextDatumGetCString(d));
+		d = heap_getattr(tuple, Anum_options_compression_level, desc, &isnull);
+		if (!isnull)
+			opts->compression_level = DatumGetInt32(d);
+		d = heap_getattr(tuple, Anum_options_row_group_size, desc, &isnull);
+		if (!isnull)
+			opts->row_group_size = DatumGetInt32(d);
+		d = heap_getattr(tuple, Anum_options_chunk_size, desc, &isnull);
+		if (!isnull)
+			opts->chunk_size = DatumGetInt32(d);
+	}
+	systable_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	table_close(rel, AccessShareLock);
+}
+
+static Oid
+OptionsTableOwner(void)
+{
+	Oid			nsp = get_namespace_oid("colstore", false);
+	Oid			tableoid = get_relname_relid("options", nsp);
+	Relation	rel;
+	Oid			owner;
+
+	if (!OidIsValid(tableoid))
+		elog(ERROR, "could not find table colstore.options");
+	rel = table_open(tableoid, AccessShareLock);
+	owner = rel->rd_rel->relowner;
+	table_close(rel, AccessShareLock);
+	return owner;
+}
+
+/*
+ * Store values for relid in colstore.options.  The caller has checked that
+ * the current user owns relid; the write itself runs as the owner of the
+ * options table, which users cannot write directly.
+ */
+static void
+StoreOptions(Oid relid, const OptionValues *v)
+{
+	StringInfoData sql;
+	Oid			save_userid;
+	int			save_sec_context;
+
+	initStringInfo(&sql);
+	if (v->reset)
+	{
+		appendStringInfo(&sql, "UPDATE colstore.options SET relid = relid%s%s%s%s WHERE relid = %u",
+						 v->has_codec ? ", codec = NULL" : "",
+						 v->has_level ? ", compression_level = NULL" : "",
+						 v->has_row_group_size ? ", row_group_size = NULL" : "",
+						 v->has_chunk_size ? ", chunk_size = NULL" : "",
+						 relid);
+	}
+	else
+	{
+		appendStringInfo(&sql,
+						 "INSERT INTO colstore.options VALUES (%u, %s, %s, %s, %s) "
+						 "ON CONFLICT (relid) DO UPDATE SET "
+						 "codec = coalesce(EXCLUDED.codec, options.codec), "
+						 "compression_level = coalesce(EXCLUDED.compression_level, options.compression_level), "
+						 "row_group_size = coalesce(EXCLUDED.row_group_size, options.row_group_size), "
+						 "chunk_size = coalesce(EXCLUDED.chunk_size, options.chunk_size)",
+						 relid,
+						 v->has_codec ? quote_literal_cstr(ColstoreCodecName(v->codec)) : "NULL",
+						 v->has_level ? psprintf("%d", v->level) : "NULL",
+						 v->has_row_group_size ? psprintf("%d", v->row_group_size) : "NULL",
+						 v->has_chunk_size ? psprintf("%d", v->chunk_size) : "NULL");
+	}
+	/* write as the options table's owner, as a SECURITY DEFINER would */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(OptionsTableOwner(),
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	SPI_connect();
+	if (SPI_execute(sql.data, false, 0) < 0)
+		elog(ERROR, "could not store options of colstore table with OID %u", relid);
+	SPI_finish();
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	pfree(sql.data);
+}
+
+static void
+CheckTableIsColstore(Oid relid)
+{
+	Relation	rel = relation_open(relid, AccessShareLock);
+
+	if (rel->rd_rel->relkind != RELKIND_RELATION &&
+		rel->rd_rel->relkind != RELKIND_MATVIEW)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is not a table", RelationGetRelationName(rel))));
+	if (!RelationIsColstore(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("table \"%s\" does not use access method colstore",
+						RelationGetRelationName(rel))));
+	if (!pg_class_ownercheck(relid, GetOuterUserId()))
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
+	relation_close(rel, AccessShareLock);
+}
+
+PG_FUNCTION_INFO_V1(colstore_set_options);
+
+/*
+ * colstore.set_options(rel, codec, compression_level, row_group_size,
+ * chunk_size): set the given (non-NULL) options of a colstore table the
+ * caller owns.
+ */
+Datum
+colstore_set_options(PG_FUNCTION_ARGS)
+{
+	Oid			relid;
+	OptionValues v;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("table must not be NULL")));
+	relid = PG_GETARG_OID(0);
+	memset(&v, 0, sizeof(v));
+	if (!PG_ARGISNULL(1))
+	{
+		v.has_codec = true;
+		v.codec = ParseCodec(text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	}
+	if (!PG_ARGISNULL(2))
+	{
+		v.has_level = true;
+		v.level = PG_GETARG_INT32(2);
+		CheckRange("compression_level", v.level, COLSTORE_MIN_COMPRESSION_LEVEL,
+				   COLSTORE_MAX_COMPRESSION_LEVEL);
+	}
+	if (!PG_ARGISNULL(3))
+	{
+		v.has_row_group_size = true;
+		v.row_group_size = PG_GETARG_INT32(3);
+		CheckRange("row_group_size", v.row_group_size, COLSTORE_MIN_ROW_GROUP_SIZE,
+				   COLSTORE_MAX_ROW_GROUP_SIZE);
+	}
+	if (!PG_ARGISNULL(4))
+	{
+		v.has_chunk_size = true;
+		v.chunk_size = PG_GETARG_INT32(4);
+		CheckRange("chunk_size", v.chunk_size, COLSTORE_MIN_CHUNK_SIZE,
+				   COLSTORE_MAX_CHUNK_SIZE);
+	}
+	CheckTableIsColstore(relid);
+	StoreOptions(relid, &v);
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(colstore_reset_options);
+
+/* colstore.reset_options(rel): every option back to the server default. */
+Datum
+colstore_reset_options(PG_FUNCTION_ARGS)
+{
+	Oid			relid = PG_GETARG_OID(0);
+	OptionValues v;
+
+	memset(&v, 0, sizeof(v));
+	v.has_codec = v.has_level = v.has_row_group_size = v.has_chunk_size = true;
+	v.reset = true;
+	CheckTableIsColstore(relid);
+	StoreOptions(relid, &v);
+	PG_RETURN_VOID();
+}
+
+/* ----------------------------------------------------------------
+ * WITH (...) in CREATE TABLE and ALTER TABLE SET/RESET
+ * ----------------------------------------------------------------
+ */
+
+static bool
+IsColstoreOptionName(const DefElem *def)
+{
+	return def->defnamespace == NULL &&
+		(strcmp(def->defname, "codec") == 0 ||
+		 strcmp(def->defname, "compression_level") == 0 ||
+		 strcmp(def->defname, "row_group_size") == 0 ||
+		 strcmp(def->defname, "chunk_size") == 0);
+}
+
+/* Take colstore options out of *options into v; validate their values. */
+static bool
+ExtractOptions(List **options, OptionValues *v, bool reset)
+{
+	List	   *kept = NIL;
+	ListCell   *lc;
+	bool		found = false;
+
+	foreach(lc, *options)
+	{
+		DefElem    *def = lfirst_node(DefElem, lc);
+
+		if (!IsColstoreOptionName(def))
+		{
+			kept = lappend(kept, def);
+			continue;
+		}
+		found = true;
+		if (strcmp(def->defname, "codec") == 0)
+		{
+			v->has_codec = true;
+			if (!reset)
+				v->codec = ParseCodec(defGetString(def));
+		}
+		else if (strcmp(def->defname, "compression_level") == 0)
+		{
+			v->has_level = true;
+			if (!reset)
+			{
+				v->level = defGetInt32(def);
+				CheckRange(def->defname, v->level, COLSTORE_MIN_COMPRESSION_LEVEL,
+						   COLSTORE_MAX_COMPRESSION_LEVEL);
+			}
+		}
+		else if (strcmp(def->defname, "row_group_size") == 0)
+		{
+			v->has_row_group_size = true;
+			if (!reset)
+			{
+				v->row_group_size = defGetInt32(def);
+				CheckRange(def->defname, v->row_group_size,
+						   COLSTORE_MIN_ROW_GROUP_SIZE, COLSTORE_MAX_ROW_GROUP_SIZE);
+			}
+		}
+		else
+		{
+			v->has_chunk_size = true;
+			if (!reset)
+			{
+				v->chunk_size = defGetInt32(def);
+				CheckRange(def->defname, v->chunk_size, COLSTORE_MIN_CHUNK_SIZE,
+						   COLSTORE_MAX_CHUNK_SIZE);
+			}
+		}
+	}
+	*options = kept;
+	v->reset = reset;
+	return found;
+}
+
+static bool
+CreatesColstore(const char *accessMethod)
+{
+	const char *am = accessMethod ? accessMethod : default_table_access_method;
+
+	return am != NULL && strcmp(am, "colstore") == 0;
+}
+
+static bool
+AlterTargetsColstore(AlterTableStmt *stmt)
+{
+	Oid			relid = RangeVarGetRelid(stmt->relation, NoLock, true);
+	Relation	rel;
+	bool		result;
+
+	if (!OidIsValid(relid))
+		return false;
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel == NULL)
+		return false;
+	result = RelationIsColstore(rel);
+	relation_close(rel, AccessShareLock);
+	return result;
+}
+
+/* Could OptionsExtractFromStatement modify stmt (so it must be copied)? */
+bool
+OptionsStatementNeedsCopy(Node *stmt)
+{
+	return stmt != NULL &&
+		(IsA(stmt, CreateStmt) || IsA(stmt, CreateTableAsStmt) ||
+		 IsA(stmt, AlterTableStmt));
+}
+
+/*
+ * OptionsExtractFromStatement
+ *		Remove colstore options from a CREATE TABLE / CREATE TABLE AS /
+ *		ALTER TABLE SET|RESET statement about a colstore table, validating
+ *		them.  Returns what to apply after the statement, or NULL.
+ */
+ColstoreUtilityOptions *
+OptionsExtractFromStatement(Node *stmt)
+{
+	ColstoreUtilityOptions *result = palloc0(sizeof(ColstoreUtilityOptions));
+
+	if (stmt == NULL)
+		return NULL;
+	if (IsA(stmt, CreateStmt))
+	{
+		CreateStmt *cs = (CreateStmt *) stmt;
+
+		if (cs->partspec != NULL || !CreatesColstore(cs->accessMethod) ||
+			!ExtractOptions(&cs->options, &result->values, false))
+			return NULL;
+		result->relation = cs->relation;
+		result->created = true;
+		return result;
+	}
+	if (IsA(stmt, CreateTableAsStmt))
+	{
+		IntoClause *into = ((CreateTableAsStmt *) stmt)->into;
+
+		if (into == NULL || !CreatesColstore(into->accessMethod) ||
+			!ExtractOptions(&into->options, &result->values, false))
+			return NULL;
+		result->relation = into->rel;
+		result->created = true;
+		return result;
+	}
+	if (IsA(stmt, AlterTableStmt))
+	{
+		AlterTableStmt *as = (AlterTableStmt *) stmt;
+		List	   *cmds = NIL;
+		ListCell   *lc;
+		bool		found = false;
+
+		if (as->objtype != OBJECT_TABLE && as->objtype != OBJECT_MATVIEW)
+			return NULL;
+		foreach(lc, as->cmds)
+		{
+			AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
+
+			if ((cmd->subtype == AT_SetRelOptions || cmd->subtype == AT_ResetRelOptions) &&
+				AlterTargetsColstore(as))
+			{
+				List	   *defs = (List *) cmd->def;
+
+				if (ExtractOptions(&defs, &result->values,
+								   cmd->subtype == AT_ResetRelOptions))
+					found = true;
+				cmd->def = (Node *) defs;
+				if (defs == NIL)
+					continue;	/* nothing left for core */
+			}
+			cmds = lappend(cmds, cmd);
+		}
+		if (!found)
+			return NULL;
+		as->cmds = cmds;
+		result->relation = as->relation;
+		return result;
+	}
+	return NULL;
+}
+
+/* Store the options taken out of a statement, now that it has run. */
+void
+OptionsApplyExtracted(ColstoreUtilityOptions *extracted)
+{
+	Oid			relid = RangeVarGetRelid(extracted->relation, NoLock, true);
+
+	if (!OidIsValid(relid))
+		return;					/* e.g. CREATE TABLE IF NOT EXISTS skipped */
+	CheckTableIsColstore(relid);
+	StoreOptions(relid, &extracted->values);
+}

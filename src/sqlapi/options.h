@@ -1,0 +1,32 @@
+/*-------------------------------------------------------------------------
+ *
+ * options.h
+ *	  Per-table storage options of colstore tables.
+ *
+ * IDENTIFICATION
+ *	  src/sqlapi/options.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef OPTIONS_H
+#define OPTIONS_H
+
+#include "nodes/nodes.h"
+
+typedef struct ColstoreOptions
+{
+	int			codec;			/* ColstoreCodec */
+	int			compression_level;
+	int			row_group_size;
+	int			chunk_size;
+} ColstoreOptions;
+
+/* Options taken out of a CREATE/ALTER TABLE statement, applied after it. */
+typedef struct ColstoreUtilityOptions ColstoreUtilityOptions;
+
+extern void ColstoreGetOptions(Oid relid, ColstoreOptions *opts);
+extern bool OptionsStatementNeedsCopy(Node *stmt);
+extern ColstoreUtilityOptions *OptionsExtractFromStatement(Node *stmt);
+extern void OptionsApplyExtracted(ColstoreUtilityOptions *extracted);
+
+#endif							/* OPTIONS_H */

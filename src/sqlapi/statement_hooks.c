@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * statement_hooks.c
+ *	  Hooks colstore needs around statements: writing buffered rows before
+ *	  each statement, table options in CREATE/ALTER TABLE, and dropping
+ *	  cached state on relcache invalidation.
+ *
+ * Buffered rows (storage/write_buffer.c) are written before every
+ * statement starts, from ExecutorStart and ProcessUtility.  That keeps
+ * parallel plans and parallel index builds, which may not write, from ever
+ * meeting rows that still have to be written, and makes a statement's
+ * rows reach disk when the next statement begins.
+ *
+ * The ProcessUtility hook also takes colstore's storage options out of
+ * CREATE TABLE ... WITH (...) and ALTER TABLE ... SET/RESET (...) before
+ * core validates the heap options (table AMs cannot declare reloptions in
+ * PostgreSQL 15); see options.c.
+ *
+ * Bitmap heap scans prefetch the blocks named by TIDs; for colstore those
+ * are row numbers, not pages, so prefetching is switched off for bitmap
+ * scans of colstore tables after ExecutorStart.
+ *
+ * IDENTIFICATION
+ *	  src/sqlapi/statement_hooks.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "tcop/utility.h"
+#include "utils/inval.h"
+#include "utils/rel.h"
+
+#include "sqlapi/options.h"
+#include "sqlapi/statement_hooks.h"
+#include "storage/chunk_cache.h"
+#include "storage/directory.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_handler.h"
+
+static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static ProcessUtility_hook_type prev_ProcessUtility = NULL;
+
+static bool
+DisablePrefetchWalker(PlanState *ps, void *context)
+{
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, BitmapHeapScanState))
+	{
+		BitmapHeapScanState *bhs = (BitmapHeapScanState *) ps;
+		Relation	rel = bhs->ss.ss_currentRelation;
+
+		if (rel != NULL && RelationIsColstore(rel))
+			bhs->prefetch_maximum = 0;
+	}
+	return planstate_tree_walker(ps, DisablePrefetchWalker, context);
+}
+
+static void
+ColstoreExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	WriteBufferFlushAll();
+	if (prev_ExecutorStart)
+		prev_ExecutorStart(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+	if (queryDesc->planstate != NULL)
+		DisablePrefetchWalker(queryDesc->planstate, NULL);
+}
+
+static void
+ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
+					   bool readOnlyTree, ProcessUtilityContext context,
+					   ParamListInfo params, QueryEnvironment *queryEnv,
+					   DestReceiver *dest, QueryCompletion *qc)
+{
+	ColstoreUtilityOptions *extracted;
+
+	WriteBufferFlushAll();
+	if (readOnlyTree && OptionsStatementNeedsCopy(pstmt->utilityStmt))
+	{
+		pstmt = copyObject(pstmt);
+		readOnlyTree = false;
+	}
+	extracted = OptionsExtractFromStatement(pstmt->utilityStmt);
+
+	if (prev_ProcessUtility)
+		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
+							queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
+
+	if (extracted != NULL)
+		OptionsApplyExtracted(extracted);
+}
+
+static void
+ColstoreRelcacheCallback(Datum arg, Oid relid)
+{
+	DirectoryInvalidate(relid);
+	ChunkCacheInvalidate(relid);
+}
+
+void
+StatementHooksInstall(void)
+{
+	prev_ExecutorStart = ExecutorStart_hook;
+	ExecutorStart_hook = ColstoreExecutorStart;
+	prev_ProcessUtility = ProcessUtility_hook;
+	ProcessUtility_hook = ColstoreProcessUtility;
+	CacheRegisterRelcacheCallback(ColstoreRelcacheCallback, (Datum) 0);
+}

@@ -1,0 +1,229 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_cache.c
+ *	  Backend-local LRU cache of row group headers and decoded chunks.
+ *
+ * An index lookup needs one value from one chunk of each column.  Decoding
+ * the chunk is far cheaper than decoding the row group, and consecutive
+ * lookups often hit the same chunks, so decoded chunks are kept here, up to
+ * colstore.chunk_cache_size kilobytes per backend.  Row groups are
+ * immutable, so an entry can only become stale when the relation's storage
+ * changes (TRUNCATE, rewrite) or its descriptor does (ADD COLUMN changes
+ * missing values); relcache invalidations drop the relation's entries.
+ *
+ * Entries are evicted only by ChunkCacheTrim, which callers run before
+ * starting a lookup, so pointers returned during one lookup stay valid
+ * until the lookup has copied what it needs.
+ *
+ * IDENTIFICATION
+ *	  src/storage/chunk_cache.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/ilist.h"
+#include "utils/hsearch.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "colstore.h"
+#include "storage/chunk_cache.h"
+
+typedef struct ChunkCacheKey
+{
+	Oid			relid;
+	Oid			relnode;
+	uint64		first_row;		/* identifies the row group */
+	int32		attno;			/* -1: the header */
+	uint32		chunkno;
+} ChunkCacheKey;
+
+typedef struct ChunkCacheEntry
+{
+	ChunkCacheKey key;
+	MemoryContext cxt;
+	const RowGroupHeader *header;
+	Datum	   *values;
+	bool	   *isnull;
+	Size		size;
+	dlist_node	lru;			/* most recently used at the head */
+} ChunkCacheEntry;
+
+static HTAB *ChunkCache = NULL;
+static MemoryContext ChunkCacheContext = NULL;
+static dlist_head ChunkCacheLru = DLIST_STATIC_INIT(ChunkCacheLru);
+static Size ChunkCacheBytes = 0;
+
+static void
+EnsureCache(void)
+{
+	HASHCTL		ctl;
+
+	if (ChunkCache != NULL)
+		return;
+	ChunkCacheContext = AllocSetContextCreate(TopMemoryContext, "colstore chunk cache",
+											  ALLOCSET_DEFAULT_SIZES);
+	ctl.keysize = sizeof(ChunkCacheKey);
+	ctl.entrysize = sizeof(ChunkCacheEntry);
+	ctl.hcxt = ChunkCacheContext;
+	ChunkCache = hash_create("colstore chunk cache", 1024, &ctl,
+							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+}
+
+static void
+RemoveEntry(ChunkCacheEntry *entry)
+{
+	ChunkCacheKey key = entry->key;
+
+	dlist_delete(&entry->lru);
+	ChunkCacheBytes -= entry->size;
+	MemoryContextDelete(entry->cxt);
+	hash_search(ChunkCache, &key, HASH_REMOVE, NULL);
+}
+
+/* Evict least recently used entries until the cache fits its budget. */
+void
+ChunkCacheTrim(void)
+{
+	Size		budget = (Size) colstore_chunk_cache_size_kb * 1024;
+
+	while (ChunkCache != NULL && ChunkCacheBytes > budget &&
+		   !dlist_is_empty(&ChunkCacheLru))
+		RemoveEntry(dlist_container(ChunkCacheEntry, lru,
+									dlist_tail_node(&ChunkCacheLru)));
+}
+
+/* Drop all entries of relid (InvalidOid: all entries). */
+void
+ChunkCacheInvalidate(Oid relid)
+{
+	dlist_mutable_iter iter;
+
+	if (ChunkCache == NULL)
+		return;
+	dlist_foreach_modify(iter, &ChunkCacheLru)
+	{
+		ChunkCacheEntry *entry = dlist_container(ChunkCacheEntry, lru, iter.cur);
+
+		if (!OidIsValid(relid) || entry->key.relid == relid)
+			RemoveEntry(entry);
+	}
+}
+
+/* Find or create the entry for key; *found tells which. */
+static ChunkCacheEntry *
+Lookup(ChunkCacheKey *key, bool *found)
+{
+	ChunkCacheEntry *entry;
+
+	EnsureCache();
+	entry = hash_search(ChunkCache, key, HASH_ENTER, found);
+	if (*found)
+	{
+		dlist_move_head(&ChunkCacheLru, &entry->lru);
+		return entry;
+	}
+	entry->cxt = AllocSetContextCreate(ChunkCacheContext, "colstore cached chunk",
+									   ALLOCSET_SMALL_SIZES);
+	entry->header = NULL;
+	entry->values = NULL;
+	entry->isnull = NULL;
+	entry->size = 0;
+	dlist_push_head(&ChunkCacheLru, &entry->lru);
+	return entry;
+}
+
+static void
+Account(ChunkCacheEntry *entry)
+{
+	entry->size = MemoryContextMemAllocated(entry->cxt, true);
+	ChunkCacheBytes += entry->size;
+}
+
+static void
+MakeKey(ChunkCacheKey *key, Relation rel, const RowGroupDirEntry *entry,
+		int attno, uint32 chunkno)
+{
+	memset(key, 0, sizeof(*key));
+	key->relid = RelationGetRelid(rel);
+	key->relnode = rel->rd_node.relNode;
+	key->first_row = entry->rg_first_row;
+	key->attno = attno;
+	key->chunkno = chunkno;
+}
+
+/*
+ * ChunkCacheGetHeader
+ *		The parsed header of a row group, from the cache or read now.  Valid
+ *		until the next ChunkCacheTrim or invalidation.
+ */
+const RowGroupHeader *
+ChunkCacheGetHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry)
+{
+	ChunkCacheKey key;
+	ChunkCacheEntry *ce;
+	bool		found;
+	MemoryContext oldcxt;
+
+	MakeKey(&key, rel, entry, -1, 0);
+	ce = Lookup(&key, &found);
+	if (found)
+		return ce->header;
+	PG_TRY();
+	{
+		oldcxt = MemoryContextSwitchTo(ce->cxt);
+		ce->header = RowGroupReadHeader(rel, dir_index, entry);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	PG_CATCH();
+	{
+		RemoveEntry(ce);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	Account(ce);
+	return ce->header;
+}
+
+/*
+ * ChunkCacheGetColumn
+ *		Decoded values of chunk chunkno of attribute attno, from the cache or
+ *		decoded now.  Valid until the next ChunkCacheTrim or invalidation.
+ */
+void
+ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
+					const RowGroupDirEntry *entry, TupleDesc desc,
+					int attno, uint32 chunkno, Datum **values, bool **isnull)
+{
+	ChunkCacheKey key;
+	ChunkCacheEntry *ce;
+	bool		found;
+	MemoryContext oldcxt;
+
+	MakeKey(&key, rel, entry, attno, chunkno);
+	ce = Lookup(&key, &found);
+	if (!found)
+	{
+		PG_TRY();
+		{
+			int			n = RowGroupChunkRows(h, chunkno);
+
+			oldcxt = MemoryContextSwitchTo(ce->cxt);
+			ce->values = palloc(sizeof(Datum) * n);
+			ce->isnull = palloc(sizeof(bool) * n);
+			RowGroupReadColumnChunk(rel, h, desc, attno, chunkno,
+									ce->values, ce->isnull);
+			MemoryContextSwitchTo(oldcxt);
+		}
+		PG_CATCH();
+		{
+			RemoveEntry(ce);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		Account(ce);
+	}
+	*values = ce->values;
+	*isnull = ce->isnull;
+}

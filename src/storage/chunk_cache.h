@@ -1,0 +1,26 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_cache.h
+ *	  Backend cache of row group headers and decoded chunks, for point
+ *	  lookups.
+ *
+ * IDENTIFICATION
+ *	  src/storage/chunk_cache.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CHUNK_CACHE_H
+#define CHUNK_CACHE_H
+
+#include "storage/rowgroup_reader.h"
+
+extern const RowGroupHeader *ChunkCacheGetHeader(Relation rel, uint32 dir_index,
+												 const RowGroupDirEntry *entry);
+extern void ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
+								const RowGroupDirEntry *entry, TupleDesc desc,
+								int attno, uint32 chunkno,
+								Datum **values, bool **isnull);
+extern void ChunkCacheTrim(void);
+extern void ChunkCacheInvalidate(Oid relid);
+
+#endif							/* CHUNK_CACHE_H */

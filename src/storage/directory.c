@@ -1,0 +1,441 @@
+/*-------------------------------------------------------------------------
+ *
+ * directory.c
+ *	  The row group directory and its backend-local cache.
+ *
+ * The directory is a chain of directory pages, starting at the metapage's
+ * cm_dir_head, each holding DIR_ENTRIES_PER_PAGE fixed-size
+ * RowGroupDirEntry slots filled in order.  Entry i lives in slot
+ * i % DIR_ENTRIES_PER_PAGE of the (i / DIR_ENTRIES_PER_PAGE)-th page.
+ * Entries are appended (row groups and reservations) and changed in place
+ * (flags, by VACUUM and by killed speculative insertions); never removed.
+ *
+ * Every append and every change updates the metapage in the same WAL record
+ * (cm_dir_count, cm_dir_changes), so a backend can keep a copy of the
+ * directory and check it is current by reading only the metapage: after
+ * appends it reads just the new entries, after in-place changes it reloads.
+ *
+ * Writers (appends and changes) hold the writer lock; the metapage is
+ * locked before any directory page.
+ *
+ * IDENTIFICATION
+ *	  src/storage/directory.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "storage/bufmgr.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "storage/directory.h"
+#include "storage/metapage.h"
+
+typedef struct DirectoryCacheEntry
+{
+	Oid			relid;			/* hash key */
+	ColstoreDirectory *dir;
+} DirectoryCacheEntry;
+
+static HTAB *DirectoryCache = NULL;
+static MemoryContext DirectoryCacheContext = NULL;
+
+static void
+FreeDirectory(ColstoreDirectory *dir)
+{
+	if (dir != NULL)
+		MemoryContextDelete(dir->cxt);
+}
+
+/*
+ * DirectoryInvalidate
+ *		Forget the cached directory of relid (InvalidOid: of every relation).
+ *		Called from the relcache invalidation callback.
+ */
+void
+DirectoryInvalidate(Oid relid)
+{
+	HASH_SEQ_STATUS status;
+	DirectoryCacheEntry *entry;
+
+	if (DirectoryCache == NULL)
+		return;
+	if (OidIsValid(relid))
+	{
+		entry = hash_search(DirectoryCache, &relid, HASH_FIND, NULL);
+		if (entry != NULL)
+		{
+			FreeDirectory(entry->dir);
+			hash_search(DirectoryCache, &relid, HASH_REMOVE, NULL);
+		}
+		return;
+	}
+	hash_seq_init(&status, DirectoryCache);
+	while ((entry = hash_seq_search(&status)) != NULL)
+	{
+		FreeDirectory(entry->dir);
+		hash_search(DirectoryCache, &entry->relid, HASH_REMOVE, NULL);
+	}
+}
+
+static ColstoreDirectory *
+NewDirectory(Relation rel)
+{
+	MemoryContext cxt;
+	ColstoreDirectory *dir;
+
+	cxt = AllocSetContextCreate(DirectoryCacheContext, "colstore directory",
+								ALLOCSET_SMALL_SIZES);
+	dir = MemoryContextAllocZero(cxt, sizeof(ColstoreDirectory));
+	dir->cxt = cxt;
+	dir->relid = RelationGetRelid(rel);
+	dir->node = rel->rd_node;
+	dir->capacity = 16;
+	dir->entries = MemoryContextAlloc(cxt, sizeof(RowGroupDirEntry) * dir->capacity);
+	dir->pages_capacity = 4;
+	dir->pages = MemoryContextAlloc(cxt, sizeof(BlockNumber) * dir->pages_capacity);
+	return dir;
+}
+
+/* Read entries [dir->count, meta->cm_dir_count) from the page chain. */
+static void
+ReadNewEntries(Relation rel, ColstoreDirectory *dir,
+			   const ColstoreMetaPageData *meta)
+{
+	uint32		target = meta->cm_dir_count;
+
+	while (dir->count < target)
+	{
+		int			pageno = dir->count / DIR_ENTRIES_PER_PAGE;
+		BlockNumber blkno;
+		Buffer		buf;
+		Page		page;
+		int			slot;
+
+		if (pageno < dir->npages)
+			blkno = dir->pages[pageno];
+		else
+		{
+			if (dir->npages == 0)
+				blkno = meta->cm_dir_head;
+			else
+			{
+				/* follow the chain from the last known page */
+				BlockNumber last = dir->pages[dir->npages - 1];
+
+				buf = ReadBuffer(rel, last);
+				LockBuffer(buf, BUFFER_LOCK_SHARE);
+				ColstoreCheckPage(rel, last, BufferGetPage(buf), COLSTORE_PAGE_DIRECTORY);
+				blkno = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
+				UnlockReleaseBuffer(buf);
+			}
+			if (blkno == InvalidBlockNumber || blkno == COLSTORE_METAPAGE_BLKNO)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("colstore table \"%s\": directory chain ends before entry %u of %u",
+										 RelationGetRelationName(rel), dir->count, target)));
+			if (dir->npages == dir->pages_capacity)
+			{
+				dir->pages_capacity *= 2;
+				dir->pages = repalloc(dir->pages, sizeof(BlockNumber) * dir->pages_capacity);
+			}
+			dir->pages[dir->npages++] = blkno;
+		}
+
+		buf = ReadBuffer(rel, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		ColstoreCheckPage(rel, blkno, page, COLSTORE_PAGE_DIRECTORY);
+		for (slot = dir->count % DIR_ENTRIES_PER_PAGE;
+			 slot < DIR_ENTRIES_PER_PAGE && dir->count < target; slot++)
+		{
+			char	   *src = (char *) page + COLSTORE_DATA_START +
+				slot * sizeof(RowGroupDirEntry);
+
+			if (src + sizeof(RowGroupDirEntry) > (char *) page + ((PageHeader) page)->pd_lower)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("colstore table \"%s\": directory block %u is missing entry %u",
+										 RelationGetRelationName(rel), blkno, dir->count)));
+			if (dir->count == dir->capacity)
+			{
+				dir->capacity *= 2;
+				dir->entries = repalloc_huge(dir->entries,
+											 sizeof(RowGroupDirEntry) * dir->capacity);
+			}
+			memcpy(&dir->entries[dir->count++], src, sizeof(RowGroupDirEntry));
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	dir->sorted = false;
+}
+
+static ColstoreDirectory *SortTarget;
+
+static int
+CompareByFirstRow(const void *a, const void *b)
+{
+	uint64		ra = SortTarget->entries[*(const int *) a].rg_first_row;
+	uint64		rb = SortTarget->entries[*(const int *) b].rg_first_row;
+
+	return (ra > rb) - (ra < rb);
+}
+
+static void
+SortDirectory(ColstoreDirectory *dir)
+{
+	int			i;
+
+	if (dir->groups)
+		pfree(dir->groups);
+	if (dir->reservations)
+		pfree(dir->reservations);
+	dir->groups = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
+	dir->reservations = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
+	dir->ngroups = dir->nreservations = 0;
+	for (i = 0; i < (int) dir->count; i++)
+	{
+		if (dir->entries[i].rg_kind == RG_KIND_ROWGROUP)
+			dir->groups[dir->ngroups++] = i;
+		else
+			dir->reservations[dir->nreservations++] = i;
+	}
+	SortTarget = dir;
+	qsort(dir->groups, dir->ngroups, sizeof(int), CompareByFirstRow);
+	qsort(dir->reservations, dir->nreservations, sizeof(int), CompareByFirstRow);
+	dir->sorted = true;
+}
+
+/*
+ * DirectoryGet
+ *		Return this backend's current copy of rel's directory, reading the
+ *		metapage to validate it and the directory pages as needed.  Row
+ *		groups are available in first-row order through dir->groups.
+ *		The result lives in cache memory and stays valid until the next
+ *		DirectoryGet for rel or an invalidation.
+ */
+ColstoreDirectory *
+DirectoryGet(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+	DirectoryCacheEntry *entry;
+	ColstoreMetaPageData meta;
+	bool		found;
+	ColstoreDirectory *dir;
+
+	if (DirectoryCache == NULL)
+	{
+		HASHCTL		ctl;
+
+		DirectoryCacheContext = AllocSetContextCreate(TopMemoryContext,
+													  "colstore directory cache",
+													  ALLOCSET_DEFAULT_SIZES);
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(DirectoryCacheEntry);
+		ctl.hcxt = DirectoryCacheContext;
+		DirectoryCache = hash_create("colstore directory cache", 64, &ctl,
+									 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	}
+
+	ColstoreReadMeta(rel, &meta);
+
+	entry = hash_search(DirectoryCache, &relid, HASH_ENTER, &found);
+	if (!found)
+		entry->dir = NULL;
+	dir = entry->dir;
+	if (dir != NULL &&
+		(!RelFileNodeEquals(dir->node, rel->rd_node) ||
+		 dir->changes != meta.cm_dir_changes ||
+		 dir->count > meta.cm_dir_count))
+	{
+		FreeDirectory(dir);
+		dir = entry->dir = NULL;
+	}
+	if (dir == NULL)
+	{
+		/* Make sure a failed read leaves no half-built entry behind. */
+		hash_search(DirectoryCache, &relid, HASH_REMOVE, NULL);
+		dir = NewDirectory(rel);
+		PG_TRY();
+		{
+			ReadNewEntries(rel, dir, &meta);
+		}
+		PG_CATCH();
+		{
+			FreeDirectory(dir);
+			PG_RE_THROW();
+		}
+		PG_END_TRY();
+		entry = hash_search(DirectoryCache, &relid, HASH_ENTER, NULL);
+		entry->dir = dir;
+	}
+	else if (dir->count < meta.cm_dir_count)
+		ReadNewEntries(rel, dir, &meta);
+
+	dir->changes = meta.cm_dir_changes;
+	dir->next_row = meta.cm_next_row;
+	dir->live_rows = meta.cm_live_rows;
+	if (!dir->sorted)
+		SortDirectory(dir);
+	return dir;
+}
+
+static int
+FindContaining(ColstoreDirectory *dir, int *index, int n, uint64 rownum)
+{
+	int			lo = 0,
+				hi = n - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		RowGroupDirEntry *e = &dir->entries[index[mid]];
+
+		if (rownum < e->rg_first_row)
+			hi = mid - 1;
+		else if (rownum >= e->rg_first_row + e->rg_nrows)
+			lo = mid + 1;
+		else
+			return index[mid];
+	}
+	return -1;
+}
+
+/* Index of the row group holding rownum, or -1. */
+int
+DirectoryFindRowGroup(ColstoreDirectory *dir, uint64 rownum)
+{
+	return FindContaining(dir, dir->groups, dir->ngroups, rownum);
+}
+
+/* Index of the reservation covering rownum, or -1. */
+int
+DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum)
+{
+	return FindContaining(dir, dir->reservations, dir->nreservations, rownum);
+}
+
+/*
+ * DirectoryAppend
+ *		Append *entry and install *newmeta's non-directory fields (next row,
+ *		live rows, stream tail) into the metapage, in one WAL record.
+ *		Caller holds the writer lock.  Returns the new entry's index.
+ */
+uint32
+DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
+				const ColstoreMetaPageData *newmeta)
+{
+	GenericXLogState *state;
+	Buffer		metabuf;
+	Buffer		tailbuf = InvalidBuffer;
+	Buffer		dirbuf;
+	Page		metapage;
+	Page		dirpage;
+	ColstoreMetaPage meta;
+	uint32		index;
+	int			slot;
+
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	state = GenericXLogStart(rel);
+	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	meta = ColstorePageGetMeta(metapage);
+	index = meta->cm_dir_count;
+	slot = index % DIR_ENTRIES_PER_PAGE;
+
+	if (meta->cm_dir_tail == InvalidBlockNumber || slot == 0)
+	{
+		/* start a new directory page and link it in */
+		dirbuf = ColstoreExtend(rel);
+		dirpage = GenericXLogRegisterBuffer(state, dirbuf, GENERIC_XLOG_FULL_IMAGE);
+		ColstoreInitPage(dirpage, COLSTORE_PAGE_DIRECTORY);
+		((PageHeader) dirpage)->pd_lower = COLSTORE_DATA_START;
+		if (meta->cm_dir_tail != InvalidBlockNumber)
+		{
+			Page		tailpage;
+
+			tailbuf = ReadBuffer(rel, meta->cm_dir_tail);
+			LockBuffer(tailbuf, BUFFER_LOCK_EXCLUSIVE);
+			tailpage = GenericXLogRegisterBuffer(state, tailbuf, 0);
+			ColstoreCheckPage(rel, meta->cm_dir_tail, tailpage, COLSTORE_PAGE_DIRECTORY);
+			ColstorePageGetOpaque(tailpage)->cp_next = BufferGetBlockNumber(dirbuf);
+		}
+		else
+			meta->cm_dir_head = BufferGetBlockNumber(dirbuf);
+		meta->cm_dir_tail = BufferGetBlockNumber(dirbuf);
+	}
+	else
+	{
+		dirbuf = ReadBuffer(rel, meta->cm_dir_tail);
+		LockBuffer(dirbuf, BUFFER_LOCK_EXCLUSIVE);
+		dirpage = GenericXLogRegisterBuffer(state, dirbuf, 0);
+		ColstoreCheckPage(rel, meta->cm_dir_tail, dirpage, COLSTORE_PAGE_DIRECTORY);
+	}
+
+	memcpy((char *) dirpage + COLSTORE_DATA_START + slot * sizeof(RowGroupDirEntry),
+		   entry, sizeof(RowGroupDirEntry));
+	((PageHeader) dirpage)->pd_lower =
+		COLSTORE_DATA_START + (slot + 1) * sizeof(RowGroupDirEntry);
+
+	meta->cm_next_row = newmeta->cm_next_row;
+	meta->cm_live_rows = newmeta->cm_live_rows;
+	meta->cm_stream_tail = newmeta->cm_stream_tail;
+	meta->cm_stream_offset = newmeta->cm_stream_offset;
+	meta->cm_dir_count = index + 1;
+
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(dirbuf);
+	if (BufferIsValid(tailbuf))
+		UnlockReleaseBuffer(tailbuf);
+	UnlockReleaseBuffer(metabuf);
+	return index;
+}
+
+/*
+ * DirectoryUpdateEntry
+ *		Overwrite entry index with *newentry (same kind and rows; flags, xmin
+ *		may differ) and count the change in the metapage, in one WAL record.
+ *		Caller holds the writer lock.
+ */
+void
+DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	GenericXLogState *state;
+	Buffer		metabuf;
+	Buffer		dirbuf;
+	Page		metapage;
+	Page		dirpage;
+	BlockNumber blkno;
+	int			pageno = index / DIR_ENTRIES_PER_PAGE;
+
+	if (index >= dir->count || pageno >= dir->npages)
+		elog(ERROR, "could not find directory entry %u of colstore table \"%s\"",
+			 index, RelationGetRelationName(rel));
+	blkno = dir->pages[pageno];
+
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	dirbuf = ReadBuffer(rel, blkno);
+	LockBuffer(dirbuf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	dirpage = GenericXLogRegisterBuffer(state, dirbuf, 0);
+	ColstoreCheckPage(rel, blkno, dirpage, COLSTORE_PAGE_DIRECTORY);
+	memcpy((char *) dirpage + COLSTORE_DATA_START +
+		   (index % DIR_ENTRIES_PER_PAGE) * sizeof(RowGroupDirEntry),
+		   newentry, sizeof(RowGroupDirEntry));
+	ColstorePageGetMeta(metapage)->cm_dir_changes++;
+	GenericXLogFinish(state);
+
+	/* keep our copy current, so a series of updates does not reload it */
+	if (dir->changes + 1 == ColstorePageGetMeta(BufferGetPage(metabuf))->cm_dir_changes)
+	{
+		dir->entries[index] = *newentry;
+		dir->changes++;
+	}
+	UnlockReleaseBuffer(dirbuf);
+	UnlockReleaseBuffer(metabuf);
+}

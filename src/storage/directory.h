@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * directory.h
+ *	  The row group directory: persistent entries and the backend cache.
+ *
+ * IDENTIFICATION
+ *	  src/storage/directory.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DIRECTORY_H
+#define DIRECTORY_H
+
+#include "storage/relfilenode.h"
+#include "storage/rowgroup_format.h"
+#include "utils/rel.h"
+
+/*
+ * A backend's copy of a relation's directory.  Valid until the next
+ * DirectoryGet() for the same relation or a relcache invalidation: callers
+ * that need entries longer copy them.
+ */
+typedef struct ColstoreDirectory
+{
+	Oid			relid;
+	RelFileNode node;
+	uint32		count;			/* entries read (== cm_dir_count) */
+	uint32		changes;		/* cm_dir_changes when read */
+	uint64		next_row;		/* cm_next_row when read */
+	uint64		live_rows;		/* cm_live_rows when read */
+	RowGroupDirEntry *entries;	/* [count], in append order */
+	int			capacity;
+	BlockNumber *pages;			/* directory page chain */
+	int			npages;
+	int			pages_capacity;
+	int		   *groups;			/* indexes of row groups, by first row */
+	int			ngroups;
+	int		   *reservations;	/* indexes of reservations, by first row */
+	int			nreservations;
+	bool		sorted;
+	MemoryContext cxt;
+} ColstoreDirectory;
+
+extern ColstoreDirectory *DirectoryGet(Relation rel);
+extern int	DirectoryFindRowGroup(ColstoreDirectory *dir, uint64 rownum);
+extern int	DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum);
+extern void DirectoryInvalidate(Oid relid);
+
+extern uint32 DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
+							  const ColstoreMetaPageData *newmeta);
+extern void DirectoryUpdateEntry(Relation rel, uint32 index,
+								 const RowGroupDirEntry *newentry);
+
+#endif							/* DIRECTORY_H */

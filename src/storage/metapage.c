@@ -1,0 +1,210 @@
+/*-------------------------------------------------------------------------
+ *
+ * metapage.c
+ *	  The metapage (block 0), relation extension, and the writer lock.
+ *
+ * A colstore relation is created empty: its main fork has no blocks until
+ * the first writer initialises the metapage.  That keeps
+ * relation_set_new_filenode, TRUNCATE and the init fork of UNLOGGED tables
+ * trivial (an empty fork is a valid empty table), and it means readers must
+ * treat "no blocks" as "no rows".
+ *
+ * All changes to the metapage, the directory and the page stream are made by
+ * a backend holding the relation's writer lock: a heavyweight tuple lock on
+ * a TID no row can have.  It serialises the short critical part of a flush
+ * (copying already-encoded chunks into pages and publishing the directory
+ * entry), so at most one backend extends the relation or moves the stream
+ * tail at a time.  It is never held while acquiring another heavyweight lock
+ * and is released right after the publishing step, so it cannot deadlock.
+ *
+ * IDENTIFICATION
+ *	  src/storage/metapage.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+
+#include "storage/metapage.h"
+
+/* The writer lock's tag: block InvalidBlockNumber never holds a row. */
+static void
+WriterLockTid(ItemPointer tid)
+{
+	ItemPointerSet(tid, InvalidBlockNumber, 1);
+}
+
+void
+ColstoreLockWriter(Relation rel)
+{
+	ItemPointerData tid;
+
+	WriterLockTid(&tid);
+	LockTuple(rel, &tid, ExclusiveLock);
+}
+
+void
+ColstoreUnlockWriter(Relation rel)
+{
+	ItemPointerData tid;
+
+	WriterLockTid(&tid);
+	UnlockTuple(rel, &tid, ExclusiveLock);
+}
+
+/*
+ * Number of blocks really present in the main fork.  RelationGetNumberOfBlocks
+ * must not be used for this: for table AMs it returns the TID space size
+ * reported by colstore_relation_size.
+ */
+BlockNumber
+ColstorePhysicalBlocks(Relation rel)
+{
+	return smgrnblocks(RelationGetSmgr(rel), MAIN_FORKNUM);
+}
+
+void
+ColstoreInitPage(Page page, uint16 page_type)
+{
+	ColstorePageOpaque opaque;
+
+	PageInit(page, BLCKSZ, sizeof(ColstorePageOpaqueData));
+	opaque = ColstorePageGetOpaque(page);
+	opaque->cp_page_type = page_type;
+	opaque->cp_flags = 0;
+	opaque->cp_next = InvalidBlockNumber;
+}
+
+/*
+ * ColstoreCheckPage
+ *		Raise ERRCODE_DATA_CORRUPTED unless the page is a colstore page of the
+ *		expected type.
+ */
+void
+ColstoreCheckPage(Relation rel, BlockNumber blkno, Page page,
+				  uint16 expected_type)
+{
+	if (PageIsNew(page) ||
+		PageGetSpecialSize(page) != MAXALIGN(sizeof(ColstorePageOpaqueData)) ||
+		ColstorePageGetOpaque(page)->cp_page_type != expected_type)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\" has an unexpected page at block %u",
+								 RelationGetRelationName(rel), blkno),
+				 errdetail_internal("Expected page type 0x%04X.", expected_type)));
+}
+
+static void
+CheckMeta(Relation rel, Page page)
+{
+	ColstoreMetaPage meta;
+
+	ColstoreCheckPage(rel, COLSTORE_METAPAGE_BLKNO, page, COLSTORE_PAGE_META);
+	meta = ColstorePageGetMeta(page);
+	if (meta->cm_magic != COLSTORE_MAGIC)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\" has a corrupted metapage",
+								 RelationGetRelationName(rel))));
+	if (meta->cm_version != COLSTORE_FORMAT_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("colstore table \"%s\" has storage format version %u, but this build supports version %u",
+						RelationGetRelationName(rel), meta->cm_version,
+						COLSTORE_FORMAT_VERSION)));
+}
+
+static void
+EmptyMeta(ColstoreMetaPageData *meta)
+{
+	memset(meta, 0, sizeof(*meta));
+	meta->cm_magic = COLSTORE_MAGIC;
+	meta->cm_version = COLSTORE_FORMAT_VERSION;
+	meta->cm_dir_head = InvalidBlockNumber;
+	meta->cm_dir_tail = InvalidBlockNumber;
+	meta->cm_stream_tail = InvalidBlockNumber;
+}
+
+/*
+ * ColstoreReadMeta
+ *		Copy the metapage contents into *meta (an empty table's if the fork
+ *		has no blocks yet).  Takes and releases a share lock on block 0.
+ */
+void
+ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta)
+{
+	Buffer		buf;
+	Page		page;
+
+	if (ColstorePhysicalBlocks(rel) == 0)
+	{
+		EmptyMeta(meta);
+		return;
+	}
+	buf = ReadBuffer(rel, COLSTORE_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	CheckMeta(rel, page);
+	memcpy(meta, ColstorePageGetMeta(page), sizeof(*meta));
+	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * ColstoreExtend
+ *		Add one block at the end of the main fork and return it pinned and
+ *		exclusively locked, not yet initialised.  Caller holds the writer
+ *		lock; the extension lock is taken anyway so that other code that
+ *		follows the usual protocol stays safe.
+ */
+Buffer
+ColstoreExtend(Relation rel)
+{
+	Buffer		buf;
+	bool		local = RELATION_IS_LOCAL(rel);
+
+	if (!local)
+		LockRelationForExtension(rel, ExclusiveLock);
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, P_NEW, RBM_NORMAL, NULL);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	if (!local)
+		UnlockRelationForExtension(rel, ExclusiveLock);
+	return buf;
+}
+
+/*
+ * ColstoreLockMetaForUpdate
+ *		Return block 0 pinned and exclusively locked, creating and WAL-logging
+ *		an empty metapage first if the fork is empty.  Caller holds the
+ *		writer lock.
+ */
+Buffer
+ColstoreLockMetaForUpdate(Relation rel)
+{
+	Buffer		buf;
+
+	if (ColstorePhysicalBlocks(rel) == 0)
+	{
+		GenericXLogState *state;
+		Page		page;
+
+		buf = ColstoreExtend(rel);
+		Assert(BufferGetBlockNumber(buf) == COLSTORE_METAPAGE_BLKNO);
+		state = GenericXLogStart(rel);
+		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+		ColstoreInitPage(page, COLSTORE_PAGE_META);
+		EmptyMeta(ColstorePageGetMeta(page));
+		((PageHeader) page)->pd_lower =
+			(char *) ColstorePageGetMeta(page) + sizeof(ColstoreMetaPageData) - (char *) page;
+		GenericXLogFinish(state);
+		return buf;
+	}
+	buf = ReadBuffer(rel, COLSTORE_METAPAGE_BLKNO);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	CheckMeta(rel, BufferGetPage(buf));
+	return buf;
+}

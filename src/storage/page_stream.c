@@ -1,0 +1,207 @@
+/*-------------------------------------------------------------------------
+ *
+ * page_stream.c
+ *	  Append-only byte stream over data pages.
+ *
+ * Chunk images and row group headers are written back to back into data
+ * pages, between the page header and the special space; pd_lower marks the
+ * end of the bytes written so far.  A record that does not fit continues at
+ * the block named by the page's cp_next, which is always a later block but
+ * not always the next one (directory pages are interleaved).  Small writes
+ * from different transactions therefore share pages: nothing is aligned to
+ * a page per transaction.
+ *
+ * WAL: a page the writer creates is logged as a full image once it is
+ * filled (or the write ends); appending to the existing tail page is logged
+ * as a generic delta.  GenericXLog skips WAL for relations that do not need
+ * it (UNLOGGED, TEMP, wal_level=minimal in the creating transaction).
+ *
+ * Only a backend holding the writer lock (metapage.c) writes to the stream.
+ * Readers take a share lock on each page while copying from it; they never
+ * read past pd_lower, so they cannot see half-written bytes.
+ *
+ * IDENTIFICATION
+ *	  src/storage/page_stream.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "storage/metapage.h"
+#include "storage/page_stream.h"
+
+static void
+OpenNewPage(StreamWriter *sw)
+{
+	sw->buf = ColstoreExtend(sw->rel);
+	sw->state = GenericXLogStart(sw->rel);
+	sw->page = GenericXLogRegisterBuffer(sw->state, sw->buf,
+										 GENERIC_XLOG_FULL_IMAGE);
+	ColstoreInitPage(sw->page, COLSTORE_PAGE_DATA);
+	sw->pos.sp_block = BufferGetBlockNumber(sw->buf);
+	sw->pos.sp_offset = COLSTORE_DATA_START;
+	((PageHeader) sw->page)->pd_lower = COLSTORE_DATA_START;
+}
+
+static void
+OpenTailPage(StreamWriter *sw)
+{
+	sw->buf = ReadBuffer(sw->rel, sw->pos.sp_block);
+	LockBuffer(sw->buf, BUFFER_LOCK_EXCLUSIVE);
+	ColstoreCheckPage(sw->rel, sw->pos.sp_block, BufferGetPage(sw->buf),
+					  COLSTORE_PAGE_DATA);
+	sw->state = GenericXLogStart(sw->rel);
+	sw->page = GenericXLogRegisterBuffer(sw->state, sw->buf, 0);
+	if (((PageHeader) sw->page)->pd_lower != sw->pos.sp_offset)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": stream tail block %u ends at %u, metapage says %u",
+								 RelationGetRelationName(sw->rel), sw->pos.sp_block,
+								 ((PageHeader) sw->page)->pd_lower, sw->pos.sp_offset)));
+}
+
+static void
+ClosePage(StreamWriter *sw)
+{
+	GenericXLogFinish(sw->state);
+	UnlockReleaseBuffer(sw->buf);
+	sw->buf = InvalidBuffer;
+	sw->state = NULL;
+	sw->page = NULL;
+}
+
+/*
+ * StreamWriterBegin
+ *		Start appending at tail (sp_block Invalid: the stream is empty).
+ *		Caller holds the writer lock until StreamWriterEnd.
+ */
+void
+StreamWriterBegin(StreamWriter *sw, Relation rel, StreamPointer tail)
+{
+	sw->rel = rel;
+	sw->pos = tail;
+	sw->buf = InvalidBuffer;
+	sw->state = NULL;
+	sw->page = NULL;
+}
+
+/*
+ * StreamWrite
+ *		Append len bytes; returns where they start.  Pages are locked, filled
+ *		and WAL-logged one at a time; at most one page is locked on return.
+ */
+StreamPointer
+StreamWrite(StreamWriter *sw, const char *data, uint64 len)
+{
+	StreamPointer start;
+	bool		started = false;
+
+	memset(&start, 0, sizeof(start));
+	for (;;)
+	{
+		uint32		room;
+		uint32		n;
+
+		if (sw->buf == InvalidBuffer)
+		{
+			if (sw->pos.sp_block == InvalidBlockNumber ||
+				sw->pos.sp_offset >= COLSTORE_DATA_END)
+				OpenNewPage(sw);
+			else
+				OpenTailPage(sw);
+		}
+		room = COLSTORE_DATA_END - sw->pos.sp_offset;
+		if (room == 0)
+		{
+			/* Page full: chain a new page and continue there. */
+			StreamWriter next = *sw;
+
+			OpenNewPage(&next);
+			ColstorePageGetOpaque(sw->page)->cp_next = next.pos.sp_block;
+			ClosePage(sw);
+			*sw = next;
+			continue;
+		}
+		if (!started)
+		{
+			start = sw->pos;
+			started = true;
+		}
+		if (len == 0)
+			break;
+		n = (uint32) Min((uint64) room, len);
+		memcpy((char *) sw->page + sw->pos.sp_offset, data, n);
+		sw->pos.sp_offset += n;
+		((PageHeader) sw->page)->pd_lower = sw->pos.sp_offset;
+		data += n;
+		len -= n;
+		if (len == 0)
+			break;
+	}
+	return start;
+}
+
+/*
+ * StreamWriterEnd
+ *		Log and release the last page; returns the new stream tail for the
+ *		metapage.
+ */
+StreamPointer
+StreamWriterEnd(StreamWriter *sw)
+{
+	if (sw->buf != InvalidBuffer)
+		ClosePage(sw);
+	return sw->pos;
+}
+
+/*
+ * StreamRead
+ *		Copy len bytes starting at start into dest.  Raises
+ *		ERRCODE_DATA_CORRUPTED if the pages do not hold that many bytes.
+ */
+void
+StreamRead(Relation rel, StreamPointer start, uint64 len, char *dest)
+{
+	BlockNumber blkno = start.sp_block;
+	uint32		offset = start.sp_offset;
+	BlockNumber nblocks = ColstorePhysicalBlocks(rel);
+
+	while (len > 0)
+	{
+		Buffer		buf;
+		Page		page;
+		uint32		lower;
+		uint32		n;
+
+		if (blkno == InvalidBlockNumber || blkno == COLSTORE_METAPAGE_BLKNO ||
+			blkno >= nblocks)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("colstore table \"%s\": stream points to block %u of %u",
+									 RelationGetRelationName(rel), blkno, nblocks)));
+		buf = ReadBuffer(rel, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		ColstoreCheckPage(rel, blkno, page, COLSTORE_PAGE_DATA);
+		lower = ((PageHeader) page)->pd_lower;
+		if (offset < COLSTORE_DATA_START || lower > COLSTORE_DATA_END ||
+			offset > lower || (offset == lower && offset < COLSTORE_DATA_END))
+		{
+			UnlockReleaseBuffer(buf);
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("colstore table \"%s\": stream offset %u out of range in block %u",
+									 RelationGetRelationName(rel), offset, blkno)));
+		}
+		n = (uint32) Min((uint64) (lower - offset), len);
+		memcpy(dest, (char *) page + offset, n);
+		dest += n;
+		len -= n;
+		blkno = ColstorePageGetOpaque(page)->cp_next;
+		offset = COLSTORE_DATA_START;
+		UnlockReleaseBuffer(buf);
+	}
+}

@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_fetch.c
+ *	  Fetch one row by row number for index scans, TID scans, bitmap heap
+ *	  scans, TABLESAMPLE and ANALYZE.
+ *
+ * The row is looked up in this order: this backend's buffered rows, the row
+ * groups of the directory, and the reservations.  A row number that only a
+ * reservation covers belongs to rows another backend is still buffering:
+ * for a dirty snapshot (unique checks) that is reported as a row inserted by
+ * the reserving transaction while it runs, so the caller waits for it and
+ * then looks again; for every other snapshot such rows are invisible.
+ *
+ * Values come from the chunk cache and are copied into the slot, which is
+ * materialised, so the slot stays valid whatever the cache does later.
+ *
+ * IDENTIFICATION
+ *	  src/storage/row_fetch.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "executor/tuptable.h"
+#include "storage/procarray.h"
+#include "utils/rel.h"
+
+#include "mvcc/visibility.h"
+#include "storage/chunk_cache.h"
+#include "storage/directory.h"
+#include "storage/row_fetch.h"
+#include "storage/rowgroup_builder.h"
+#include "storage/write_buffer.h"
+
+/* A reservation row under a dirty snapshot: in progress, values unknown. */
+static RowFetchState
+FetchReserved(const RowGroupDirEntry *res, Snapshot snapshot,
+			  TupleTableSlot *slot, uint64 rownum)
+{
+	TransactionId xid = res->rg_xmin;
+
+	if (snapshot->snapshot_type != SNAPSHOT_DIRTY ||
+		TransactionIdIsCurrentTransactionId(xid) ||
+		!TransactionIdIsInProgress(xid))
+		return ROW_NOT_FOUND;
+	snapshot->xmin = xid;
+	snapshot->xmax = InvalidTransactionId;
+	ExecStoreAllNullTuple(slot);
+	RowNumberToItemPointer(rownum, &slot->tts_tid);
+	return ROW_VISIBLE;
+}
+
+/*
+ * RowFetch
+ *		Store row rownum of rel in slot if snapshot sees it.  Sets
+ *		snapshot->xmin for dirty snapshots as heap does.  May read pages and
+ *		raise ERRCODE_DATA_CORRUPTED; the slot is materialised.
+ */
+RowFetchState
+RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
+{
+	ColstoreDirectory *dir;
+	RowGroupDirEntry entry;
+	const RowGroupHeader *h;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	uint32		row;
+	uint32		chunkno;
+	bool		buffered;
+	int			index;
+	int			att;
+
+	if (WriteBufferFetch(rel, rownum, snapshot, slot, &buffered))
+		return ROW_VISIBLE;
+	if (buffered)
+		return ROW_INVISIBLE;
+
+	ChunkCacheTrim();
+	dir = DirectoryGet(rel);
+	index = DirectoryFindRowGroup(dir, rownum);
+	if (index < 0)
+	{
+		int			res = DirectoryFindReservation(dir, rownum);
+
+		if (res < 0)
+			return ROW_NOT_FOUND;
+		entry = dir->entries[res];
+		return FetchReserved(&entry, snapshot, slot, rownum);
+	}
+	entry = dir->entries[index];
+	if (!RowGroupIsVisible(&entry, snapshot))
+		return RowGroupInsertAborted(&entry) ? ROW_DEAD : ROW_INVISIBLE;
+
+	h = ChunkCacheGetHeader(rel, index, &entry);
+	row = (uint32) (rownum - entry.rg_first_row);
+	chunkno = RowGroupFindChunk(h, row);
+	row -= h->chunk_first_row[chunkno];
+
+	ExecClearTuple(slot);
+	for (att = 0; att < desc->natts; att++)
+	{
+		Datum	   *values;
+		bool	   *isnull;
+
+		ChunkCacheGetColumn(rel, h, &entry, desc, att, chunkno, &values, &isnull);
+		slot->tts_values[att] = values[row];
+		slot->tts_isnull[att] = isnull[row];
+	}
+	StoreFilledSlot(slot);
+	ExecMaterializeSlot(slot);
+	RowNumberToItemPointer(rownum, &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(rel);
+	return ROW_VISIBLE;
+}

@@ -1,0 +1,30 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_fetch.h
+ *	  Fetching one row by row number, as index scans and TID access need.
+ *
+ * IDENTIFICATION
+ *	  src/storage/row_fetch.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ROW_FETCH_H
+#define ROW_FETCH_H
+
+#include "executor/tuptable.h"
+#include "utils/rel.h"
+#include "utils/snapshot.h"
+
+/* Outcome of RowFetch beyond visible/not visible. */
+typedef enum RowFetchState
+{
+	ROW_NOT_FOUND,				/* no such row (gap, never written) */
+	ROW_INVISIBLE,				/* exists, snapshot does not see it */
+	ROW_DEAD,					/* dead to everyone (aborted inserter) */
+	ROW_VISIBLE
+} RowFetchState;
+
+extern RowFetchState RowFetch(Relation rel, uint64 rownum, Snapshot snapshot,
+							  TupleTableSlot *slot);
+
+#endif							/* ROW_FETCH_H */

@@ -1,0 +1,198 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_builder.c
+ *	  Accumulate rows column by column, then write them as a row group.
+ *
+ * Values are copied into the builder's memory when a row is added;
+ * TOASTed and compressed values are expanded, because colstore compresses
+ * chunks itself and keeps no TOAST table.  The builder keeps its own copy of
+ * the tuple descriptor: the values were captured with it, and the
+ * relation's descriptor may have changed by the time they are written
+ * (ALTER TABLE in the same transaction).
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_builder.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "access/htup_details.h"
+#include "access/tupdesc_details.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
+
+#include "storage/rowgroup_builder.h"
+#include "storage/rowgroup_writer.h"
+
+RowGroupBuilder *
+RowGroupBuilderCreate(TupleDesc tupdesc, MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "colstore row group builder",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext oldcxt = MemoryContextSwitchTo(cxt);
+	RowGroupBuilder *b = palloc0(sizeof(RowGroupBuilder));
+	int			natts = tupdesc->natts;
+	int			i;
+
+	b->cxt = cxt;
+	b->data_cxt = AllocSetContextCreate(cxt, "colstore row group values",
+										ALLOCSET_DEFAULT_SIZES);
+	b->tupdesc = CreateTupleDescCopy(tupdesc);
+	b->capacity = 64;
+	b->values = palloc(sizeof(Datum *) * Max(natts, 1));
+	b->isnull = palloc(sizeof(bool *) * Max(natts, 1));
+	for (i = 0; i < natts; i++)
+	{
+		b->values[i] = palloc(sizeof(Datum) * b->capacity);
+		b->isnull[i] = palloc(sizeof(bool) * b->capacity);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	return b;
+}
+
+void
+RowGroupBuilderFree(RowGroupBuilder *b)
+{
+	MemoryContextDelete(b->cxt);
+}
+
+static void
+GrowArrays(RowGroupBuilder *b)
+{
+	int			i;
+
+	b->capacity *= 2;
+	for (i = 0; i < b->tupdesc->natts; i++)
+	{
+		b->values[i] = repalloc_huge(b->values[i], sizeof(Datum) * b->capacity);
+		b->isnull[i] = repalloc_huge(b->isnull[i], sizeof(bool) * b->capacity);
+	}
+}
+
+/* Copy one value into data_cxt (current context), detoasting; returns size. */
+static Size
+CopyValue(Form_pg_attribute att, Datum value, Datum *dest)
+{
+	if (att->attbyval)
+	{
+		*dest = value;
+		return att->attlen;
+	}
+	if (att->attlen == -1)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(value);
+
+		if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+			v = detoast_attr(v);
+		else
+			v = (struct varlena *) DatumGetPointer(datumCopy(value, false, -1));
+		*dest = PointerGetDatum(v);
+		return VARSIZE_ANY(v);
+	}
+	*dest = datumCopy(value, false, att->attlen);
+	return att->attlen > 0 ? att->attlen : strlen(DatumGetCString(*dest)) + 1;
+}
+
+/*
+ * RowGroupBuilderAdd
+ *		Append the row in slot (whose descriptor must have the builder's
+ *		shape).  Dropped attributes are stored as NULL.
+ */
+void
+RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
+{
+	TupleDesc	tupdesc = b->tupdesc;
+	MemoryContext oldcxt;
+	int			row = b->nrows;
+	int			i;
+
+	if (b->nrows == b->capacity)
+		GrowArrays(b);
+	slot_getallattrs(slot);
+	oldcxt = MemoryContextSwitchTo(b->data_cxt);
+	for (i = 0; i < tupdesc->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
+
+		if (att->attisdropped || slot->tts_isnull[i])
+		{
+			b->values[i][row] = (Datum) 0;
+			b->isnull[i][row] = true;
+			continue;
+		}
+		b->isnull[i][row] = false;
+		b->bytes += CopyValue(att, slot->tts_values[i], &b->values[i][row]);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	b->nrows++;
+}
+
+/*
+ * StoreFilledSlot
+ *		Finish storing a row whose values the caller wrote into
+ *		slot->tts_values/tts_isnull after clearing the slot.  Virtual slots
+ *		take them as they are; other slot types get a formed heap tuple.
+ */
+void
+StoreFilledSlot(TupleTableSlot *slot)
+{
+	HeapTuple	tuple;
+
+	if (TTS_IS_VIRTUAL(slot))
+	{
+		ExecStoreVirtualTuple(slot);
+		return;
+	}
+	tuple = heap_form_tuple(slot->tts_tupleDescriptor, slot->tts_values,
+							slot->tts_isnull);
+	ExecForceStoreHeapTuple(tuple, slot, true);
+}
+
+/*
+ * RowGroupBuilderGetRow
+ *		Store buffered row row in slot (materialised).  Attributes the
+ *		builder does not have read as their missing values.
+ */
+void
+RowGroupBuilderGetRow(RowGroupBuilder *b, int row, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	int			i;
+
+	ExecClearTuple(slot);
+	for (i = 0; i < desc->natts; i++)
+	{
+		if (i >= b->tupdesc->natts)
+			slot->tts_values[i] = getmissingattr(desc, i + 1, &slot->tts_isnull[i]);
+		else
+		{
+			slot->tts_values[i] = b->values[i][row];
+			slot->tts_isnull[i] = b->isnull[i][row];
+		}
+	}
+	StoreFilledSlot(slot);
+	ExecMaterializeSlot(slot);
+}
+
+/*
+ * RowGroupBuilderWrite
+ *		Write the buffered rows as row group [first_row, first_row + nrows)
+ *		and empty the builder.  Returns the directory index.
+ */
+uint32
+RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
+					 TransactionId xmin, CommandId cmin, uint16 flags,
+					 const ColstoreOptions *opts)
+{
+	uint32		index;
+
+	Assert(b->nrows > 0);
+	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
+						  b->isnull, xmin, cmin, flags, opts);
+	b->nrows = 0;
+	b->bytes = 0;
+	MemoryContextReset(b->data_cxt);
+	return index;
+}

@@ -1,0 +1,42 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_builder.h
+ *	  Accumulating rows column by column before they become a row group.
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_builder.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ROWGROUP_BUILDER_H
+#define ROWGROUP_BUILDER_H
+
+#include "executor/tuptable.h"
+#include "sqlapi/options.h"
+#include "utils/rel.h"
+
+typedef struct RowGroupBuilder
+{
+	TupleDesc	tupdesc;		/* descriptor the values are captured with */
+	MemoryContext cxt;			/* the arrays */
+	MemoryContext data_cxt;		/* copies of pass-by-reference values */
+	int			nrows;
+	int			capacity;
+	Size		bytes;			/* in-memory size of the buffered values */
+	Datum	  **values;			/* [natts][capacity] */
+	bool	  **isnull;
+} RowGroupBuilder;
+
+extern RowGroupBuilder *RowGroupBuilderCreate(TupleDesc tupdesc,
+											  MemoryContext parent);
+extern void RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot);
+extern void RowGroupBuilderGetRow(RowGroupBuilder *b, int row,
+								  TupleTableSlot *slot);
+extern uint32 RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel,
+								   uint64 first_row, TransactionId xmin,
+								   CommandId cmin, uint16 flags,
+								   const ColstoreOptions *opts);
+extern void RowGroupBuilderFree(RowGroupBuilder *b);
+extern void StoreFilledSlot(TupleTableSlot *slot);
+
+#endif							/* ROWGROUP_BUILDER_H */

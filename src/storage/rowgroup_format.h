@@ -1,0 +1,206 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_format.h
+ *	  On-disk structures of a colstore relation's main fork.
+ *
+ * Block 0 is the metapage.  Every other block is either a directory page
+ * (a linked list of fixed-size RowGroupDirEntry slots) or a data page of
+ * the "page stream": an append-only byte stream that holds chunk images and
+ * row group headers packed back to back, crossing page boundaries, with no
+ * alignment per transaction.  Every page has the standard page header (so
+ * checksums, LSNs and full-page images work) and a ColstorePageOpaque in its
+ * special space saying what it is.  See src/README.md for the full picture.
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_format.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ROWGROUP_FORMAT_H
+#define ROWGROUP_FORMAT_H
+
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "storage/block.h"
+#include "storage/bufpage.h"
+#include "storage/itemptr.h"
+
+#define COLSTORE_MAGIC				0x434F4C53	/* "COLS" */
+#define COLSTORE_FORMAT_VERSION		1
+#define COLSTORE_METAPAGE_BLKNO		0
+
+/* Page types, in ColstorePageOpaqueData.cp_page_type */
+#define COLSTORE_PAGE_META			0xC001
+#define COLSTORE_PAGE_DIRECTORY		0xC002
+#define COLSTORE_PAGE_DATA			0xC003
+
+typedef struct ColstorePageOpaqueData
+{
+	uint16		cp_page_type;	/* COLSTORE_PAGE_* */
+	uint16		cp_flags;		/* unused, zero */
+	BlockNumber cp_next;		/* directory: next directory page; data: next
+								 * block of the page stream; else Invalid */
+} ColstorePageOpaqueData;
+
+typedef ColstorePageOpaqueData *ColstorePageOpaque;
+
+#define ColstorePageGetOpaque(page) \
+	((ColstorePageOpaque) PageGetSpecialPointer(page))
+
+/* Usable byte range of a data page: [COLSTORE_DATA_START, COLSTORE_DATA_END) */
+#define COLSTORE_DATA_START		MAXALIGN(SizeOfPageHeaderData)
+#define COLSTORE_DATA_END		(BLCKSZ - MAXALIGN(sizeof(ColstorePageOpaqueData)))
+#define COLSTORE_DATA_PER_PAGE	(COLSTORE_DATA_END - COLSTORE_DATA_START)
+
+/*
+ * Metapage contents, stored right after the page header of block 0.
+ *
+ * cm_next_row is the first row number never handed out.  Row numbers are
+ * reserved in ranges by writers (see write_buffer.c) and map to TIDs through
+ * RowNumberToItemPointer.  cm_dir_count counts directory entries ever
+ * appended; cm_dir_changes counts in-place changes of existing entries, so a
+ * backend's cached copy of the directory is current iff both match.
+ */
+typedef struct ColstoreMetaPageData
+{
+	uint32		cm_magic;
+	uint32		cm_version;
+	uint64		cm_next_row;	/* next row number to reserve */
+	uint64		cm_live_rows;	/* rows in written row groups (estimate) */
+	BlockNumber cm_dir_head;	/* first directory page, or Invalid */
+	BlockNumber cm_dir_tail;	/* last directory page, or Invalid */
+	uint32		cm_dir_count;	/* directory entries appended so far */
+	uint32		cm_dir_changes; /* in-place entry changes so far */
+	BlockNumber cm_stream_tail; /* block the stream continues in, or Invalid */
+	uint32		cm_stream_offset;	/* next free byte in that block */
+} ColstoreMetaPageData;
+
+typedef ColstoreMetaPageData *ColstoreMetaPage;
+
+#define ColstorePageGetMeta(page) \
+	((ColstoreMetaPage) PageGetContents(page))
+
+/* A location in the page stream. */
+typedef struct StreamPointer
+{
+	BlockNumber sp_block;
+	uint32		sp_offset;		/* byte offset within the page */
+} StreamPointer;
+
+/*
+ * Directory entry kinds.
+ *
+ * A RESERVATION records that transaction rg_xmin reserved row numbers
+ * [rg_first_row, rg_first_row + rg_nrows) for rows it is still buffering in
+ * its own memory.  Index entries may already point there, so other backends
+ * need it to know whom to wait for (see am_index.c).  A ROWGROUP holds
+ * written rows [rg_first_row, rg_first_row + rg_nrows).
+ */
+#define RG_KIND_ROWGROUP		1
+#define RG_KIND_RESERVATION		2
+
+/* Flags */
+#define RG_FLAG_FROZEN			0x0001	/* inserted by a committed xact that
+										 * every snapshot sees */
+#define RG_FLAG_INVALID			0x0002	/* inserter aborted, or speculative
+										 * insertion killed: rows are dead */
+
+typedef struct RowGroupDirEntry
+{
+	uint64		rg_first_row;
+	uint32		rg_nrows;
+	uint16		rg_kind;		/* RG_KIND_* */
+	uint16		rg_flags;		/* RG_FLAG_* */
+	TransactionId rg_xmin;		/* inserting (sub)transaction */
+	CommandId	rg_cmin;		/* inserting command */
+	StreamPointer rg_header;	/* row group header in the stream */
+	uint32		rg_header_len;
+	uint16		rg_natts;		/* attributes stored (later ones: missing) */
+	uint16		rg_padding;
+	uint32		rg_nchunks;		/* chunks per column */
+	uint64		rg_stored_bytes;	/* header + all chunk images */
+	uint64		rg_raw_bytes;	/* in-memory size of the values */
+	uint32		rg_reserved[4]; /* zero; room for delete-state pointers */
+} RowGroupDirEntry;
+
+#define DIR_ENTRIES_PER_PAGE \
+	((int) ((COLSTORE_DATA_END - COLSTORE_DATA_START) / sizeof(RowGroupDirEntry)))
+
+/*
+ * Row group header, written to the stream after the row group's chunks.
+ *
+ *	RowGroupHeaderData
+ *	uint32 chunk_first_row[rh_nchunks + 1]	(row offsets within the group)
+ *	ChunkDesc chunks[rh_natts][rh_nchunks]
+ *	min/max bytes, addressed by ChunkDesc.cd_stats_offset
+ *
+ * rh_crc is a CRC-32C over the whole header with rh_crc taken as zero.
+ */
+typedef struct RowGroupHeaderData
+{
+	uint32		rh_magic;
+	uint32		rh_crc;
+	uint32		rh_len;			/* total length including stats bytes */
+	uint32		rh_nrows;
+	uint16		rh_natts;
+	uint16		rh_padding;
+	uint32		rh_nchunks;
+} RowGroupHeaderData;
+
+#define ROWGROUP_HEADER_MAGIC	0x52474844	/* "RGHD" */
+
+/* Chunk flags */
+#define CHUNK_HAS_MINMAX		0x01	/* cd_stats holds min and max */
+
+typedef struct ChunkDesc
+{
+	StreamPointer cd_location;	/* first byte of the chunk image */
+	uint32		cd_len;			/* image length (high bits in cd_len_hi) */
+	uint32		cd_len_hi;
+	uint32		cd_nnulls;
+	uint8		cd_encoding;
+	uint8		cd_codec;
+	uint8		cd_flags;
+	uint8		cd_padding;
+	uint64		cd_raw_bytes;
+	uint32		cd_stats_offset;	/* min then max, each uint32 len + bytes */
+	uint32		cd_stats_len;
+} ChunkDesc;
+
+#define ChunkDescLength(cd) \
+	(((uint64) (cd)->cd_len_hi << 32) | (uint64) (cd)->cd_len)
+
+/*
+ * Row numbers <-> TIDs.  Row number r lives at block r / ROWS_PER_TID_BLOCK,
+ * offset r % ROWS_PER_TID_BLOCK + 1, so TID bitmaps (which allow at most
+ * MaxHeapTuplesPerPage offsets per block) work.  Row groups use blocks below
+ * COLSTORE_DELTA_FIRST_BLOCK; the upper half of the TID space is kept free
+ * for the row-format delta store.
+ */
+#define ROWS_PER_TID_BLOCK			MaxHeapTuplesPerPage
+#define COLSTORE_DELTA_FIRST_BLOCK	((BlockNumber) 0x80000000)
+#define COLSTORE_MAX_ROW_NUMBER \
+	((uint64) COLSTORE_DELTA_FIRST_BLOCK * ROWS_PER_TID_BLOCK)
+
+static inline void
+RowNumberToItemPointer(uint64 rownum, ItemPointer tid)
+{
+	ItemPointerSet(tid, (BlockNumber) (rownum / ROWS_PER_TID_BLOCK),
+				   (OffsetNumber) (rownum % ROWS_PER_TID_BLOCK + 1));
+}
+
+/* Returns false for TIDs that cannot name a row-group row. */
+static inline bool
+ItemPointerToRowNumber(ItemPointer tid, uint64 *rownum)
+{
+	BlockNumber blk = ItemPointerGetBlockNumberNoCheck(tid);
+	OffsetNumber off = ItemPointerGetOffsetNumberNoCheck(tid);
+
+	if (blk >= COLSTORE_DELTA_FIRST_BLOCK || off < 1 || off > ROWS_PER_TID_BLOCK)
+		return false;
+	*rownum = (uint64) blk * ROWS_PER_TID_BLOCK + (off - 1);
+	return true;
+}
+
+#endif							/* ROWGROUP_FORMAT_H */

@@ -1,0 +1,255 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_reader.c
+ *	  Read a row group's header from the page stream and decode its chunks.
+ *
+ * Every byte read from disk is checked before use: the row group header by
+ * its CRC and by the consistency of its counts and offsets, chunk images by
+ * DecodeChunk (CRC and bounds).  Failures raise ERRCODE_DATA_CORRUPTED
+ * naming the table, the row group (its directory index, as shown by
+ * colstore.row_groups) and the column.
+ *
+ * Columns are decoded with the descriptor the caller passes (the scan
+ * slot's), not the relation's: during ALTER TABLE rewrites the executor
+ * reads old rows through the old descriptor.  Attributes beyond those the
+ * row group stored were added later and read as their missing value;
+ * dropped attributes read as NULL.
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_reader.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/tupdesc_details.h"
+#include "access/htup_details.h"
+#include "port/pg_crc32c.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "encoding/chunk_encoding.h"
+#include "storage/page_stream.h"
+#include "storage/rowgroup_reader.h"
+
+void
+RowGroupReportCorruption(Relation rel, uint32 dir_index, const char *column,
+						 const char *detail)
+{
+	if (column != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\" has corrupted data in row group %u, column \"%s\"",
+								 RelationGetRelationName(rel), dir_index, column),
+				 errdetail_internal("%s", detail)));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\" has a corrupted header in row group %u",
+							 RelationGetRelationName(rel), dir_index),
+			 errdetail_internal("%s", detail)));
+}
+
+/*
+ * RowGroupReadHeader
+ *		Read and validate the header of the row group described by entry.
+ *		The result is allocated in CurrentMemoryContext.
+ */
+RowGroupHeader *
+RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry)
+{
+	RowGroupHeaderData *hdr;
+	RowGroupHeader *h;
+	char	   *raw;
+	uint32		len = entry->rg_header_len;
+	uint64		fixed;
+	pg_crc32c	crc;
+	pg_crc32c	stored;
+	uint32		c;
+
+	if (len < sizeof(RowGroupHeaderData) || len > MaxAllocSize)
+		RowGroupReportCorruption(rel, dir_index, NULL, "header length out of range");
+	raw = palloc(MAXALIGN(sizeof(RowGroupHeader)) + len);
+	h = (RowGroupHeader *) raw;
+	raw += MAXALIGN(sizeof(RowGroupHeader));
+	StreamRead(rel, entry->rg_header, len, raw);
+	hdr = (RowGroupHeaderData *) raw;
+
+	stored = hdr->rh_crc;
+	hdr->rh_crc = 0;
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, raw, len);
+	FIN_CRC32C(crc);
+	hdr->rh_crc = stored;
+	if (hdr->rh_magic != ROWGROUP_HEADER_MAGIC || !EQ_CRC32C(crc, stored))
+		RowGroupReportCorruption(rel, dir_index, NULL, "header checksum mismatch");
+	if (hdr->rh_len != len || hdr->rh_nrows != entry->rg_nrows ||
+		hdr->rh_natts != entry->rg_natts || hdr->rh_nchunks != entry->rg_nchunks ||
+		hdr->rh_nchunks == 0)
+		RowGroupReportCorruption(rel, dir_index, NULL, "header does not match the directory");
+
+	fixed = sizeof(RowGroupHeaderData) +
+		sizeof(uint32) * ((uint64) hdr->rh_nchunks + 1) +
+		sizeof(ChunkDesc) * (uint64) hdr->rh_natts * hdr->rh_nchunks;
+	if (fixed > len)
+		RowGroupReportCorruption(rel, dir_index, NULL, "header is truncated");
+
+	h->dir_index = dir_index;
+	h->nrows = hdr->rh_nrows;
+	h->natts = hdr->rh_natts;
+	h->nchunks = hdr->rh_nchunks;
+	h->chunk_first_row = (uint32 *) (raw + sizeof(RowGroupHeaderData));
+	h->chunks = (ChunkDesc *) (h->chunk_first_row + h->nchunks + 1);
+	h->stats = raw + fixed;
+	h->stats_len = len - fixed;
+
+	if (h->chunk_first_row[0] != 0 || h->chunk_first_row[h->nchunks] != h->nrows)
+		RowGroupReportCorruption(rel, dir_index, NULL, "chunk boundaries are inconsistent");
+	for (c = 0; c < h->nchunks; c++)
+		if (h->chunk_first_row[c + 1] <= h->chunk_first_row[c])
+			RowGroupReportCorruption(rel, dir_index, NULL, "chunk boundaries are inconsistent");
+	for (c = 0; c < (uint32) h->natts * h->nchunks; c++)
+	{
+		ChunkDesc  *cd = &h->chunks[c];
+
+		if ((cd->cd_flags & CHUNK_HAS_MINMAX) &&
+			((uint64) cd->cd_stats_offset + cd->cd_stats_len > h->stats_len))
+			RowGroupReportCorruption(rel, dir_index, NULL, "chunk statistics out of range");
+	}
+	return h;
+}
+
+/* Chunk number holding row (an offset within the row group). */
+uint32
+RowGroupFindChunk(const RowGroupHeader *h, uint32 row)
+{
+	uint32		lo = 0,
+				hi = h->nchunks - 1;
+
+	while (lo < hi)
+	{
+		uint32		mid = (lo + hi + 1) / 2;
+
+		if (h->chunk_first_row[mid] <= row)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+/*
+ * RowGroupReadColumnChunk
+ *		Decode chunk chunkno of attribute attno (0-based) of desc into
+ *		values/isnull, which must have room for RowGroupChunkRows(h, chunkno)
+ *		entries.  Pass-by-reference results are allocated in
+ *		CurrentMemoryContext.
+ */
+void
+RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
+						int attno, uint32 chunkno, Datum *values, bool *isnull)
+{
+	Form_pg_attribute att = TupleDescAttr(desc, attno);
+	int			n = RowGroupChunkRows(h, chunkno);
+	const ChunkDesc *cd;
+	ChunkTypeInfo type;
+	uint64		len;
+	char	   *image;
+	const char *detail = NULL;
+	int			i;
+
+	if (att->attisdropped || attno >= h->natts)
+	{
+		Datum		value = (Datum) 0;
+		bool		null = true;
+
+		if (!att->attisdropped)
+			value = getmissingattr(desc, attno + 1, &null);
+		for (i = 0; i < n; i++)
+		{
+			values[i] = value;
+			isnull[i] = null;
+		}
+		return;
+	}
+
+	cd = RowGroupChunk(h, attno, chunkno);
+	len = ChunkDescLength(cd);
+	if (len == 0 || len > MaxAllocHugeSize)
+		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
+								 "chunk length out of range");
+	image = MemoryContextAllocHuge(CurrentMemoryContext, len);
+	StreamRead(rel, cd->cd_location, len, image);
+	type.typid = att->atttypid;
+	type.typlen = att->attlen;
+	type.typbyval = att->attbyval;
+	type.typalign = att->attalign;
+	if (!DecodeChunk(&type, image, len, n, values, isnull, &detail))
+		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
+								 detail ? detail : "chunk could not be decoded");
+	/* values may point into image for pass-by-reference types: keep it */
+}
+
+static Datum
+ReadStatsValue(Form_pg_attribute att, const char **p, const char *end, bool *ok)
+{
+	uint32		len;
+	Datum		value;
+
+	if (*p + sizeof(uint32) > end)
+	{
+		*ok = false;
+		return (Datum) 0;
+	}
+	memcpy(&len, *p, sizeof(uint32));
+	*p += sizeof(uint32);
+	if (att->attbyval)
+	{
+		if (*p + sizeof(Datum) > end)
+		{
+			*ok = false;
+			return (Datum) 0;
+		}
+		memcpy(&value, *p, sizeof(Datum));
+		*p += sizeof(Datum);
+		return value;
+	}
+	if (*p + len > end || len == 0 ||
+		(att->attlen > 0 && len != (uint32) att->attlen) ||
+		(att->attlen == -1 && VARSIZE_ANY(*p) != len))
+	{
+		*ok = false;
+		return (Datum) 0;
+	}
+	value = PointerGetDatum(palloc(len));
+	memcpy(DatumGetPointer(value), *p, len);
+	*p += len;
+	return value;
+}
+
+/*
+ * RowGroupChunkMinMax
+ *		Fetch the stored min and max of a chunk; false if none were kept (all
+ *		NULL, no ordering, values too large, or the column was added later).
+ *		Pass-by-reference results are palloc'd in CurrentMemoryContext.
+ */
+bool
+RowGroupChunkMinMax(const RowGroupHeader *h, Form_pg_attribute att, int attno,
+					uint32 chunkno, Datum *min, Datum *max)
+{
+	const ChunkDesc *cd;
+	const char *p;
+	const char *end;
+	bool		ok = true;
+
+	if (attno >= h->natts || att->attisdropped)
+		return false;
+	cd = RowGroupChunk(h, attno, chunkno);
+	if (!(cd->cd_flags & CHUNK_HAS_MINMAX))
+		return false;
+	p = h->stats + cd->cd_stats_offset;
+	end = p + cd->cd_stats_len;
+	*min = ReadStatsValue(att, &p, end, &ok);
+	if (ok)
+		*max = ReadStatsValue(att, &p, end, &ok);
+	return ok;
+}

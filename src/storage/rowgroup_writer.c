@@ -1,0 +1,357 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_writer.c
+ *	  Encode buffered rows into chunks and publish them as a row group.
+ *
+ * A row group is written in two phases.  First, without any lock, every
+ * column is cut into chunks at common row boundaries (at most chunk_size
+ * rows, or fewer when the values of a chunk exceed CHUNK_BYTE_LIMIT bytes),
+ * each chunk is encoded into a checksummed image, and min/max are computed
+ * with the type's default btree comparison.  Then, holding the writer lock,
+ * the images and the row group header are appended to the page stream and
+ * the directory entry is published together with the new stream tail in
+ * one WAL record.  A crash before that record leaves only unreferenced
+ * stream bytes behind; after it, the row group is complete.
+ *
+ * Row numbers are reserved separately (RowNumbersReserve), before the rows
+ * are written, because index entries need TIDs at insert time.
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_writer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "common/hashfn.h"
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "port/pg_crc32c.h"
+#include "storage/bufmgr.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/typcache.h"
+
+#include "encoding/chunk_encoding.h"
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/page_stream.h"
+#include "storage/rowgroup_writer.h"
+
+/* A chunk is closed early when its values exceed this many bytes. */
+#define CHUNK_BYTE_LIMIT		(16 * 1024 * 1024)
+/* min/max values larger than this are not kept. */
+#define MAX_STATS_VALUE_BYTES	64
+
+/* Bytes a value occupies in memory (for chunk boundaries and stats). */
+static Size
+ValueSize(Form_pg_attribute att, Datum value)
+{
+	if (att->attbyval)
+		return att->attlen;
+	if (att->attlen > 0)
+		return att->attlen;
+	if (att->attlen == -1)
+		return VARSIZE_ANY(DatumGetPointer(value));
+	return strlen(DatumGetCString(value)) + 1;
+}
+
+/* Cut [0, nrows) into chunks; returns count, fills (*bounds)[0..count]. */
+static uint32
+ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
+					  bool **isnull, int chunk_size, uint32 **bounds)
+{
+	uint32		capacity = nrows / chunk_size + 2;
+	uint32		nchunks = 0;
+	Size		bytes = 0;
+	int			start = 0;
+	int			row;
+
+	*bounds = palloc(sizeof(uint32) * (capacity + 1));
+	(*bounds)[0] = 0;
+	for (row = 0; row < nrows; row++)
+	{
+		int			att;
+
+		for (att = 0; att < tupdesc->natts; att++)
+			if (!isnull[att][row])
+				bytes += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
+		if (row + 1 - start >= chunk_size || bytes >= CHUNK_BYTE_LIMIT ||
+			row + 1 == nrows)
+		{
+			if (nchunks + 1 >= capacity)
+			{
+				capacity *= 2;
+				*bounds = repalloc(*bounds, sizeof(uint32) * (capacity + 1));
+			}
+			(*bounds)[++nchunks] = row + 1;
+			start = row + 1;
+			bytes = 0;
+		}
+	}
+	return nchunks;
+}
+
+/* Append a serialized datum (uint32 length, then bytes) to buf. */
+static void
+AppendStatsValue(StringInfo buf, Form_pg_attribute att, Datum value)
+{
+	uint32		len = (uint32) ValueSize(att, value);
+
+	appendBinaryStringInfo(buf, (char *) &len, sizeof(len));
+	if (att->attbyval)
+	{
+		Datum		copy = value;
+
+		appendBinaryStringInfo(buf, (char *) &copy, sizeof(Datum));
+	}
+	else
+		appendBinaryStringInfo(buf, DatumGetPointer(value), len);
+}
+
+/*
+ * Compute min and max of the non-null values of one chunk and append them
+ * to stats; returns false (nothing appended) if the type has no default
+ * btree ordering or a value is too large to keep.
+ */
+static bool
+ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
+				   const Datum *values, const bool *isnull, StringInfo stats)
+{
+	Datum		min = 0,
+				max = 0;
+	bool		found = false;
+	int			i;
+
+	if (cmp == NULL)
+		return false;
+	for (i = 0; i < n; i++)
+	{
+		if (isnull[i])
+			continue;
+		if (!found)
+		{
+			min = max = values[i];
+			found = true;
+			continue;
+		}
+		if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], min)) < 0)
+			min = values[i];
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], max)) > 0)
+			max = values[i];
+	}
+	if (!found)
+		return false;
+	if (!att->attbyval &&
+		(ValueSize(att, min) > MAX_STATS_VALUE_BYTES ||
+		 ValueSize(att, max) > MAX_STATS_VALUE_BYTES))
+		return false;
+	AppendStatsValue(stats, att, min);
+	AppendStatsValue(stats, att, max);
+	return true;
+}
+
+static FmgrInfo *
+LookupComparison(Form_pg_attribute att)
+{
+	TypeCacheEntry *tce;
+
+	if (att->attisdropped)
+		return NULL;
+	tce = lookup_type_cache(att->atttypid, TYPECACHE_CMP_PROC_FINFO);
+	if (!OidIsValid(tce->cmp_proc_finfo.fn_oid))
+		return NULL;
+	return &tce->cmp_proc_finfo;
+}
+
+/*
+ * RowGroupWrite
+ *		Encode and write rows [first_row, first_row + nrows) whose column
+ *		values are values[att][row] / isnull[att][row], typed by tupdesc
+ *		(the descriptor the values were captured with, which may be older
+ *		than the relation's if ALTER TABLE ran since), inserted by xmin in
+ *		command cmin, with directory flags (RG_FLAG_FROZEN for rewrites), and
+ *		publish the row group.  Returns its directory
+ *		index.  Takes the writer lock for the publishing phase only.  Uses a
+ *		temporary memory context; errors on corruption of existing pages or
+ *		out-of-memory.
+ */
+uint32
+RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
+			  Datum **values, bool **isnull,
+			  TransactionId xmin, CommandId cmin, uint16 flags,
+			  const ColstoreOptions *opts)
+{
+	int			natts = tupdesc->natts;
+	MemoryContext cxt;
+	MemoryContext oldcxt;
+	uint32	   *bounds;
+	uint32		nchunks;
+	EncodedChunk *images;
+	ChunkDesc  *descs;
+	StringInfoData stats;
+	StringInfoData header;
+	RowGroupHeaderData *hdr;
+	RowGroupDirEntry entry;
+	ColstoreMetaPageData meta;
+	StreamWriter sw;
+	StreamPointer tail;
+	Buffer		metabuf;
+	uint64		raw_bytes = 0;
+	uint64		stored_bytes = 0;
+	uint32		index;
+	int			att;
+	uint32		c;
+	pg_crc32c	crc;
+
+	Assert(nrows > 0);
+	cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore row group write",
+								ALLOCSET_DEFAULT_SIZES);
+	oldcxt = MemoryContextSwitchTo(cxt);
+
+	/* Phase 1: encode, without locks. */
+	nchunks = ChooseChunkBoundaries(tupdesc, nrows, values, isnull,
+									opts->chunk_size, &bounds);
+	images = palloc0(sizeof(EncodedChunk) * natts * nchunks);
+	descs = palloc0(sizeof(ChunkDesc) * natts * nchunks);
+	initStringInfo(&stats);
+	for (att = 0; att < natts; att++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, att);
+		FmgrInfo   *cmp = LookupComparison(attr);
+		ChunkTypeInfo type;
+
+		type.typid = attr->atttypid;
+		type.typlen = attr->attlen;
+		type.typbyval = attr->attbyval;
+		type.typalign = attr->attalign;
+		for (c = 0; c < nchunks; c++)
+		{
+			int			start = bounds[c];
+			int			n = bounds[c + 1] - bounds[c];
+			EncodedChunk *img = &images[att * nchunks + c];
+			ChunkDesc  *cd = &descs[att * nchunks + c];
+			uint32		stats_start = stats.len;
+
+			EncodeChunk(&type, n, values[att] + start, isnull[att] + start,
+						(ColstoreCodec) opts->codec, opts->compression_level, img);
+			cd->cd_len = (uint32) img->len;
+			cd->cd_len_hi = (uint32) ((uint64) img->len >> 32);
+			cd->cd_nnulls = img->nnulls;
+			cd->cd_encoding = img->encoding;
+			cd->cd_codec = img->codec;
+			cd->cd_raw_bytes = img->raw_bytes;
+			if (ComputeChunkMinMax(attr, cmp, n, values[att] + start,
+								   isnull[att] + start, &stats))
+			{
+				cd->cd_flags |= CHUNK_HAS_MINMAX;
+				cd->cd_stats_offset = stats_start;
+				cd->cd_stats_len = stats.len - stats_start;
+			}
+			raw_bytes += img->raw_bytes;
+			stored_bytes += img->len;
+		}
+	}
+
+	/* Phase 2: write and publish, under the writer lock. */
+	ColstoreLockWriter(rel);
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
+	UnlockReleaseBuffer(metabuf);
+
+	StreamWriterBegin(&sw, rel, (StreamPointer) {meta.cm_stream_tail, meta.cm_stream_offset});
+	for (c = 0; c < (uint32) (natts * nchunks); c++)
+	{
+		descs[c].cd_location = StreamWrite(&sw, images[c].data, images[c].len);
+		pfree(images[c].data);
+	}
+
+	/* header: fixed part, chunk bounds, chunk descriptors, stats bytes */
+	initStringInfo(&header);
+	appendStringInfoSpaces(&header, sizeof(RowGroupHeaderData));
+	appendBinaryStringInfo(&header, (char *) bounds, sizeof(uint32) * (nchunks + 1));
+	appendBinaryStringInfo(&header, (char *) descs, sizeof(ChunkDesc) * natts * nchunks);
+	appendBinaryStringInfo(&header, stats.data, stats.len);
+	hdr = (RowGroupHeaderData *) header.data;
+	hdr->rh_magic = ROWGROUP_HEADER_MAGIC;
+	hdr->rh_crc = 0;
+	hdr->rh_len = header.len;
+	hdr->rh_nrows = nrows;
+	hdr->rh_natts = natts;
+	hdr->rh_nchunks = nchunks;
+	INIT_CRC32C(crc);
+	COMP_CRC32C(crc, header.data, header.len);
+	FIN_CRC32C(crc);
+	hdr->rh_crc = crc;
+
+	memset(&entry, 0, sizeof(entry));
+	entry.rg_first_row = first_row;
+	entry.rg_nrows = nrows;
+	entry.rg_kind = RG_KIND_ROWGROUP;
+	entry.rg_flags = flags;
+	entry.rg_xmin = xmin;
+	entry.rg_cmin = cmin;
+	entry.rg_header = StreamWrite(&sw, header.data, header.len);
+	entry.rg_header_len = header.len;
+	entry.rg_natts = natts;
+	entry.rg_nchunks = nchunks;
+	entry.rg_stored_bytes = stored_bytes + header.len;
+	entry.rg_raw_bytes = raw_bytes;
+	tail = StreamWriterEnd(&sw);
+
+	meta.cm_stream_tail = tail.sp_block;
+	meta.cm_stream_offset = tail.sp_offset;
+	meta.cm_live_rows += nrows;
+	index = DirectoryAppend(rel, &entry, &meta);
+	ColstoreUnlockWriter(rel);
+
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextDelete(cxt);
+	return index;
+}
+
+/*
+ * RowNumbersReserve
+ *		Reserve count row numbers for transaction xid and record the
+ *		reservation in the directory.  The range starts at the first row
+ *		number nobody has reserved yet, so a writer whose previous range ended
+ *		there can keep growing its row group.  Returns the first reserved row
+ *		number.  Takes the writer lock.
+ */
+uint64
+RowNumbersReserve(Relation rel, uint32 count, TransactionId xid)
+{
+	ColstoreMetaPageData meta;
+	RowGroupDirEntry entry;
+	Buffer		metabuf;
+	uint64		start;
+
+	ColstoreLockWriter(rel);
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
+	UnlockReleaseBuffer(metabuf);
+
+	start = meta.cm_next_row;
+	if (start + count > COLSTORE_MAX_ROW_NUMBER)
+	{
+		ColstoreUnlockWriter(rel);
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("colstore table \"%s\" has run out of row numbers",
+						RelationGetRelationName(rel)),
+				 errhint("Rewrite the table with VACUUM FULL.")));
+	}
+	memset(&entry, 0, sizeof(entry));
+	entry.rg_first_row = start;
+	entry.rg_nrows = count;
+	entry.rg_kind = RG_KIND_RESERVATION;
+	entry.rg_xmin = xid;
+	entry.rg_cmin = InvalidCommandId;
+	entry.rg_header.sp_block = InvalidBlockNumber;
+	meta.cm_next_row = start + count;
+	DirectoryAppend(rel, &entry, &meta);
+	ColstoreUnlockWriter(rel);
+	return start;
+}

@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * rowgroup_writer.h
+ *	  Turning buffered rows into a row group, and reserving row numbers.
+ *
+ * IDENTIFICATION
+ *	  src/storage/rowgroup_writer.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ROWGROUP_WRITER_H
+#define ROWGROUP_WRITER_H
+
+#include "sqlapi/options.h"
+#include "storage/rowgroup_format.h"
+#include "utils/rel.h"
+
+extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
+							uint64 first_row, int nrows,
+							Datum **values, bool **isnull,
+							TransactionId xmin, CommandId cmin, uint16 flags,
+							const ColstoreOptions *opts);
+extern uint64 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid);
+
+#endif							/* ROWGROUP_WRITER_H */

@@ -1,0 +1,348 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_ddl.c
+ *	  Storage management of colstore tables: new storage (CREATE, TRUNCATE,
+ *	  rewrites), copying (SET TABLESPACE), CLUSTER / VACUUM FULL, sizes.
+ *
+ * New storage is created empty: the metapage is written by the first
+ * writer (storage/metapage.c), so an UNLOGGED table's init fork is an empty
+ * fork too, and crash reset makes the table empty as for heap.
+ *
+ * CLUSTER and VACUUM FULL copy the rows that are still live.  Row groups
+ * whose inserter committed before every running snapshot are written in
+ * the new order as frozen row groups; younger row groups are copied one to
+ * one with their inserting transaction kept, so older snapshots in other
+ * sessions keep seeing exactly what they saw, as with heap's rewrite.
+ *
+ * relation_size reports the main fork as the size of the TID space (row
+ * numbers handed out, in pseudo-blocks), because the executor and index
+ * AMs (BRIN, bitmap scans, ANALYZE, TABLESAMPLE) treat it as the block
+ * range of TIDs.  pg_relation_size and friends read the files and report
+ * the real size.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_ddl.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/multixact.h"
+#include "access/tableam.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "catalog/storage.h"
+#include "catalog/storage_xlog.h"
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/smgr.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "mvcc/visibility.h"
+#include "sqlapi/options.h"
+#include "storage/chunk_cache.h"
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/rowgroup_builder.h"
+#include "storage/rowgroup_reader.h"
+#include "storage/rowgroup_writer.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_ddl.h"
+
+static void
+ForgetRelation(Relation rel)
+{
+	WriteBufferDiscard(RelationGetRelid(rel));
+	DirectoryInvalidate(RelationGetRelid(rel));
+	ChunkCacheInvalidate(RelationGetRelid(rel));
+}
+
+void
+colstore_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
+								   char persistence, TransactionId *freezeXid,
+								   MultiXactId *minmulti)
+{
+	SMgrRelation srel;
+
+	*freezeXid = RecentXmin;
+	*minmulti = GetOldestMultiXactId();
+	srel = RelationCreateStorage(*newrnode, persistence, true);
+	if (persistence == RELPERSISTENCE_UNLOGGED)
+	{
+		Assert(rel->rd_rel->relkind == RELKIND_RELATION ||
+			   rel->rd_rel->relkind == RELKIND_MATVIEW ||
+			   rel->rd_rel->relkind == RELKIND_TOASTVALUE);
+		smgrcreate(srel, INIT_FORKNUM, false);
+		log_smgrcreate(newrnode, INIT_FORKNUM);
+		smgrimmedsync(srel, INIT_FORKNUM);
+	}
+	smgrclose(srel);
+	ForgetRelation(rel);
+}
+
+void
+colstore_relation_nontransactional_truncate(Relation rel)
+{
+	ForgetRelation(rel);
+	RelationTruncate(rel, 0);
+}
+
+/* ALTER TABLE SET TABLESPACE: copy every fork block by block. */
+void
+colstore_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+{
+	SMgrRelation dstrel;
+	ForkNumber	fork;
+
+	WriteBufferFlush(rel);
+	FlushRelationBuffers(rel);
+	dstrel = smgropen(*newrnode, rel->rd_backend);
+	RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
+	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
+						rel->rd_rel->relpersistence);
+	for (fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
+	{
+		if (smgrexists(RelationGetSmgr(rel), fork))
+		{
+			smgrcreate(dstrel, fork, false);
+			if (RelationIsPermanent(rel) ||
+				(rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
+				 fork == INIT_FORKNUM))
+				log_smgrcreate(newrnode, fork);
+			RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork,
+								rel->rd_rel->relpersistence);
+		}
+	}
+	RelationDropStorage(rel);
+	smgrclose(dstrel);
+	ForgetRelation(rel);
+}
+
+/* Write b's rows to rel as a new row group with the given inserter. */
+static void
+WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
+			CommandId cmin, uint16 flags, const ColstoreOptions *opts)
+{
+	uint64		first;
+
+	if (b->nrows == 0)
+		return;
+	first = RowNumbersReserve(rel, b->nrows, GetCurrentTransactionId());
+	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts);
+}
+
+/*
+ * Copy the rows of the "old" row groups (marked in is_old), in index order
+ * if OldIndex is given, else in table order, into frozen row groups.
+ */
+static double
+CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
+			bool *is_old, ColstoreDirectory *dir, const ColstoreOptions *opts)
+{
+	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
+	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
+											   CurrentMemoryContext);
+	double		copied = 0;
+	IndexScanDesc iscan = NULL;
+	TableScanDesc tscan = NULL;
+
+	if (OldIndex != NULL)
+	{
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		index_rescan(iscan, NULL, 0, NULL, 0);
+	}
+	else
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
+
+	for (;;)
+	{
+		uint64		rownum;
+		int			g;
+
+		CHECK_FOR_INTERRUPTS();
+		if (iscan ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
+			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
+			break;
+		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
+			continue;
+		g = DirectoryFindRowGroup(dir, rownum);
+		if (g < 0 || !is_old[g])
+			continue;
+		RowGroupBuilderAdd(b, slot);
+		copied += 1;
+		if (b->nrows >= opts->row_group_size)
+			WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
+						RG_FLAG_FROZEN, opts);
+	}
+	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
+				RG_FLAG_FROZEN, opts);
+	if (iscan)
+		index_endscan(iscan);
+	else
+		table_endscan(tscan);
+	ExecDropSingleTupleTableSlot(slot);
+	RowGroupBuilderFree(b);
+	return copied;
+}
+
+/* Copy one young row group as it is, keeping its inserter. */
+static double
+CopyYoungGroup(Relation OldTable, Relation NewTable, uint32 index,
+			   const RowGroupDirEntry *entry, const ColstoreOptions *opts)
+{
+	TupleDesc	desc = RelationGetDescr(OldTable);
+	RowGroupHeader *h = RowGroupReadHeader(OldTable, index, entry);
+	RowGroupBuilder *b = RowGroupBuilderCreate(desc, CurrentMemoryContext);
+	TupleTableSlot *slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
+	Datum	  **values = palloc(sizeof(Datum *) * Max(desc->natts, 1));
+	bool	  **isnull = palloc(sizeof(bool *) * Max(desc->natts, 1));
+	uint32		c;
+	int			att;
+	int			row;
+
+	for (c = 0; c < h->nchunks; c++)
+	{
+		int			n = RowGroupChunkRows(h, c);
+
+		for (att = 0; att < desc->natts; att++)
+		{
+			values[att] = palloc(sizeof(Datum) * n);
+			isnull[att] = palloc(sizeof(bool) * n);
+			RowGroupReadColumnChunk(OldTable, h, desc, att, c, values[att], isnull[att]);
+		}
+		for (row = 0; row < n; row++)
+		{
+			ExecClearTuple(slot);
+			for (att = 0; att < desc->natts; att++)
+			{
+				slot->tts_values[att] = values[att][row];
+				slot->tts_isnull[att] = isnull[att][row];
+			}
+			ExecStoreVirtualTuple(slot);
+			RowGroupBuilderAdd(b, slot);
+		}
+	}
+	WriteCopied(NewTable, b, entry->rg_xmin, entry->rg_cmin, 0, opts);
+	ExecDropSingleTupleTableSlot(slot);
+	RowGroupBuilderFree(b);
+	return entry->rg_nrows;
+}
+
+void
+colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
+								   Relation OldIndex, bool use_sort,
+								   TransactionId OldestXmin,
+								   TransactionId *xid_cutoff,
+								   MultiXactId *multi_cutoff,
+								   double *num_tuples, double *tups_vacuumed,
+								   double *tups_recently_dead)
+{
+	ColstoreDirectory *dir;
+	ColstoreOptions opts;
+	RowGroupDirEntry *entries;
+	bool	   *is_old;
+	int			count;
+	int			i;
+
+	WriteBufferFlush(OldTable);
+	ColstoreGetOptions(RelationGetRelid(OldTable), &opts);
+	dir = DirectoryGet(OldTable);
+	count = dir->count;
+	entries = palloc(sizeof(RowGroupDirEntry) * (count + 1));
+	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * count);
+	is_old = palloc0(sizeof(bool) * (count + 1));
+	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
+
+	for (i = 0; i < count; i++)
+	{
+		RowGroupDirEntry *e = &entries[i];
+
+		if (e->rg_kind != RG_KIND_ROWGROUP)
+			continue;
+		if (RowGroupInsertAborted(e))
+			*tups_vacuumed += e->rg_nrows;
+		else if ((e->rg_flags & RG_FLAG_FROZEN) ||
+				 (RowGroupInsertCommitted(e) &&
+				  TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
+			is_old[i] = true;
+	}
+	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, is_old,
+							   DirectoryGet(OldTable), &opts);
+
+	for (i = 0; i < count; i++)
+	{
+		RowGroupDirEntry *e = &entries[i];
+
+		if (e->rg_kind != RG_KIND_ROWGROUP || is_old[i] || RowGroupInsertAborted(e))
+			continue;
+		*num_tuples += CopyYoungGroup(OldTable, NewTable, i, e, &opts);
+	}
+}
+
+uint64
+colstore_relation_size(Relation rel, ForkNumber forkNumber)
+{
+	ColstoreMetaPageData meta;
+
+	if (forkNumber != MAIN_FORKNUM)
+	{
+		if (forkNumber == InvalidForkNumber)
+		{
+			uint64		total = 0;
+			ForkNumber	f;
+
+			for (f = 0; f <= MAX_FORKNUM; f++)
+				total += colstore_relation_size(rel, f);
+			return total;
+		}
+		if (!smgrexists(RelationGetSmgr(rel), forkNumber))
+			return 0;
+		return (uint64) smgrnblocks(RelationGetSmgr(rel), forkNumber) * BLCKSZ;
+	}
+	ColstoreReadMeta(rel, &meta);
+	return ((meta.cm_next_row + ROWS_PER_TID_BLOCK - 1) / ROWS_PER_TID_BLOCK) *
+		(uint64) BLCKSZ;
+}
+
+/* Values are stored compressed in chunks, never in a TOAST table. */
+bool
+colstore_relation_needs_toast_table(Relation rel)
+{
+	return false;
+}
+
+Oid
+colstore_relation_toast_am(Relation rel)
+{
+	return InvalidOid;
+}
+
+void
+colstore_relation_fetch_toast_slice(Relation toastrel, Oid valueid,
+									int32 attrsize, int32 sliceoffset,
+									int32 slicelength, struct varlena *result)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("colstore tables cannot be TOAST tables")));
+}
+
+/*
+ * Planner estimates: pages are the real pages, tuples the rows written so
+ * far (the metapage counts them exactly, so no density guess is needed).
+ */
+void
+colstore_relation_estimate_size(Relation rel, int32 *attr_widths,
+								BlockNumber *pages, double *tuples,
+								double *allvisfrac)
+{
+	ColstoreMetaPageData meta;
+
+	ColstoreReadMeta(rel, &meta);
+	*pages = ColstorePhysicalBlocks(rel);
+	*tuples = (double) meta.cm_live_rows;
+	*allvisfrac = 0;
+}

@@ -1,0 +1,268 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_index.c
+ *	  Index support of colstore tables: fetching rows by TID for index
+ *	  scans, and scanning the table to build and validate indexes.
+ *
+ * Fetches go through RowFetch (storage/row_fetch.c), which decodes one
+ * chunk per needed column through the backend's chunk cache.  There are no
+ * update chains yet, so a TID is its row's only version: call_again is
+ * always false, and all_dead is set only for rows whose inserter aborted,
+ * which lets btree mark such entries dead.
+ *
+ * Index builds see every row group except those of aborted inserters,
+ * exactly the rows heap's build would call alive; concurrent builds use
+ * the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
+ * merges the table's rows, which a scan returns in TID order, with the
+ * sorted TIDs already in the index, as heapam_index_validate_scan does.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_index.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "executor/executor.h"
+#include "pgstat.h"
+#include "storage/predicate.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
+
+#include "storage/row_fetch.h"
+#include "storage/rowgroup_format.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_index.h"
+#include "tableam/am_scan.h"
+
+IndexFetchTableData *
+colstore_index_fetch_begin(Relation rel)
+{
+	IndexFetchTableData *scan = palloc0(sizeof(IndexFetchTableData));
+
+	scan->rel = rel;
+	return scan;
+}
+
+void
+colstore_index_fetch_reset(IndexFetchTableData *scan)
+{
+}
+
+void
+colstore_index_fetch_end(IndexFetchTableData *scan)
+{
+	pfree(scan);
+}
+
+bool
+colstore_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
+						   Snapshot snapshot, TupleTableSlot *slot,
+						   bool *call_again, bool *all_dead)
+{
+	uint64		rownum;
+	RowFetchState state;
+
+	*call_again = false;
+	if (all_dead)
+		*all_dead = false;
+	if (!ItemPointerToRowNumber(tid, &rownum))
+		return false;
+	state = RowFetch(scan->rel, rownum, snapshot, slot);
+	if (state == ROW_DEAD && all_dead)
+		*all_dead = true;
+	if (state != ROW_VISIBLE)
+		return false;
+	if (IsMVCCSnapshot(snapshot))
+		PredicateLockRelation(scan->rel, snapshot);
+	pgstat_count_heap_fetch(scan->rel);
+	return true;
+}
+
+bool
+colstore_tuple_fetch_row_version(Relation rel, ItemPointer tid,
+								 Snapshot snapshot, TupleTableSlot *slot)
+{
+	uint64		rownum;
+
+	if (!ItemPointerToRowNumber(tid, &rownum))
+		return false;
+	return RowFetch(rel, rownum, snapshot, slot) == ROW_VISIBLE;
+}
+
+bool
+colstore_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
+								  Snapshot snapshot)
+{
+	TupleTableSlot *probe;
+	uint64		rownum;
+	bool		result;
+
+	if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
+		return false;
+	probe = MakeSingleTupleTableSlot(slot->tts_tupleDescriptor, &TTSOpsVirtual);
+	result = RowFetch(rel, rownum, snapshot, probe) == ROW_VISIBLE;
+	ExecDropSingleTupleTableSlot(probe);
+	return result;
+}
+
+/*
+ * Index AMs ask which of some TIDs are dead before removing their entries.
+ * Entries already known dead (those we reported all_dead for) keep their
+ * status; nothing else is declared dead, which is always safe.  There are
+ * no deleted rows yet, so no snapshot conflict horizon either.
+ */
+TransactionId
+colstore_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
+{
+	return InvalidTransactionId;
+}
+
+/*
+ * colstore_index_build_range_scan
+ *		Feed every row that should be indexed to callback, as
+ *		heapam_index_build_range_scan does.  Rows are those of row groups
+ *		whose inserter has not aborted (or, with a concurrent build, that the
+ *		build's snapshot sees), limited to the pseudo-blocks
+ *		[start_blockno, start_blockno + numblocks).  Returns the row count.
+ */
+double
+colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
+								IndexInfo *index_info, bool allow_sync,
+								bool anyvisible, bool progress,
+								BlockNumber start_blockno,
+								BlockNumber numblocks,
+								IndexBuildCallback callback,
+								void *callback_state, TableScanDesc scan)
+{
+	EState	   *estate;
+	ExprContext *econtext;
+	TupleTableSlot *slot;
+	ExprState  *predicate;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	Snapshot	snapshot = NULL;
+	bool		need_unregister = false;
+	double		reltuples = 0;
+
+	WriteBufferFlush(table_rel);
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	slot = table_slot_create(table_rel, NULL);
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
+
+	if (scan == NULL)
+	{
+		if (IsBootstrapProcessingMode() || index_info->ii_Concurrent)
+		{
+			snapshot = RegisterSnapshot(GetTransactionSnapshot());
+			need_unregister = true;
+		}
+		else
+			snapshot = SnapshotAny;
+		scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, allow_sync);
+	}
+	if (start_blockno != 0 || numblocks != InvalidBlockNumber)
+	{
+		uint64		start = (uint64) start_blockno * ROWS_PER_TID_BLOCK;
+		uint64		end = numblocks == InvalidBlockNumber ? PG_UINT64_MAX :
+			((uint64) start_blockno + numblocks) * ROWS_PER_TID_BLOCK;
+
+		ColstoreScanSetRowRange(scan, start, end);
+	}
+
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(index_info, slot, estate, values, isnull);
+		callback(index_rel, &slot->tts_tid, values, isnull, true, callback_state);
+		reltuples += 1;
+	}
+
+	table_endscan(scan);
+	if (need_unregister)
+		UnregisterSnapshot(snapshot);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	index_info->ii_ExpressionsState = NIL;
+	index_info->ii_PredicateState = NULL;
+	return reltuples;
+}
+
+/*
+ * colstore_index_validate_scan
+ *		Second phase of CREATE INDEX CONCURRENTLY: insert into the index
+ *		every row snapshot sees whose TID is not among state->tuplesort's.
+ */
+void
+colstore_index_validate_scan(Relation table_rel, Relation index_rel,
+							 IndexInfo *index_info, Snapshot snapshot,
+							 ValidateIndexState *state)
+{
+	EState	   *estate;
+	ExprContext *econtext;
+	TupleTableSlot *slot;
+	ExprState  *predicate;
+	TableScanDesc scan;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	ItemPointerData indexed;
+	bool		have_indexed = false;
+	bool		sort_done = false;
+
+	estate = CreateExecutorState();
+	econtext = GetPerTupleExprContext(estate);
+	slot = table_slot_create(table_rel, NULL);
+	econtext->ecxt_scantuple = slot;
+	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
+	scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
+	ItemPointerSetInvalid(&indexed);
+
+	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
+	{
+		CHECK_FOR_INTERRUPTS();
+		state->htups += 1;
+
+		/* advance the sorted index TIDs up to this row */
+		while (!sort_done &&
+			   (!have_indexed || ItemPointerCompare(&indexed, &slot->tts_tid) < 0))
+		{
+			Datum		ts_val;
+			bool		ts_isnull;
+
+			if (tuplesort_getdatum(state->tuplesort, true, &ts_val, &ts_isnull, NULL))
+			{
+				Assert(!ts_isnull);
+				itemptr_decode(&indexed, DatumGetInt64(ts_val));
+				have_indexed = true;
+			}
+			else
+				sort_done = true;
+		}
+		if (have_indexed && ItemPointerEquals(&indexed, &slot->tts_tid))
+			continue;
+
+		MemoryContextReset(econtext->ecxt_per_tuple_memory);
+		if (predicate != NULL && !ExecQual(predicate, econtext))
+			continue;
+		FormIndexDatum(index_info, slot, estate, values, isnull);
+		index_insert(index_rel, values, isnull, &slot->tts_tid, table_rel,
+					 index_info->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+					 false, index_info);
+		state->tups_inserted += 1;
+	}
+
+	table_endscan(scan);
+	ExecDropSingleTupleTableSlot(slot);
+	FreeExecutorState(estate);
+	index_info->ii_ExpressionsState = NIL;
+	index_info->ii_PredicateState = NULL;
+}

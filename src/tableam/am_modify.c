@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_modify.c
+ *	  Inserting rows into colstore tables; UPDATE, DELETE and row locks are
+ *	  not supported yet and say so.
+ *
+ * Inserts go to the backend's write buffer (storage/write_buffer.c), which
+ * assigns TIDs at once and writes row groups later.  A speculative
+ * insertion (INSERT ... ON CONFLICT) is written at once as a one-row row
+ * group; if the executor then finds a conflict, the row group is marked
+ * invalid, which makes the row dead to everybody, like heap's super-delete.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_modify.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/tableam.h"
+#include "pgstat.h"
+#include "storage/predicate.h"
+#include "utils/rel.h"
+
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_modify.h"
+
+void
+colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
+					  int options, struct BulkInsertStateData *bistate)
+{
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	WriteBufferInsert(rel, slot, cid, false);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+void
+colstore_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
+								  CommandId cid, int options,
+								  struct BulkInsertStateData *bistate,
+								  uint32 specToken)
+{
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	WriteBufferInsert(rel, slot, cid, true);
+	pgstat_count_heap_insert(rel, 1);
+}
+
+/*
+ * On failure, kill the one-row row group written for the speculative
+ * insertion; waiters on our transaction then find the row gone.
+ */
+void
+colstore_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
+									uint32 specToken, bool succeeded)
+{
+	ColstoreDirectory *dir;
+	RowGroupDirEntry entry;
+	uint64		rownum;
+	int			index;
+
+	if (succeeded)
+		return;
+	if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
+		elog(ERROR, "unexpected TID (%u,%u) of a speculative insertion",
+			 ItemPointerGetBlockNumberNoCheck(&slot->tts_tid),
+			 ItemPointerGetOffsetNumberNoCheck(&slot->tts_tid));
+	ColstoreLockWriter(rel);
+	dir = DirectoryGet(rel);
+	index = DirectoryFindRowGroup(dir, rownum);
+	if (index < 0 || dir->entries[index].rg_nrows != 1 ||
+		!TransactionIdIsCurrentTransactionId(dir->entries[index].rg_xmin))
+		elog(ERROR, "could not find the row group of speculative insertion at row %llu of \"%s\"",
+			 (unsigned long long) rownum, RelationGetRelationName(rel));
+	entry = dir->entries[index];
+	entry.rg_flags |= RG_FLAG_INVALID;
+	DirectoryUpdateEntry(rel, index, &entry);
+	ColstoreUnlockWriter(rel);
+}
+
+void
+colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
+					  CommandId cid, int options,
+					  struct BulkInsertStateData *bistate)
+{
+	int			i;
+
+	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
+	for (i = 0; i < nslots; i++)
+		WriteBufferInsert(rel, slots[i], cid, false);
+	pgstat_count_heap_insert(rel, nslots);
+}
+
+TM_Result
+colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
+					  Snapshot snapshot, Snapshot crosscheck, bool wait,
+					  TM_FailureData *tmfd, bool changingPart)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("colstore tables do not support DELETE yet"),
+			 errdetail("Table \"%s\" uses access method colstore.",
+					   RelationGetRelationName(rel))));
+	return TM_Ok;				/* keep compiler quiet */
+}
+
+TM_Result
+colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+					  CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+					  bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
+					  bool *update_indexes)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("colstore tables do not support UPDATE yet"),
+			 errdetail("Table \"%s\" uses access method colstore.",
+					   RelationGetRelationName(rel))));
+	return TM_Ok;				/* keep compiler quiet */
+}
+
+TM_Result
+colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
+					TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+					LockWaitPolicy wait_policy, uint8 flags,
+					TM_FailureData *tmfd)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("colstore tables do not support SELECT FOR UPDATE/SHARE yet"),
+			 errdetail("Row locks on table \"%s\" are also needed by foreign keys that reference it and by INSERT ... ON CONFLICT DO UPDATE.",
+					   RelationGetRelationName(rel))));
+	return TM_Ok;				/* keep compiler quiet */
+}
+
+/* Buffered rows are written at the next statement or at commit. */
+void
+colstore_finish_bulk_insert(Relation rel, int options)
+{
+}

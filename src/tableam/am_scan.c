@@ -1,0 +1,628 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_scan.c
+ *	  Sequential, parallel, bitmap, sample and ANALYZE scans of colstore
+ *	  tables.
+ *
+ * A scan takes, at its start, a copy of the directory's row groups in row
+ * number order together with their visibility to the scan's snapshot (a
+ * row group's visibility is the same for all its rows).  A sequential scan
+ * then decodes the visible row groups chunk by chunk: all columns of one
+ * chunk at a time, returned as virtual tuples whose values point into the
+ * scan's chunk memory, valid until the next call.  Parallel workers claim
+ * whole row groups through an atomic counter in shared memory; all
+ * participants compute the same list because they use the same snapshot.
+ *
+ * Bitmap, sample and ANALYZE scans visit rows in ascending row number order
+ * and position the same chunk decoder on the row they need, so each chunk
+ * is decoded at most once per scan.
+ *
+ * TIDs name row numbers (rowgroup_format.h), so "blocks" here are the
+ * pseudo-blocks of ROWS_PER_TID_BLOCK rows of the TID space.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_scan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "access/skey.h"
+#include "access/tableam.h"
+#include "access/tsmapi.h"
+#include "access/valid.h"
+#include "executor/tuptable.h"
+#include "nodes/execnodes.h"
+#include "pgstat.h"
+#include "port/atomics.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "mvcc/visibility.h"
+#include "storage/directory.h"
+#include "storage/rowgroup_builder.h"
+#include "storage/predicate.h"
+#include "storage/rowgroup_reader.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_scan.h"
+
+typedef struct ParallelColstoreScanDescData
+{
+	ParallelTableScanDescData base;
+	pg_atomic_uint32 next_group;	/* next row group to hand out */
+} ParallelColstoreScanDescData;
+
+typedef ParallelColstoreScanDescData *ParallelColstoreScanDesc;
+
+typedef struct ScanGroup
+{
+	RowGroupDirEntry entry;
+	uint32		dir_index;
+	bool		visible;
+	bool		dead;			/* aborted inserter */
+} ScanGroup;
+
+typedef struct ColstoreScanDescData
+{
+	TableScanDescData rs_base;
+	MemoryContext scan_cxt;		/* the group list */
+	MemoryContext group_cxt;	/* header of the current group */
+	MemoryContext chunk_cxt;	/* decoded chunk of the current group */
+	ScanGroup  *groups;			/* all row groups, by first row */
+	int			ngroups;
+	int			next_group;		/* next group for a serial scan */
+	int			cur_group;		/* -1: none */
+	RowGroupHeader *header;
+	int			cur_chunk;		/* -1: none decoded */
+	int			chunk_rows;
+	int			chunk_pos;		/* next row of the chunk to return */
+	Datum	  **values;			/* [natts][chunk rows] */
+	bool	  **isnull;
+	/* row number range of index_build_range_scan, [range_start, range_end) */
+	uint64		range_start;
+	uint64		range_end;
+	/* bitmap, sample and analyze position */
+	BlockNumber cur_block;
+	int			bm_index;
+	OffsetNumber cur_offset;
+} ColstoreScanDescData;
+
+typedef ColstoreScanDescData *ColstoreScanDesc;
+
+/* Copy the directory's row groups and judge their visibility once. */
+static void
+LoadGroups(ColstoreScanDesc s)
+{
+	Relation	rel = s->rs_base.rs_rd;
+	Snapshot	snapshot = s->rs_base.rs_snapshot;
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			i;
+
+	MemoryContextReset(s->scan_cxt);
+	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (dir->ngroups + 1));
+	s->ngroups = dir->ngroups;
+	for (i = 0; i < dir->ngroups; i++)
+	{
+		ScanGroup  *g = &s->groups[i];
+
+		g->dir_index = dir->groups[i];
+		g->entry = dir->entries[g->dir_index];
+		g->dead = RowGroupInsertAborted(&g->entry);
+		if (g->dead)
+			g->visible = false;
+		else if (snapshot == NULL)	/* ANALYZE: what VACUUM would keep */
+			g->visible = RowGroupInsertCommitted(&g->entry) ||
+				TransactionIdIsCurrentTransactionId(g->entry.rg_xmin);
+		else
+			g->visible = RowGroupIsVisible(&g->entry, snapshot);
+	}
+	s->next_group = 0;
+	s->cur_group = -1;
+	s->cur_chunk = -1;
+	s->chunk_rows = s->chunk_pos = 0;
+	s->header = NULL;
+	s->cur_block = InvalidBlockNumber;
+}
+
+TableScanDesc
+colstore_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
+					struct ScanKeyData *key, ParallelTableScanDesc pscan,
+					uint32 flags)
+{
+	ColstoreScanDesc s;
+	int			natts = RelationGetDescr(rel)->natts;
+
+	WriteBufferFlush(rel);
+	RelationIncrementReferenceCount(rel);
+
+	s = palloc0(sizeof(ColstoreScanDescData));
+	s->rs_base.rs_rd = rel;
+	s->rs_base.rs_snapshot = snapshot;
+	s->rs_base.rs_nkeys = nkeys;
+	s->rs_base.rs_flags = flags;
+	s->rs_base.rs_parallel = pscan;
+	if (nkeys > 0)
+	{
+		s->rs_base.rs_key = palloc(sizeof(ScanKeyData) * nkeys);
+		memcpy(s->rs_base.rs_key, key, sizeof(ScanKeyData) * nkeys);
+	}
+	s->scan_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore scan",
+										ALLOCSET_DEFAULT_SIZES);
+	s->group_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore scan group",
+										 ALLOCSET_DEFAULT_SIZES);
+	s->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore scan chunk",
+										 ALLOCSET_DEFAULT_SIZES);
+	s->values = palloc0(sizeof(Datum *) * Max(natts, 1));
+	s->isnull = palloc0(sizeof(bool *) * Max(natts, 1));
+	s->range_start = 0;
+	s->range_end = PG_UINT64_MAX;
+	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
+	if (snapshot && IsMVCCSnapshot(snapshot))
+		PredicateLockRelation(rel, snapshot);
+	LoadGroups(s);
+	if (flags & SO_TYPE_SEQSCAN)
+		pgstat_count_heap_scan(rel);
+	return (TableScanDesc) s;
+}
+
+void
+colstore_scan_end(TableScanDesc scan)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	MemoryContextDelete(s->chunk_cxt);
+	MemoryContextDelete(s->group_cxt);
+	MemoryContextDelete(s->scan_cxt);
+	if (scan->rs_flags & SO_TEMP_SNAPSHOT)
+		UnregisterSnapshot(scan->rs_snapshot);
+	RelationDecrementReferenceCount(scan->rs_rd);
+	if (scan->rs_key)
+		pfree(scan->rs_key);
+	pfree(s->values);
+	pfree(s->isnull);
+	pfree(s);
+}
+
+void
+colstore_scan_rescan(TableScanDesc scan, struct ScanKeyData *key,
+					 bool set_params, bool allow_strat, bool allow_sync,
+					 bool allow_pagemode)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	if (key != NULL && scan->rs_nkeys > 0)
+		memcpy(scan->rs_key, key, sizeof(ScanKeyData) * scan->rs_nkeys);
+	MemoryContextReset(s->chunk_cxt);
+	MemoryContextReset(s->group_cxt);
+	LoadGroups(s);
+}
+
+/* Make group i current (reading its header); no chunk decoded yet. */
+static void
+OpenGroup(ColstoreScanDesc s, int i)
+{
+	MemoryContext oldcxt;
+
+	MemoryContextReset(s->chunk_cxt);
+	MemoryContextReset(s->group_cxt);
+	oldcxt = MemoryContextSwitchTo(s->group_cxt);
+	s->header = RowGroupReadHeader(s->rs_base.rs_rd, s->groups[i].dir_index,
+								   &s->groups[i].entry);
+	MemoryContextSwitchTo(oldcxt);
+	s->cur_group = i;
+	s->cur_chunk = -1;
+	s->chunk_rows = s->chunk_pos = 0;
+}
+
+/* Decode every column of chunk c of the current group. */
+static void
+DecodeChunkColumns(ColstoreScanDesc s, int c)
+{
+	TupleDesc	desc = RelationGetDescr(s->rs_base.rs_rd);
+	int			n = RowGroupChunkRows(s->header, c);
+	MemoryContext oldcxt;
+	int			att;
+
+	MemoryContextReset(s->chunk_cxt);
+	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+	for (att = 0; att < desc->natts; att++)
+	{
+		s->values[att] = palloc(sizeof(Datum) * n);
+		s->isnull[att] = palloc(sizeof(bool) * n);
+		RowGroupReadColumnChunk(s->rs_base.rs_rd, s->header, desc, att, c,
+								s->values[att], s->isnull[att]);
+	}
+	MemoryContextSwitchTo(oldcxt);
+	s->cur_chunk = c;
+	s->chunk_rows = n;
+	s->chunk_pos = 0;
+}
+
+/* Next visible group for this participant, or -1. */
+static int
+ClaimNextGroup(ColstoreScanDesc s)
+{
+	ParallelColstoreScanDesc p = (ParallelColstoreScanDesc) s->rs_base.rs_parallel;
+
+	for (;;)
+	{
+		int			i;
+
+		if (p != NULL)
+			i = (int) pg_atomic_fetch_add_u32(&p->next_group, 1);
+		else
+			i = s->next_group++;
+		if (i >= s->ngroups)
+			return -1;
+		if (s->groups[i].visible &&
+			s->groups[i].entry.rg_first_row < s->range_end &&
+			s->groups[i].entry.rg_first_row + s->groups[i].entry.rg_nrows > s->range_start)
+			return i;
+	}
+}
+
+/* Store row pos of the decoded chunk in slot as a virtual tuple. */
+static void
+StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	const ScanGroup *g = &s->groups[s->cur_group];
+	int			att;
+
+	ExecClearTuple(slot);
+	for (att = 0; att < desc->natts; att++)
+	{
+		slot->tts_values[att] = s->values[att][pos];
+		slot->tts_isnull[att] = s->isnull[att][pos];
+	}
+	StoreFilledSlot(slot);
+	RowNumberToItemPointer(g->entry.rg_first_row +
+						   s->header->chunk_first_row[s->cur_chunk] + pos,
+						   &slot->tts_tid);
+	slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
+}
+
+/* Does the row in slot pass the scan keys (catalog-style scans only)? */
+static bool
+PassesKeys(ColstoreScanDesc s, TupleTableSlot *slot)
+{
+	int			i;
+
+	for (i = 0; i < s->rs_base.rs_nkeys; i++)
+	{
+		ScanKey		key = &s->rs_base.rs_key[i];
+		int			att = key->sk_attno - 1;
+
+		if (key->sk_flags & SK_ISNULL || slot->tts_isnull[att])
+			return false;
+		if (!DatumGetBool(FunctionCall2Coll(&key->sk_func, key->sk_collation,
+											slot->tts_values[att],
+											key->sk_argument)))
+			return false;
+	}
+	return true;
+}
+
+bool
+colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
+						  TupleTableSlot *slot)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	if (direction == BackwardScanDirection)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("colstore tables do not support backward scans")));
+	for (;;)
+	{
+		if (s->cur_chunk >= 0 && s->chunk_pos < s->chunk_rows)
+		{
+			StoreRow(s, s->chunk_pos++, slot);
+			if (scan->rs_nkeys > 0 && !PassesKeys(s, slot))
+				continue;
+			if (s->range_end != PG_UINT64_MAX || s->range_start != 0)
+			{
+				uint64		rownum = 0;
+
+				(void) ItemPointerToRowNumber(&slot->tts_tid, &rownum);
+				if (rownum < s->range_start || rownum >= s->range_end)
+					continue;
+			}
+			pgstat_count_heap_getnext(scan->rs_rd);
+			return true;
+		}
+		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
+		{
+			DecodeChunkColumns(s, s->cur_chunk + 1);
+			continue;
+		}
+		{
+			int			next = ClaimNextGroup(s);
+
+			if (next < 0)
+			{
+				ExecClearTuple(slot);
+				return false;
+			}
+			OpenGroup(s, next);
+		}
+	}
+}
+
+/*
+ * ColstoreScanSetRowRange
+ *		Limit a sequential scan to row numbers [start, end), as
+ *		index_build_range_scan needs for BRIN summarisation.
+ */
+void
+ColstoreScanSetRowRange(TableScanDesc scan, uint64 start, uint64 end)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	s->range_start = start;
+	s->range_end = end;
+}
+
+/* ----------------------------------------------------------------
+ * Parallel scan
+ * ----------------------------------------------------------------
+ */
+
+Size
+colstore_parallelscan_estimate(Relation rel)
+{
+	return sizeof(ParallelColstoreScanDescData);
+}
+
+Size
+colstore_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	ParallelColstoreScanDesc p = (ParallelColstoreScanDesc) pscan;
+
+	p->base.phs_relid = RelationGetRelid(rel);
+	p->base.phs_syncscan = false;
+	pg_atomic_init_u32(&p->next_group, 0);
+	return sizeof(ParallelColstoreScanDescData);
+}
+
+void
+colstore_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
+{
+	ParallelColstoreScanDesc p = (ParallelColstoreScanDesc) pscan;
+
+	pg_atomic_write_u32(&p->next_group, 0);
+}
+
+/* ----------------------------------------------------------------
+ * Positioned access: bitmap, sample and ANALYZE scans
+ * ----------------------------------------------------------------
+ */
+
+/* Group holding rownum, or -1. */
+static int
+FindGroup(ColstoreScanDesc s, uint64 rownum)
+{
+	int			lo = 0,
+				hi = s->ngroups - 1;
+
+	if (s->cur_group >= 0)
+	{
+		const RowGroupDirEntry *e = &s->groups[s->cur_group].entry;
+
+		if (rownum >= e->rg_first_row && rownum < e->rg_first_row + e->rg_nrows)
+			return s->cur_group;
+	}
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		const RowGroupDirEntry *e = &s->groups[mid].entry;
+
+		if (rownum < e->rg_first_row)
+			hi = mid - 1;
+		else if (rownum >= e->rg_first_row + e->rg_nrows)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return -1;
+}
+
+/*
+ * Put row rownum into slot if it exists and is visible to the scan.
+ * *dead is set when it exists but its inserter aborted.
+ */
+static bool
+FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
+				bool *dead)
+{
+	int			g = FindGroup(s, rownum);
+	uint32		row;
+	uint32		c;
+
+	*dead = false;
+	if (g < 0)
+		return false;
+	if (!s->groups[g].visible)
+	{
+		*dead = s->groups[g].dead;
+		return false;
+	}
+	if (g != s->cur_group)
+		OpenGroup(s, g);
+	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
+	c = RowGroupFindChunk(s->header, row);
+	if ((int) c != s->cur_chunk)
+		DecodeChunkColumns(s, c);
+	StoreRow(s, row - s->header->chunk_first_row[c], slot);
+	return true;
+}
+
+bool
+colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
+								 BufferAccessStrategy bstrategy)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	s->cur_block = blockno;
+	s->cur_offset = FirstOffsetNumber;
+	return blockno < COLSTORE_DELTA_FIRST_BLOCK;
+}
+
+bool
+colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
+								 double *liverows, double *deadrows,
+								 TupleTableSlot *slot)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	while (s->cur_offset <= ROWS_PER_TID_BLOCK)
+	{
+		uint64		rownum = (uint64) s->cur_block * ROWS_PER_TID_BLOCK +
+			(s->cur_offset - 1);
+		bool		dead;
+
+		s->cur_offset++;
+		if (FetchPositioned(s, rownum, slot, &dead))
+		{
+			/* analyze keeps the values beyond the next call */
+			ExecMaterializeSlot(slot);
+			*liverows += 1;
+			return true;
+		}
+		if (dead)
+			*deadrows += 1;
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+
+bool
+colstore_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	s->cur_block = tbmres->blockno;
+	s->bm_index = 0;
+	s->cur_offset = FirstOffsetNumber;
+	return tbmres->blockno < COLSTORE_DELTA_FIRST_BLOCK;
+}
+
+bool
+colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
+								TupleTableSlot *slot)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	for (;;)
+	{
+		OffsetNumber off;
+		bool		dead;
+
+		if (tbmres->ntuples >= 0)
+		{
+			if (s->bm_index >= tbmres->ntuples)
+				break;
+			off = tbmres->offsets[s->bm_index++];
+		}
+		else
+		{
+			if (s->cur_offset > ROWS_PER_TID_BLOCK)
+				break;
+			off = s->cur_offset++;
+		}
+		if (off < 1 || off > ROWS_PER_TID_BLOCK)
+			continue;
+		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+							slot, &dead))
+		{
+			pgstat_count_heap_fetch(scan->rs_rd);
+			return true;
+		}
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+
+/* Number of pseudo-blocks covering every row number handed out so far. */
+static BlockNumber
+TidBlocks(ColstoreScanDesc s)
+{
+	ColstoreDirectory *dir = DirectoryGet(s->rs_base.rs_rd);
+
+	return (BlockNumber) ((dir->next_row + ROWS_PER_TID_BLOCK - 1) / ROWS_PER_TID_BLOCK);
+}
+
+bool
+colstore_scan_sample_next_block(TableScanDesc scan,
+								struct SampleScanState *scanstate)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+	BlockNumber nblocks = TidBlocks(s);
+	BlockNumber blockno;
+
+	if (tsm->NextSampleBlock)
+		blockno = tsm->NextSampleBlock(scanstate, nblocks);
+	else if (s->cur_block == InvalidBlockNumber)
+		blockno = nblocks > 0 ? 0 : InvalidBlockNumber;
+	else
+		blockno = s->cur_block + 1 < nblocks ? s->cur_block + 1 : InvalidBlockNumber;
+
+	s->cur_block = blockno;
+	if (blockno == InvalidBlockNumber)
+		return false;
+	return true;
+}
+
+bool
+colstore_scan_sample_next_tuple(TableScanDesc scan,
+								struct SampleScanState *scanstate,
+								TupleTableSlot *slot)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	TsmRoutine *tsm = scanstate->tsmroutine;
+
+	for (;;)
+	{
+		OffsetNumber off = tsm->NextSampleTuple(scanstate, s->cur_block,
+												ROWS_PER_TID_BLOCK);
+		bool		dead;
+
+		if (!OffsetNumberIsValid(off))
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+							slot, &dead))
+		{
+			pgstat_count_heap_getnext(scan->rs_rd);
+			return true;
+		}
+	}
+}
+
+/* ----------------------------------------------------------------
+ * TID helpers
+ * ----------------------------------------------------------------
+ */
+
+bool
+colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
+{
+	uint64		rownum;
+	ColstoreDirectory *dir;
+
+	if (!ItemPointerToRowNumber(tid, &rownum))
+		return false;
+	dir = DirectoryGet(scan->rs_rd);
+	return rownum < dir->next_row;
+}
+
+/* Rows are never updated yet, so a TID is always its own latest version. */
+void
+colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
+{
+}

@@ -1,0 +1,59 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_scan.h
+ *	  Table AM scan callbacks of colstore.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_scan.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AM_SCAN_H
+#define AM_SCAN_H
+
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "nodes/tidbitmap.h"
+
+struct SampleScanState;
+
+extern TableScanDesc colstore_scan_begin(Relation rel, Snapshot snapshot,
+										 int nkeys, struct ScanKeyData *key,
+										 ParallelTableScanDesc pscan,
+										 uint32 flags);
+extern void colstore_scan_end(TableScanDesc scan);
+extern void colstore_scan_rescan(TableScanDesc scan, struct ScanKeyData *key,
+								 bool set_params, bool allow_strat,
+								 bool allow_sync, bool allow_pagemode);
+extern bool colstore_scan_getnextslot(TableScanDesc scan,
+									  ScanDirection direction,
+									  TupleTableSlot *slot);
+extern Size colstore_parallelscan_estimate(Relation rel);
+extern Size colstore_parallelscan_initialize(Relation rel,
+											 ParallelTableScanDesc pscan);
+extern void colstore_parallelscan_reinitialize(Relation rel,
+											   ParallelTableScanDesc pscan);
+extern bool colstore_scan_analyze_next_block(TableScanDesc scan,
+											 BlockNumber blockno,
+											 BufferAccessStrategy bstrategy);
+extern bool colstore_scan_analyze_next_tuple(TableScanDesc scan,
+											 TransactionId OldestXmin,
+											 double *liverows,
+											 double *deadrows,
+											 TupleTableSlot *slot);
+extern bool colstore_scan_bitmap_next_block(TableScanDesc scan,
+											TBMIterateResult *tbmres);
+extern bool colstore_scan_bitmap_next_tuple(TableScanDesc scan,
+											TBMIterateResult *tbmres,
+											TupleTableSlot *slot);
+extern bool colstore_scan_sample_next_block(TableScanDesc scan,
+											struct SampleScanState *scanstate);
+extern bool colstore_scan_sample_next_tuple(TableScanDesc scan,
+											struct SampleScanState *scanstate,
+											TupleTableSlot *slot);
+extern void ColstoreScanSetRowRange(TableScanDesc scan, uint64 start, uint64 end);
+extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
+extern void colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
+
+#endif							/* AM_SCAN_H */
