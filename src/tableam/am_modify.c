@@ -133,8 +133,13 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	return TM_Ok;				/* keep compiler quiet */
 }
 
-/* Buffered rows are written at the next statement or at commit. */
+/*
+ * Write the buffered rows now.  Rewrites (ALTER TABLE, REFRESH MATERIALIZED
+ * VIEW) fill a transient table and then swap its storage into the real
+ * one, so its rows must be on disk before this returns.
+ */
 void
 colstore_finish_bulk_insert(Relation rel, int options)
 {
+	WriteBufferFlush(rel);
 }

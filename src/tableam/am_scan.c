@@ -80,6 +80,7 @@ typedef struct ColstoreScanDescData
 	int			chunk_pos;		/* next row of the chunk to return */
 	Datum	  **values;			/* [natts][chunk rows] */
 	bool	  **isnull;
+	int			max_natts;		/* room in values/isnull */
 	/* row number range of index_build_range_scan, [range_start, range_end) */
 	uint64		range_start;
 	uint64		range_end;
@@ -154,8 +155,9 @@ colstore_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 										 ALLOCSET_DEFAULT_SIZES);
 	s->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore scan chunk",
 										 ALLOCSET_DEFAULT_SIZES);
-	s->values = palloc0(sizeof(Datum *) * Max(natts, 1));
-	s->isnull = palloc0(sizeof(bool *) * Max(natts, 1));
+	s->max_natts = Max(natts, 1);
+	s->values = palloc0(sizeof(Datum *) * s->max_natts);
+	s->isnull = palloc0(sizeof(bool *) * s->max_natts);
 	s->range_start = 0;
 	s->range_end = PG_UINT64_MAX;
 	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
@@ -216,15 +218,23 @@ OpenGroup(ColstoreScanDesc s, int i)
 	s->chunk_rows = s->chunk_pos = 0;
 }
 
-/* Decode every column of chunk c of the current group. */
+/*
+ * Decode every column of chunk c of the current group, typed by desc: the
+ * slot's descriptor, which during ALTER TABLE rewrites is the old one.
+ */
 static void
-DecodeChunkColumns(ColstoreScanDesc s, int c)
+DecodeChunkColumns(ColstoreScanDesc s, int c, TupleDesc desc)
 {
-	TupleDesc	desc = RelationGetDescr(s->rs_base.rs_rd);
 	int			n = RowGroupChunkRows(s->header, c);
 	MemoryContext oldcxt;
 	int			att;
 
+	if (desc->natts > s->max_natts)
+	{
+		s->max_natts = desc->natts;
+		s->values = repalloc(s->values, sizeof(Datum *) * s->max_natts);
+		s->isnull = repalloc(s->isnull, sizeof(bool *) * s->max_natts);
+	}
 	MemoryContextReset(s->chunk_cxt);
 	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
 	for (att = 0; att < desc->natts; att++)
@@ -335,7 +345,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		}
 		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
 		{
-			DecodeChunkColumns(s, s->cur_chunk + 1);
+			DecodeChunkColumns(s, s->cur_chunk + 1, slot->tts_tupleDescriptor);
 			continue;
 		}
 		{
@@ -454,7 +464,7 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
 	c = RowGroupFindChunk(s->header, row);
 	if ((int) c != s->cur_chunk)
-		DecodeChunkColumns(s, c);
+		DecodeChunkColumns(s, c, slot->tts_tupleDescriptor);
 	StoreRow(s, row - s->header->chunk_first_row[c], slot);
 	return true;
 }
