@@ -681,6 +681,7 @@ fail:
 	return false;
 }
 
+/* Name of a ChunkEncoding for introspection; "unknown" if out of range. */
 const char *
 ChunkEncodingName(int encoding)
 {
@@ -689,6 +690,7 @@ ChunkEncodingName(int encoding)
 	return encoding_names[encoding];
 }
 
+/* Name of a ColstoreCodec for introspection; "unknown" if out of range. */
 const char *
 ColstoreCodecName(int codec)
 {
@@ -697,6 +699,10 @@ ColstoreCodecName(int codec)
 	return codec_names[codec];
 }
 
+/*
+ * ColstoreCodecFromName
+ *		Parse a codec name (case-insensitive); false if unknown.
+ */
 bool
 ColstoreCodecFromName(const char *name, ColstoreCodec *codec)
 {

@@ -132,6 +132,7 @@ dict_encode(EncBuf *buf, const ChunkTypeInfo *type, const DictPlan *plan,
 	intenc_encode(buf, plan->codes, n);
 }
 
+/* Release the arrays of a plan (safe on a zeroed or already freed plan). */
 void
 dict_free(DictPlan *plan)
 {

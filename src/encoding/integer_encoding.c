@@ -56,6 +56,7 @@ typedef struct RleStats
 	int			vwidth;
 } RleStats;
 
+/* Signed minimum of values[0..n-1] and the width of (max - min). */
 static void
 for_stats(const uint64 *values, uint64 n, ForStats *st)
 {
@@ -82,6 +83,7 @@ for_stats(const uint64 *values, uint64 n, ForStats *st)
 	st->width = bitpack_width((uint64) max - (uint64) min);
 }
 
+/* Bytes of a FOR stream of n values with these stats. */
 static uint64
 for_size(uint64 n, const ForStats *st)
 {
@@ -131,6 +133,7 @@ rle_stats(const uint64 *values, uint64 n, RleStats *st)
 	}
 }
 
+/* Bytes of an RLE stream with these stats. */
 static uint64
 rle_size(const RleStats *st)
 {
@@ -138,6 +141,7 @@ rle_size(const RleStats *st)
 		bitpack_size(st->nruns, st->vwidth);
 }
 
+/* Append a FOR stream of values[0..n-1] using the precomputed stats. */
 static void
 write_for(EncBuf *buf, const uint64 *values, uint64 n, const ForStats *st)
 {
