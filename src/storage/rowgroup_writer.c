@@ -24,6 +24,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
@@ -112,6 +113,42 @@ AppendStatsValue(StringInfo buf, Form_pg_attribute att, Datum value)
 }
 
 /*
+ * Types whose default btree order is the order of their datums read as
+ * signed integers: their min/max need no function calls.
+ */
+static bool
+HasSignedIntegerOrder(Form_pg_attribute att)
+{
+	switch (att->atttypid)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+static int64
+SignedValue(Form_pg_attribute att, Datum d)
+{
+	switch (att->attlen)
+	{
+		case 2:
+			return DatumGetInt16(d);
+		case 4:
+			return DatumGetInt32(d);
+		default:
+			return DatumGetInt64(d);
+	}
+}
+
+/*
  * Compute min and max of the non-null values of one chunk and append them
  * to stats; returns false (nothing appended) if the type has no default
  * btree ordering or a value is too large to keep.
@@ -123,6 +160,7 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 	Datum		min = 0,
 				max = 0;
 	bool		found = false;
+	bool		integer_order = HasSignedIntegerOrder(att);
 	int			i;
 
 	if (cmp == NULL)
@@ -135,9 +173,17 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 		{
 			min = max = values[i];
 			found = true;
-			continue;
 		}
-		if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], min)) < 0)
+		else if (integer_order)
+		{
+			int64		v = SignedValue(att, values[i]);
+
+			if (v < SignedValue(att, min))
+				min = values[i];
+			else if (v > SignedValue(att, max))
+				max = values[i];
+		}
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], min)) < 0)
 			min = values[i];
 		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], max)) > 0)
 			max = values[i];
