@@ -19,6 +19,7 @@
 #include "encoding/chunk_encoding.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/write_buffer.h"
+#include "tableam/am_slot.h"
 
 PG_MODULE_MAGIC;
 
@@ -74,6 +75,7 @@ _PG_init(void)
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");
 
+	ColstoreSlotOpsInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

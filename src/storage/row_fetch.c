@@ -32,6 +32,7 @@
 #include "storage/row_fetch.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/write_buffer.h"
+#include "tableam/am_slot.h"
 
 /* A reservation row under a dirty snapshot: in progress, values unknown. */
 static RowFetchState
@@ -108,6 +109,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	}
 	StoreFilledSlot(slot);
 	ExecMaterializeSlot(slot);
+	ColstoreSlotSetInsertInfo(slot, entry.rg_xmin, entry.rg_cmin);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 	return ROW_VISIBLE;

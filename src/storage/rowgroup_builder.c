@@ -25,6 +25,7 @@
 
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
+#include "tableam/am_slot.h"
 
 RowGroupBuilder *
 RowGroupBuilderCreate(TupleDesc tupdesc, MemoryContext parent)
@@ -140,7 +141,7 @@ StoreFilledSlot(TupleTableSlot *slot)
 {
 	HeapTuple	tuple;
 
-	if (TTS_IS_VIRTUAL(slot))
+	if (TTS_IS_VIRTUAL(slot) || TTS_IS_COLSTORE(slot))
 	{
 		ExecStoreVirtualTuple(slot);
 		return;

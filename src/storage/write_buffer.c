@@ -45,6 +45,7 @@
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
 #include "storage/write_buffer.h"
+#include "tableam/am_slot.h"
 
 /* First reservation of a buffer; later ones double up to row_group_size. */
 #define INITIAL_RESERVATION		1024
@@ -284,6 +285,7 @@ WriteBufferFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 	if (snapshot->snapshot_type == SNAPSHOT_MVCC && pending->cid >= snapshot->curcid)
 		return false;
 	RowGroupBuilderGetRow(pending->builder, (int) (rownum - pending->first_row), slot);
+	ColstoreSlotSetInsertInfo(slot, pending->xid, pending->cid);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 	return true;

@@ -23,12 +23,13 @@
 #include "tableam/am_index.h"
 #include "tableam/am_modify.h"
 #include "tableam/am_scan.h"
+#include "tableam/am_slot.h"
 #include "tableam/am_vacuum.h"
 
 static const TupleTableSlotOps *
 colstore_slot_callbacks(Relation rel)
 {
-	return &TTSOpsVirtual;
+	return &TTSOpsColstore;
 }
 
 static const TableAmRoutine colstore_methods = {

@@ -47,6 +47,7 @@
 #include "storage/rowgroup_reader.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_scan.h"
+#include "tableam/am_slot.h"
 
 typedef struct ParallelColstoreScanDescData
 {
@@ -288,6 +289,7 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 		slot->tts_isnull[att] = s->isnull[att][pos];
 	}
 	StoreFilledSlot(slot);
+	ColstoreSlotSetInsertInfo(slot, g->entry.rg_xmin, g->entry.rg_cmin);
 	RowNumberToItemPointer(g->entry.rg_first_row +
 						   s->header->chunk_first_row[s->cur_chunk] + pos,
 						   &slot->tts_tid);
