@@ -26,6 +26,7 @@ CREATE TABLE options (
 COMMENT ON TABLE options IS 'per-table storage options of colstore tables (NULL: server default)';
 SELECT pg_catalog.pg_extension_config_dump('colstore.options', '');
 GRANT SELECT ON options TO PUBLIC;
+GRANT USAGE ON SCHEMA colstore TO PUBLIC;
 
 CREATE FUNCTION set_options(rel regclass,
 							codec text DEFAULT NULL,
@@ -58,18 +59,14 @@ FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_am am ON am.oid = c.relam AND am.amname = 'colstore'
 LEFT JOIN colstore.options o ON o.relid = c.oid;
 COMMENT ON VIEW table_options IS 'effective storage options of every colstore table';
+GRANT SELECT ON table_options TO PUBLIC;
 
 -- Forget the options of dropped tables.
+-- Runs for every user's DROP; deletes as the owner of colstore.options.
 CREATE FUNCTION forget_dropped_options()
 RETURNS event_trigger
-LANGUAGE plpgsql
-AS $$
-BEGIN
-	DELETE FROM colstore.options o
-	USING pg_catalog.pg_event_trigger_dropped_objects() d
-	WHERE d.classid = 'pg_catalog.pg_class'::regclass AND d.objid = o.relid::oid;
-END
-$$;
+AS 'MODULE_PATHNAME', 'colstore_forget_dropped_options'
+LANGUAGE C;
 COMMENT ON FUNCTION forget_dropped_options() IS
 	'event trigger function: removes the options of dropped colstore tables';
 CREATE EVENT TRIGGER colstore_forget_dropped_options ON sql_drop
@@ -132,4 +129,5 @@ FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_am am ON am.oid = c.relam AND am.amname = 'colstore'
 CROSS JOIN LATERAL colstore.row_groups(c.oid) g
 WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't';
+GRANT SELECT ON row_group TO PUBLIC;
 COMMENT ON VIEW row_group IS 'row groups of every colstore table of this database (temporary tables of other sessions excluded)';

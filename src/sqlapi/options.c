@@ -32,6 +32,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
+#include "commands/event_trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "miscadmin.h"
@@ -130,7 +131,12 @@ ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
 	rel = table_open(tableoid, AccessShareLock);
 	ScanKeyInit(&key, Anum_options_relid, BTEqualStrategyNumber, F_OIDEQ,
 				ObjectIdGetDatum(relid));
-	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	/*
+	 * SnapshotSelf: the table only changes by committed transactions and our
+	 * own, and it works in parallel mode (CREATE TABLE AS with a parallel
+	 * query inserts in the leader), where taking a new snapshot does not.
+	 */
+	snapshot = SnapshotSelf;
 	scan = systable_beginscan(rel, InvalidOid, false, snapshot, 1, &key);
 	tuple = systable_getnext(scan);
 	if (HeapTupleIsValid(tuple))
@@ -153,7 +159,6 @@ ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
 			opts->chunk_size = DatumGetInt32(d);
 	}
 	systable_endscan(scan);
-	UnregisterSnapshot(snapshot);
 	table_close(rel, AccessShareLock);
 }
 
@@ -306,6 +311,38 @@ colstore_reset_options(PG_FUNCTION_ARGS)
 	v.reset = true;
 	CheckTableIsColstore(relid);
 	StoreOptions(relid, &v);
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(colstore_forget_dropped_options);
+
+/*
+ * Event trigger on sql_drop: delete the options of dropped relations.  It
+ * runs for any user's DROP, so the delete runs as the options table's
+ * owner; it only ever removes rows of relations that no longer exist.
+ */
+Datum
+colstore_forget_dropped_options(PG_FUNCTION_ARGS)
+{
+	Oid			save_userid;
+	int			save_sec_context;
+
+	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("function \"forget_dropped_options\" must be called as an event trigger")));
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(OptionsTableOwner(),
+						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
+	SPI_connect();
+	if (SPI_execute("DELETE FROM colstore.options o "
+					"USING pg_catalog.pg_event_trigger_dropped_objects() d "
+					"WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
+					"AND d.objsubid = 0 AND d.objid = o.relid::pg_catalog.oid",
+					false, 0) < 0)
+		elog(ERROR, "could not forget options of dropped relations");
+	SPI_finish();
+	SetUserIdAndSecContext(save_userid, save_sec_context);
 	PG_RETURN_VOID();
 }
 

@@ -226,6 +226,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	RowGroupBuilderAdd(pending->builder, slot);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
+	ColstoreSlotSetInsertInfo(slot, pending->xid, cid);
 
 	if (write_now || pending->write_each_row ||
 		pending->builder->nrows >= pending->opts.row_group_size ||

@@ -317,6 +317,86 @@ PassesKeys(ColstoreScanDesc s, TupleTableSlot *slot)
 	return true;
 }
 
+/* Does the row in slot pass the scan keys and the row range? */
+static bool
+RowQualifies(ColstoreScanDesc s, TupleTableSlot *slot)
+{
+	if (s->rs_base.rs_nkeys > 0 && !PassesKeys(s, slot))
+		return false;
+	if (s->range_end != PG_UINT64_MAX || s->range_start != 0)
+	{
+		uint64		rownum = 0;
+
+		(void) ItemPointerToRowNumber(&slot->tts_tid, &rownum);
+		if (rownum < s->range_start || rownum >= s->range_end)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Step one row backward (scroll cursors).  The current row is
+ * chunk_pos - 1 of the current chunk; after the end (no current group) the
+ * scan restarts from the last row.  Serial scans only.
+ */
+static bool
+ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+
+	if (s->rs_base.rs_parallel != NULL)
+		elog(ERROR, "unexpected backward parallel scan of colstore table \"%s\"",
+			 RelationGetRelationName(s->rs_base.rs_rd));
+	for (;;)
+	{
+		int			row;
+
+		if (s->cur_group < 0)
+		{
+			/* after the end: the last visible group that has rows */
+			int			g = (s->next_group > 0 ? Min(s->next_group, s->ngroups) : 0) - 1;
+
+			while (g >= 0 && !s->groups[g].visible)
+				g--;
+			if (g < 0)
+			{
+				s->next_group = 0;
+				ExecClearTuple(slot);
+				return false;
+			}
+			OpenGroup(s, g);
+			s->next_group = g + 1;
+			DecodeChunkColumns(s, s->header->nchunks - 1, desc);
+			s->chunk_pos = s->chunk_rows + 1;
+		}
+		row = s->chunk_pos - 2;
+		if (row >= 0)
+		{
+			s->chunk_pos = row + 1;
+			StoreRow(s, row, slot);
+			if (!RowQualifies(s, slot))
+				continue;
+			return true;
+		}
+		if (s->cur_chunk > 0)
+		{
+			DecodeChunkColumns(s, s->cur_chunk - 1, desc);
+			s->chunk_pos = s->chunk_rows + 1;
+			continue;
+		}
+		/* before the first row of this group: go to an earlier group */
+		s->next_group = s->cur_group;
+		s->cur_group = -1;
+		s->cur_chunk = -1;
+		s->chunk_rows = s->chunk_pos = 0;
+		if (s->next_group == 0)
+		{
+			ExecClearTuple(slot);
+			return false;
+		}
+	}
+}
+
 bool
 colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 						  TupleTableSlot *slot)
@@ -324,24 +404,14 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
 	if (direction == BackwardScanDirection)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("colstore tables do not support backward scans")));
+		return ScanBackward(s, slot);
 	for (;;)
 	{
 		if (s->cur_chunk >= 0 && s->chunk_pos < s->chunk_rows)
 		{
 			StoreRow(s, s->chunk_pos++, slot);
-			if (scan->rs_nkeys > 0 && !PassesKeys(s, slot))
+			if (!RowQualifies(s, slot))
 				continue;
-			if (s->range_end != PG_UINT64_MAX || s->range_start != 0)
-			{
-				uint64		rownum = 0;
-
-				(void) ItemPointerToRowNumber(&slot->tts_tid, &rownum);
-				if (rownum < s->range_start || rownum >= s->range_end)
-					continue;
-			}
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}
@@ -355,6 +425,9 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 
 			if (next < 0)
 			{
+				/* past the end; a backward step restarts from the last row */
+				s->cur_group = -1;
+				s->next_group = s->ngroups;
 				ExecClearTuple(slot);
 				return false;
 			}
