@@ -11,7 +11,9 @@
  * of a stream, and widths 57..63, go through a byte-wise slow path that never
  * touches memory past bitpack_size() bytes.  Widths 0, 8, 16, 32 and 64 have
  * dedicated loops.  Every unpack loop adds a base value (frame of reference)
- * while it goes, so callers need no second pass.
+ * while it goes, so callers need no second pass.  Any range of a stream can
+ * be unpacked, and any single value read, with the same bounds guarantee
+ * (random access by ChunkReader).
  *
  * IDENTIFICATION
  *	  src/encoding/bitpack.c
@@ -133,26 +135,45 @@ bitpack_pack(const uint64 *values, uint64 n, int width, uint64 base,
 void
 bitpack_unpack(const uint8 *in, uint64 n, int width, uint64 base, uint64 *out)
 {
+	bitpack_unpack_range(in, n, width, 0, n, base, out);
+}
+
+/*
+ * bitpack_unpack_range
+ *		Unpack values start .. start + count - 1 of a stream of ntotal values
+ *		of width bits, storing base + value in out[0..count-1].
+ *
+ * in must hold bitpack_size(ntotal, width) readable bytes and start + count
+ * must not exceed ntotal; nothing past bitpack_size(ntotal, width) is read.
+ */
+void
+bitpack_unpack_range(const uint8 *in, uint64 ntotal, int width, uint64 start,
+					 uint64 count, uint64 base, uint64 *out)
+{
 	uint64		i = 0;
 	uint64		insize;
 
 	Assert(width >= 0 && width <= 64);
+	Assert(start <= ntotal && count <= ntotal - start);
 	switch (width)
 	{
 		case 0:
-			for (i = 0; i < n; i++)
+			for (i = 0; i < count; i++)
 				out[i] = base;
 			return;
 		case 8:
-			for (i = 0; i < n; i++)
+			in += start;
+			for (i = 0; i < count; i++)
 				out[i] = base + in[i];
 			return;
 		case 16:
-			for (i = 0; i < n; i++)
+			in += start * 2;
+			for (i = 0; i < count; i++)
 				out[i] = base + ((uint64) in[2 * i] | ((uint64) in[2 * i + 1] << 8));
 			return;
 		case 32:
-			for (i = 0; i < n; i++)
+			in += start * 4;
+			for (i = 0; i < count; i++)
 			{
 				uint32		v;
 
@@ -164,30 +185,57 @@ bitpack_unpack(const uint8 *in, uint64 n, int width, uint64 base, uint64 *out)
 			}
 			return;
 		case 64:
-			for (i = 0; i < n; i++)
+			in += start * 8;
+			for (i = 0; i < count; i++)
 				out[i] = base + load_le64(in + 8 * i);
 			return;
 		default:
 			break;
 	}
 
-	insize = bitpack_size(n, width);
+	insize = bitpack_size(ntotal, width);
 	if (width <= 56)
 	{
 		uint64		mask = (UINT64CONST(1) << width) - 1;
-		uint64		bitpos = 0;
+		uint64		bitpos = start * (uint64) width;
 		uint64		nfast = 0;
 
 		/*
 		 * Fast path while a whole word can be loaded at the value's first
-		 * byte: value i qualifies iff floor(i * width / 8) + 8 <= insize,
-		 * which holds for all i <= (insize - 8) * 8 / width.
+		 * byte: value j qualifies iff floor(j * width / 8) + 8 <= insize,
+		 * which holds for all j <= (insize - 8) * 8 / width.
 		 */
 		if (insize >= 8)
-			nfast = Min(n, (insize - 8) * 8 / width + 1);
+		{
+			uint64		lastfast = (insize - 8) * 8 / width;	/* value index */
+
+			if (lastfast >= start)
+				nfast = Min(count, lastfast - start + 1);
+		}
 		for (; i < nfast; i++, bitpos += width)
 			out[i] = base + ((load_le64(in + (bitpos >> 3)) >> (bitpos & 7)) & mask);
 	}
-	for (; i < n; i++)
-		out[i] = base + read_bits_slow(in, i * (uint64) width, width);
+	for (; i < count; i++)
+		out[i] = base + read_bits_slow(in, (start + i) * (uint64) width, width);
+}
+
+/*
+ * bitpack_get
+ *		Value index of a stream of ntotal values of width bits (without any
+ *		base); index < ntotal.  Reads nothing past bitpack_size(ntotal, width).
+ */
+uint64
+bitpack_get(const uint8 *in, uint64 ntotal, int width, uint64 index)
+{
+	uint64		bitpos = index * (uint64) width;
+
+	Assert(index < ntotal && width >= 0 && width <= 64);
+	if (width == 0)
+		return 0;
+	if (width == 64)
+		return load_le64(in + index * 8);
+	if (width <= 56 && (bitpos >> 3) + 8 <= bitpack_size(ntotal, width))
+		return (load_le64(in + (bitpos >> 3)) >> (bitpos & 7)) &
+			((UINT64CONST(1) << width) - 1);
+	return read_bits_slow(in, bitpos, width);
 }

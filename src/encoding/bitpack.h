@@ -37,5 +37,10 @@ extern void bitpack_pack(const uint64 *values, uint64 n, int width,
 						 uint64 base, uint8 *out);
 extern void bitpack_unpack(const uint8 *in, uint64 n, int width,
 						   uint64 base, uint64 *out);
+extern void bitpack_unpack_range(const uint8 *in, uint64 ntotal, int width,
+								 uint64 start, uint64 count, uint64 base,
+								 uint64 *out);
+extern uint64 bitpack_get(const uint8 *in, uint64 ntotal, int width,
+						  uint64 index);
 
 #endif							/* COLSTORE_BITPACK_H */

@@ -52,14 +52,17 @@
  * by-reference types take the smaller of plain and dictionary.  The codec
  * is then run on the region and kept only if it shrinks it.
  *
- * Decoding validates, in order: image length >= header, magic, version,
- * known encoding and codec, flags, value count equal to the caller's,
- * null count, stored length equal to the image length less the header,
- * CRC, a plausible decompressed length for the codec (before allocating
- * it), the decompressed length exactly as recorded, the null bitmap's
- * population count, then every length, width, count and code inside the
- * payload, and finally that the payload is consumed exactly.  Any failure
- * returns false with a static English detail string.
+ * Decoding, and opening a ChunkReader for random access (chunk_reader.c),
+ * go through one parser, chunk_parse, which validates, in order: image
+ * length >= header, magic, version, known encoding and codec, flags, value
+ * count equal to the caller's, null count, stored length equal to the image
+ * length less the header, CRC, a plausible decompressed length for the
+ * codec (before allocating it), the decompressed length exactly as
+ * recorded, the null bitmap's population count, then every length, width,
+ * count, code and scale inside the payload, and finally that the payload is
+ * consumed exactly.  Any failure returns false with a static English detail
+ * string.  A parsed chunk is then decoded in full, or read value by value,
+ * without further checks.
  *
  * IDENTIFICATION
  *	  src/encoding/chunk_encoding.c
@@ -75,6 +78,7 @@
 
 #include "encoding/byref_values.h"
 #include "encoding/chunk_encoding.h"
+#include "encoding/chunk_parse.h"
 #include "encoding/codec.h"
 #include "encoding/dictionary.h"
 #include "encoding/encoding_internal.h"
@@ -112,15 +116,6 @@ static const char *const encoding_names[CHUNK_ENCODING_COUNT] = {
 static const char *const codec_names[COLSTORE_CODEC_COUNT] = {
 	"none", "pglz", "lz4", "zstd"
 };
-
-/* Is this an integer-like pass-by-value type? */
-static inline bool
-type_is_intlike(const ChunkTypeInfo *type)
-{
-	return type->typbyval &&
-		(type->typlen == 1 || type->typlen == 2 ||
-		 type->typlen == 4 || type->typlen == 8);
-}
 
 /* CRC-32C of the image with the crc field taken as zero. */
 static pg_crc32c
@@ -371,71 +366,30 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 }
 
 /*
- * decode_payload
- *		Decode the payload of nn non-null values into values[0..nn-1]
- *		according to the encoding.  Returns false with *detail on error.
+ * parse_payload
+ *		Parse and validate the payload of nn non-null values according to the
+ *		encoding.  keep is passed on to the parsers that check values one by
+ *		one (see chunk_parse).  Returns false with *detail on error.
  */
 static bool
-decode_payload(const ChunkTypeInfo *type, uint8 encoding, ChunkReader *r,
-			   uint64 nn, Datum *values, const char **detail)
+parse_payload(const ChunkTypeInfo *type, uint8 encoding, ByteReader *r,
+			  uint64 nn, bool keep, ChunkPayload *pl, const char **detail)
 {
+	memset(pl, 0, sizeof(*pl));
+	pl->encoding = encoding;
+	pl->nn = nn;
 	if (type_is_intlike(type))
 	{
-		uint64	   *iv;
-		uint64		i;
 		int			typlen = type->typlen;
-
-		/* decode straight into the datum array when the sizes allow */
-		if (sizeof(Datum) == sizeof(uint64))
-			iv = (uint64 *) values;
-		else
-			iv = alloc_array(nn, sizeof(uint64));
 
 		if (encoding == CHUNK_ENCODING_PLAIN)
 		{
-			const uint8 *p;
-
 			if (nn > reader_remaining(r) / typlen)
 			{
 				*detail = "truncated plain values";
 				return false;
 			}
-			p = reader_take(r, nn * typlen);
-			for (i = 0; i < nn; i++)
-			{
-				switch (typlen)
-				{
-					case 1:
-						values[i] = CharGetDatum((char) p[i]);
-						break;
-					case 2:
-						{
-							int16		v;
-
-							memcpy(&v, p + i * 2, 2);
-							values[i] = Int16GetDatum(v);
-							break;
-						}
-					case 4:
-						{
-							int32		v;
-
-							memcpy(&v, p + i * 4, 4);
-							values[i] = Int32GetDatum(v);
-							break;
-						}
-					default:
-						{
-							int64		v;
-
-							memcpy(&v, p + i * 8, 8);
-							values[i] = Int64GetDatum(v);
-							break;
-						}
-				}
-			}
-			if ((void *) iv != (void *) values)
-				pfree(iv);
+			pl->plain = reader_take(r, nn * typlen);
 			return true;
 		}
 		if (encoding != CHUNK_ENCODING_FOR &&
@@ -450,43 +404,19 @@ decode_payload(const ChunkTypeInfo *type, uint8 encoding, ChunkReader *r,
 			*detail = "integer stream kind does not match encoding";
 			return false;
 		}
-		if (!intenc_decode(r, nn, iv, detail))
-		{
-			if ((void *) iv != (void *) values)
-				pfree(iv);
-			return false;
-		}
-		if (typlen != 8 || (void *) iv != (void *) values)
-		{
-			for (i = 0; i < nn; i++)
-				values[i] = intenc_u64_to_datum(iv[i], typlen);
-		}
-		if ((void *) iv != (void *) values)
-			pfree(iv);
-		return true;
+		return intenc_parse(r, nn, &pl->ints, detail);
 	}
 
 	switch (encoding)
 	{
 		case CHUNK_ENCODING_PLAIN:
-			{
-				ByrefView  *views = alloc_array(nn, sizeof(ByrefView));
-
-				if (!byref_decode_plain(r, type, nn, views, detail))
-				{
-					pfree(views);
-					return false;
-				}
-				byref_materialize(type, views, nn, values);
-				pfree(views);
-				return true;
-			}
+			return byref_parse_plain(r, type, nn, keep, &pl->byref, detail);
 		case CHUNK_ENCODING_DICTIONARY:
-			return dict_decode(r, type, nn, values, detail);
+			return dict_parse(r, type, nn, keep, &pl->dict, detail);
 		case CHUNK_ENCODING_SCALED_NUMERIC:
 			if (type->typid != NUMERICOID || type->typlen != -1)
 				break;
-			return numeric_decode_scaled(r, nn, values, detail);
+			return numeric_parse(r, nn, keep, &pl->num, detail);
 		default:
 			break;
 	}
@@ -494,25 +424,45 @@ decode_payload(const ChunkTypeInfo *type, uint8 encoding, ChunkReader *r,
 	return false;
 }
 
+/* Release what parse_payload kept for decoding (after a later failure). */
+static void
+release_payload(ChunkPayload *pl)
+{
+	if (pl->byref.lens_all)
+		pfree(pl->byref.lens_all);
+	if (pl->dict.entries.lens_all)
+		pfree(pl->dict.entries.lens_all);
+	if (pl->dict.codes_all)
+		pfree(pl->dict.codes_all);
+	if (pl->num.dscales_all)
+		pfree(pl->num.dscales_all);
+	if (pl->num.values_all)
+		pfree(pl->num.values_all);
+}
+
 /*
- * DecodeChunk
- *		Decode a chunk image; see chunk_encoding.h for the contract and the
- *		file header for the checks performed.
+ * chunk_parse
+ *		Validate a chunk image completely and describe it in *pc; see the
+ *		file header for the checks, in order.
+ *
+ * With random_access (ChunkReaderOpen) the uncompressed region is always a
+ * copy owned by pc (never a pointer into data) and values are only checked,
+ * block by block; otherwise (DecodeChunk) the region of an uncompressed
+ * image is used in place, and the parsers that must look at every value
+ * keep what they decode, for the caller to consume.  Everything is
+ * allocated in CurrentMemoryContext.  Returns false with *detail set (and
+ * nothing left allocated) if the image is corrupt.
  */
 bool
-DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
-			int nvalues, Datum *values, bool *isnull, const char **detail)
+chunk_parse(const ChunkTypeInfo *type, const char *data, Size len,
+			int nvalues, bool random_access, ParsedChunk *pc,
+			const char **detail)
 {
 	ChunkImageHeader hdr;
 	pg_crc32c	crc;
-	const char *region;
-	char	   *decompressed = NULL;
-	ChunkReader r;
-	const uint8 *bitmap = NULL;
-	uint64		nn;
-	bool		ok;
-	int			i;
+	ByteReader	r;
 
+	memset(pc, 0, sizeof(*pc));
 	*detail = NULL;
 	if (data == NULL || len < CHUNK_HEADER_SIZE)
 	{
@@ -566,6 +516,10 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 		*detail = "checksum mismatch";
 		return false;
 	}
+	pc->encoding = hdr.encoding;
+	pc->codec = hdr.codec;
+	pc->nvalues = hdr.nvalues;
+	pc->nnulls = hdr.nnulls;
 
 	if (hdr.encoding == CHUNK_ENCODING_ALL_NULL || hdr.nnulls == hdr.nvalues)
 	{
@@ -575,11 +529,6 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 		{
 			*detail = "inconsistent all-null chunk";
 			return false;
-		}
-		for (i = 0; i < nvalues; i++)
-		{
-			values[i] = (Datum) 0;
-			isnull[i] = true;
 		}
 		return true;
 	}
@@ -592,7 +541,15 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 			*detail = "decompressed length does not match";
 			return false;
 		}
-		region = data + CHUNK_HEADER_SIZE;
+		if (random_access)
+		{
+			pc->region = MemoryContextAllocHuge(CurrentMemoryContext,
+												Max((Size) hdr.encoded_len, 1));
+			memcpy(pc->region, data + CHUNK_HEADER_SIZE, (Size) hdr.encoded_len);
+			pc->region_owned = true;
+		}
+		else
+			pc->region = unconstify(char *, data + CHUNK_HEADER_SIZE);
 	}
 	else
 	{
@@ -605,18 +562,16 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 								data + CHUNK_HEADER_SIZE, (Size) hdr.stored_len,
 								hdr.encoded_len, detail))
 			return false;
-		decompressed = MemoryContextAllocHuge(CurrentMemoryContext,
-											  (Size) hdr.encoded_len);
+		pc->region = MemoryContextAllocHuge(CurrentMemoryContext,
+											(Size) hdr.encoded_len);
+		pc->region_owned = true;
 		if (!codec_decompress((ColstoreCodec) hdr.codec,
 							  data + CHUNK_HEADER_SIZE, (Size) hdr.stored_len,
-							  decompressed, (Size) hdr.encoded_len, detail))
-		{
-			pfree(decompressed);
-			return false;
-		}
-		region = decompressed;
+							  pc->region, (Size) hdr.encoded_len, detail))
+			goto fail;
 	}
-	reader_init(&r, region, (Size) hdr.encoded_len);
+	pc->region_len = (Size) hdr.encoded_len;
+	reader_init(&r, pc->region, pc->region_len);
 
 	/* null bitmap */
 	if (hdr.nnulls > 0)
@@ -624,41 +579,141 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 		Size		bmlen = ((Size) nvalues + 7) / 8;
 		uint64		count;
 
-		bitmap = reader_take(&r, bmlen);
-		if (bitmap == NULL)
+		pc->bitmap = reader_take(&r, bmlen);
+		if (pc->bitmap == NULL)
 		{
 			*detail = "truncated null bitmap";
 			goto fail;
 		}
-		count = pg_popcount((const char *) bitmap, bmlen);
+		count = pg_popcount((const char *) pc->bitmap, bmlen);
 		if (count != hdr.nnulls ||
-			(nvalues % 8 != 0 && (bitmap[bmlen - 1] >> (nvalues % 8)) != 0))
+			(nvalues % 8 != 0 &&
+			 (pc->bitmap[bmlen - 1] >> (nvalues % 8)) != 0))
 		{
 			*detail = "null bitmap does not match null count";
 			goto fail;
 		}
 	}
 
-	nn = (uint64) nvalues - hdr.nnulls;
-	ok = decode_payload(type, hdr.encoding, &r, nn, values, detail);
-	if (!ok)
+	if (!parse_payload(type, hdr.encoding, &r,
+					   (uint64) nvalues - hdr.nnulls, !random_access,
+					   &pc->payload, detail))
 		goto fail;
 	if (reader_remaining(&r) != 0)
 	{
+		release_payload(&pc->payload);
 		*detail = "trailing bytes after chunk payload";
 		goto fail;
 	}
+	return true;
+
+fail:
+	if (pc->region_owned)
+		pfree(pc->region);
+	pc->region = NULL;
+	return false;
+}
+
+/*
+ * decode_payload
+ *		Decode the parsed payload of the non-null values into
+ *		values[0..nn-1] according to the encoding.  Cannot fail.
+ */
+static void
+decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
+{
+	uint64		nn = pl->nn;
+	uint64		i;
+
+	if (type_is_intlike(type))
+	{
+		int			typlen = type->typlen;
+		uint64	   *iv;
+		IntStreamIter it;
+
+		if (pl->encoding == CHUNK_ENCODING_PLAIN)
+		{
+			for (i = 0; i < nn; i++)
+				values[i] = intenc_plain_datum(pl->plain + i * typlen, typlen);
+			return;
+		}
+
+		/* decode straight into the datum array when the sizes allow */
+		if (sizeof(Datum) == sizeof(uint64))
+			iv = (uint64 *) values;
+		else
+			iv = alloc_array(nn, sizeof(uint64));
+		intenc_iter_init(&it, &pl->ints);
+		intenc_iter_read(&it, iv, nn);
+		if (typlen != 8 || (void *) iv != (void *) values)
+		{
+			for (i = 0; i < nn; i++)
+				values[i] = intenc_u64_to_datum(iv[i], typlen);
+		}
+		if ((void *) iv != (void *) values)
+			pfree(iv);
+		return;
+	}
+
+	switch (pl->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+			{
+				ByrefView  *views = alloc_array(nn, sizeof(ByrefView));
+
+				byref_plain_views(type, &pl->byref, views);
+				byref_materialize(type, views, nn, values);
+				pfree(views);
+				return;
+			}
+		case CHUNK_ENCODING_DICTIONARY:
+			dict_decode(type, &pl->dict, values);
+			return;
+		case CHUNK_ENCODING_SCALED_NUMERIC:
+			numeric_decode_scaled(&pl->num, values);
+			return;
+		default:
+			Assert(false);
+	}
+}
+
+/*
+ * DecodeChunk
+ *		Decode a chunk image; see chunk_encoding.h for the contract and the
+ *		file header for the checks performed (by chunk_parse).
+ */
+bool
+DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
+			int nvalues, Datum *values, bool *isnull, const char **detail)
+{
+	ParsedChunk pc;
+	int			i;
+
+	if (!chunk_parse(type, data, len, nvalues, false, &pc, detail))
+		return false;
+
+	if (pc.encoding == CHUNK_ENCODING_ALL_NULL)
+	{
+		for (i = 0; i < nvalues; i++)
+		{
+			values[i] = (Datum) 0;
+			isnull[i] = true;
+		}
+		return true;
+	}
+
+	decode_payload(type, &pc.payload, values);
 
 	/* spread the non-null values out, back to front, in place */
-	if (bitmap == NULL)
+	if (pc.bitmap == NULL)
 		memset(isnull, 0, sizeof(bool) * nvalues);
 	else
 	{
-		uint64		j = nn;
+		uint64		j = pc.payload.nn;
 
 		for (i = nvalues - 1; i >= 0; i--)
 		{
-			if (bitmap[i / 8] & (1 << (i % 8)))
+			if (pc.bitmap[i / 8] & (1 << (i % 8)))
 			{
 				values[i] = (Datum) 0;
 				isnull[i] = true;
@@ -671,14 +726,9 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 		}
 		Assert(j == 0);
 	}
-	if (decompressed)
-		pfree(decompressed);
+	if (pc.region_owned)
+		pfree(pc.region);
 	return true;
-
-fail:
-	if (decompressed)
-		pfree(decompressed);
-	return false;
 }
 
 /* Name of a ChunkEncoding for introspection; "unknown" if out of range. */

@@ -110,6 +110,47 @@ extern bool DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 						int nvalues, Datum *values, bool *isnull,
 						const char **detail);
 
+/*
+ * Random access to one chunk image: for point lookups, which need one value
+ * of a chunk, without decoding (or caching) the whole chunk.
+ */
+typedef struct ChunkReader ChunkReader;
+
+/*
+ * ChunkReaderOpen
+ *		Validate an image exactly as DecodeChunk does (same checks, same
+ *		detail strings) and prepare it for random access: the codec layer is
+ *		decompressed once and small indexes are built.
+ *
+ * Everything is allocated in CurrentMemoryContext, which the caller keeps
+ * alive as long as the reader (delete or reset it to free the reader); no
+ * pointer into data is kept.  The reader holds about the decompressed
+ * payload plus a few bytes per 128 values (4 bytes per value for plain
+ * variable-length values); values are not materialized.  Returns NULL and
+ * sets *detail (a static English string) if the image is corrupt.
+ */
+extern ChunkReader *ChunkReaderOpen(const ChunkTypeInfo *type,
+									const char *data, Size len,
+									int nvalues, const char **detail);
+
+/*
+ * ChunkReaderGetValue
+ *		Value of row index (0 <= index < nvalues) of an open reader: the
+ *		same datum, bytes and NULL flag DecodeChunk produces for that row.
+ *
+ * Pass-by-reference results are built in their own allocation in
+ * CurrentMemoryContext (suitably aligned, 4-byte varlena headers); callers
+ * copy or free them.  Direct for plain and frame-of-reference values,
+ * dictionary entries and the null bitmap; at most one block of 128 values
+ * (or runs) is decoded for delta and run-length streams.  Cannot fail on a
+ * reader that opened (an index out of range is an elog(ERROR)).
+ */
+extern Datum ChunkReaderGetValue(ChunkReader *reader, int index,
+								 bool *isnull);
+
+/* ChunkReaderMemory: bytes the reader holds (for cache accounting). */
+extern Size ChunkReaderMemory(const ChunkReader *reader);
+
 /* Names shown in introspection ("plain", "for", ... / "none", "zstd"). */
 extern const char *ChunkEncodingName(int encoding);
 extern const char *ColstoreCodecName(int codec);

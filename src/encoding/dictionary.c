@@ -16,9 +16,10 @@
  * dict_build gives up as soon as the distinct values alone reach the size
  * limit it is given (the plain size), since the dictionary cannot win then.
  *
- * The decoder materializes each distinct value once, in one allocation,
- * and points every row's datum at its dictionary entry (datums are
- * read-only, so sharing is safe); every code is checked against ndistinct.
+ * The parser checks every code against ndistinct.  The decoder
+ * materializes each distinct value once, in one allocation, and points
+ * every row's datum at its dictionary entry (datums are read-only, so
+ * sharing is safe); random access reads one code and copies out its entry.
  *
  * IDENTIFICATION
  *	  src/encoding/dictionary.c
@@ -144,20 +145,26 @@ dict_free(DictPlan *plan)
 }
 
 /*
- * dict_decode
- *		Decode a dictionary payload of n values at the reader's position into
- *		out[0..n-1].  Returns false with *detail on any inconsistency.
+ * dict_parse
+ *		Parse and validate a dictionary payload of n values at the reader's
+ *		position into *dp, advancing the reader past it.
+ *
+ * Every code is checked against ndistinct.  With keep, the entries' lengths
+ * and the codes are also left in dp (for dict_decode, which frees them).
+ * Returns false with *detail on any inconsistency.
  */
 bool
-dict_decode(ChunkReader *r, const ChunkTypeInfo *type, uint64 n, Datum *out,
-			const char **detail)
+dict_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
+		   DictPayload *dp, const char **detail)
 {
 	uint32		ndistinct;
-	ByrefView  *entries;
-	Datum	   *dict;
+	IntStreamIter it;
+	uint64		buf[INTENC_BLOCK];
 	uint64	   *codes;
+	uint64		count;
 	uint64		i;
 
+	memset(dp, 0, sizeof(*dp));
 	if (!reader_u32(r, &ndistinct))
 	{
 		*detail = "truncated dictionary";
@@ -168,36 +175,79 @@ dict_decode(ChunkReader *r, const ChunkTypeInfo *type, uint64 n, Datum *out,
 		*detail = "invalid dictionary size";
 		return false;
 	}
-	entries = alloc_array(ndistinct, sizeof(ByrefView));
-	if (!byref_decode_plain(r, type, ndistinct, entries, detail))
-	{
-		pfree(entries);
+	dp->ndistinct = ndistinct;
+	if (!byref_parse_plain(r, type, ndistinct, keep, &dp->entries, detail))
 		return false;
-	}
-	codes = alloc_array(n, sizeof(uint64));
-	if (!intenc_decode(r, n, codes, detail))
+	if (!intenc_parse(r, n, &dp->codes, detail))
+		goto fail;
+	if (keep)
+		dp->codes_all = alloc_array(n, sizeof(uint64));
+	intenc_iter_init(&it, &dp->codes);
+	while ((count = intenc_iter_batch(&it, dp->codes_all, buf, &codes)) > 0)
 	{
-		pfree(entries);
-		pfree(codes);
-		return false;
-	}
-	for (i = 0; i < n; i++)
-	{
-		if (codes[i] >= ndistinct)
+		for (i = 0; i < count; i++)
 		{
-			pfree(entries);
-			pfree(codes);
-			*detail = "dictionary code out of range";
-			return false;
+			if (codes[i] >= ndistinct)
+			{
+				*detail = "dictionary code out of range";
+				goto fail;
+			}
 		}
 	}
+	return true;
 
-	dict = alloc_array(ndistinct, sizeof(Datum));
-	byref_materialize(type, entries, ndistinct, dict);
-	for (i = 0; i < n; i++)
-		out[i] = dict[codes[i]];
+fail:
+	if (dp->entries.lens_all)
+		pfree(dp->entries.lens_all);
+	if (dp->codes_all)
+		pfree(dp->codes_all);
+	return false;
+}
+
+/*
+ * dict_decode
+ *		Decode a dictionary payload parsed with keep into out[0..n-1]: each
+ *		distinct value is materialized once and shared by its rows.
+ */
+void
+dict_decode(const ChunkTypeInfo *type, DictPayload *dp, Datum *out)
+{
+	ByrefView  *entries = alloc_array(dp->ndistinct, sizeof(ByrefView));
+	Datum	   *dict = alloc_array(dp->ndistinct, sizeof(Datum));
+	uint64		i;
+
+	byref_plain_views(type, &dp->entries, entries);
+	byref_materialize(type, entries, dp->ndistinct, dict);
+	for (i = 0; i < dp->codes.n; i++)
+		out[i] = dict[dp->codes_all[i]];
 	pfree(dict);
 	pfree(entries);
-	pfree(codes);
-	return true;
+	pfree(dp->codes_all);
+	dp->codes_all = NULL;
+}
+
+/*
+ * dict_build_index
+ *		Prepare a parsed dictionary payload for dict_get; returns the bytes
+ *		allocated in CurrentMemoryContext.
+ */
+Size
+dict_build_index(const ChunkTypeInfo *type, DictPayload *dp)
+{
+	return byref_build_offsets(type, &dp->entries) +
+		intenc_build_index(&dp->codes);
+}
+
+/*
+ * dict_get
+ *		Datum of value index of an indexed dictionary payload, in its own
+ *		allocation in CurrentMemoryContext.
+ */
+Datum
+dict_get(const ChunkTypeInfo *type, const DictPayload *dp, uint64 index)
+{
+	uint64		code = intenc_get(&dp->codes, index);
+
+	return byref_materialize_one(type,
+								 byref_plain_get(type, &dp->entries, code));
 }

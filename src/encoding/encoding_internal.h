@@ -5,10 +5,11 @@
  *	  chunk encoders.
  *
  * Encoders append to an EncBuf, which grows with repalloc_huge so that
- * images above 1 GB work.  Decoders read through a ChunkReader that checks
+ * images above 1 GB work.  Parsers read through a ByteReader that checks
  * every access against the end of the input and reports failure instead of
- * reading past it; all decoders are written so that a false return simply
- * propagates up to DecodeChunk.  Multi-byte fields are stored in native byte
+ * reading past it; all parsers are written so that a false return simply
+ * propagates up to the chunk parser shared by DecodeChunk and
+ * ChunkReaderOpen (chunk_parse.h).  Multi-byte fields are stored in native byte
  * order (like the rest of PostgreSQL's on-disk data) and accessed with
  * memcpy, so no alignment is assumed.
  *
@@ -103,15 +104,15 @@ encbuf_free(EncBuf *buf)
 }
 
 /* Bounds-checked reader over an untrusted byte range. */
-typedef struct ChunkReader
+typedef struct ByteReader
 {
 	const uint8 *data;
 	Size		len;
 	Size		pos;
-} ChunkReader;
+} ByteReader;
 
 static inline void
-reader_init(ChunkReader *r, const char *data, Size len)
+reader_init(ByteReader *r, const char *data, Size len)
 {
 	r->data = (const uint8 *) data;
 	r->len = len;
@@ -119,14 +120,14 @@ reader_init(ChunkReader *r, const char *data, Size len)
 }
 
 static inline Size
-reader_remaining(const ChunkReader *r)
+reader_remaining(const ByteReader *r)
 {
 	return r->len - r->pos;
 }
 
 /* Return a pointer to the next n bytes and skip them, or NULL. */
 static inline const uint8 *
-reader_take(ChunkReader *r, uint64 n)
+reader_take(ByteReader *r, uint64 n)
 {
 	const uint8 *p;
 
@@ -138,7 +139,7 @@ reader_take(ChunkReader *r, uint64 n)
 }
 
 static inline bool
-reader_u8(ChunkReader *r, uint8 *v)
+reader_u8(ByteReader *r, uint8 *v)
 {
 	const uint8 *p = reader_take(r, 1);
 
@@ -149,7 +150,7 @@ reader_u8(ChunkReader *r, uint8 *v)
 }
 
 static inline bool
-reader_u16(ChunkReader *r, uint16 *v)
+reader_u16(ByteReader *r, uint16 *v)
 {
 	const uint8 *p = reader_take(r, 2);
 
@@ -160,7 +161,7 @@ reader_u16(ChunkReader *r, uint16 *v)
 }
 
 static inline bool
-reader_u32(ChunkReader *r, uint32 *v)
+reader_u32(ByteReader *r, uint32 *v)
 {
 	const uint8 *p = reader_take(r, 4);
 
@@ -171,7 +172,7 @@ reader_u32(ChunkReader *r, uint32 *v)
 }
 
 static inline bool
-reader_u64(ChunkReader *r, uint64 *v)
+reader_u64(ByteReader *r, uint64 *v)
 {
 	const uint8 *p = reader_take(r, 8);
 

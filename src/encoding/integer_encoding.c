@@ -24,8 +24,14 @@
  * computes the exact size of every candidate and writes the smallest (ties
  * go to the cheaper decoder: FOR, then DELTA, then RLE).
  *
- * The decoder checks every width (0..64), every packed length against the
- * input, the run count and the sum of run lengths against n.
+ * The parser checks every width (0..64), every packed length against the
+ * input, the run count and the sum of run lengths against n, so that a
+ * parsed stream can then be read without further checks: sequentially
+ * (intenc_iter_read, any number of values at a time) or at random
+ * (intenc_get).  Random access to FOR streams is direct; RLE and DELTA
+ * streams get a small index (intenc_build_index) with one entry per block
+ * of INTENC_BLOCK values (the run holding the block's first value, or the
+ * value just before the block), so a lookup decodes at most one block.
  *
  * IDENTIFICATION
  *	  src/encoding/integer_encoding.c
@@ -318,7 +324,7 @@ intenc_encode(EncBuf *buf, const uint64 *values, uint64 n)
 
 /* Read a width byte and the packed bytes for count values. */
 static bool
-read_packed(ChunkReader *r, uint64 count, int *width, const uint8 **packed)
+read_packed(ByteReader *r, uint64 count, int *width, const uint8 **packed)
 {
 	uint8		w;
 
@@ -329,22 +335,32 @@ read_packed(ChunkReader *r, uint64 count, int *width, const uint8 **packed)
 	return *packed != NULL;
 }
 
+/* Length of run i of an RLE part (0 only for a corrupt stream). */
+static inline uint64
+rle_run_length(const IntPart *p, uint64 i)
+{
+	return bitpack_get(p->lpacked, p->nruns, p->lwidth, i) + 1;
+}
+
+/* Value of run i of an RLE part. */
+static inline uint64
+rle_run_value(const IntPart *p, uint64 i)
+{
+	return p->base + bitpack_get(p->packed, p->nruns, p->width, i);
+}
+
 /*
- * decode_rle
- *		Decode the body of an RLE stream (after the kind byte) into
- *		out[0..n-1], checking run count and run lengths against n.
+ * parse_rle
+ *		Parse the body of an RLE stream (after the kind byte) of n values,
+ *		checking run count and run lengths against n.
  */
 static bool
-decode_rle(ChunkReader *r, uint64 n, uint64 *out, const char **detail)
+parse_rle(ByteReader *r, uint64 n, IntPart *p, const char **detail)
 {
 	uint32		nruns;
 	uint8		lw;
 	uint8		vw;
 	uint64		vbase;
-	const uint8 *lpacked;
-	const uint8 *vpacked;
-	uint64	   *lens;
-	uint64	   *vals;
 	uint64		pos = 0;
 	uint64		i;
 
@@ -359,37 +375,28 @@ decode_rle(ChunkReader *r, uint64 n, uint64 *out, const char **detail)
 		*detail = "invalid run-length stream header";
 		return false;
 	}
-	lpacked = reader_take(r, bitpack_size(nruns, lw));
-	vpacked = reader_take(r, bitpack_size(nruns, vw));
-	if (lpacked == NULL || vpacked == NULL)
+	p->nruns = nruns;
+	p->lwidth = lw;
+	p->base = vbase;
+	p->width = vw;
+	p->lpacked = reader_take(r, bitpack_size(nruns, lw));
+	p->packed = reader_take(r, bitpack_size(nruns, vw));
+	if (p->lpacked == NULL || p->packed == NULL)
 	{
 		*detail = "truncated run-length stream";
 		return false;
 	}
-
-	lens = alloc_array(nruns, sizeof(uint64));
-	vals = alloc_array(nruns, sizeof(uint64));
-	bitpack_unpack(lpacked, nruns, lw, 1, lens);
-	bitpack_unpack(vpacked, nruns, vw, vbase, vals);
 	for (i = 0; i < nruns; i++)
 	{
-		uint64		len = lens[i];
-		uint64		v = vals[i];
-		uint64		j;
+		uint64		len = rle_run_length(p, i);
 
 		if (len == 0 || len > n - pos)
 		{
-			pfree(lens);
-			pfree(vals);
 			*detail = "run lengths do not match value count";
 			return false;
 		}
-		for (j = 0; j < len; j++)
-			out[pos + j] = v;
 		pos += len;
 	}
-	pfree(lens);
-	pfree(vals);
 	if (pos != n)
 	{
 		*detail = "run lengths do not match value count";
@@ -399,80 +406,307 @@ decode_rle(ChunkReader *r, uint64 n, uint64 *out, const char **detail)
 }
 
 /*
- * decode_stream
- *		Decode one integer stream of n values into out[0..n-1].  nested is
- *		true for the differences inside a DELTA stream, where only FOR and
- *		RLE are allowed.
+ * parse_part
+ *		Parse a FOR or RLE stream of n values, kind byte included.  nested is
+ *		true for the differences inside a DELTA stream, where a DELTA kind
+ *		is reported as invalid rather than unknown.
  */
 static bool
-decode_stream(ChunkReader *r, uint64 n, uint64 *out, bool nested,
-			  const char **detail)
+parse_part(ByteReader *r, uint64 n, IntPart *p, uint8 kind, bool nested,
+		   const char **detail)
+{
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->n = n;
+	switch (kind)
+	{
+		case CHUNK_ENCODING_FOR:
+			if (!reader_u64(r, &p->base) ||
+				!read_packed(r, n, &p->width, &p->packed))
+			{
+				*detail = "truncated or invalid frame-of-reference stream";
+				return false;
+			}
+			return true;
+		case CHUNK_ENCODING_RLE:
+			return parse_rle(r, n, p, detail);
+		case CHUNK_ENCODING_DELTA:
+			if (nested)
+			{
+				*detail = "invalid delta stream";
+				return false;
+			}
+			break;
+		default:
+			break;
+	}
+	*detail = "unknown integer stream kind";
+	return false;
+}
+
+/*
+ * intenc_parse
+ *		Parse and validate an integer stream of n values at the reader's
+ *		position, advancing the reader past it.  Every width, packed length,
+ *		run count and run length is checked, so that reading the stream
+ *		afterwards (intenc_iter_read, intenc_get) cannot fail or read outside
+ *		it.  Returns false with *detail set if the stream is malformed or
+ *		truncated.
+ */
+bool
+intenc_parse(ByteReader *r, uint64 n, IntStream *s, const char **detail)
 {
 	uint8		kind;
 
+	memset(s, 0, sizeof(*s));
+	s->n = n;
 	if (!reader_u8(r, &kind))
 	{
 		*detail = "truncated integer stream";
 		return false;
 	}
-	switch (kind)
+	s->kind = kind;
+	if (kind != CHUNK_ENCODING_DELTA)
+		return parse_part(r, n, &s->part, kind, false, detail);
+
+	if (n == 0)
 	{
-		case CHUNK_ENCODING_FOR:
-			{
-				uint64		base;
-				int			width;
-				const uint8 *packed;
+		*detail = "invalid delta stream";
+		return false;
+	}
+	if (!reader_u64(r, &s->first))
+	{
+		*detail = "truncated delta stream";
+		return false;
+	}
+	if (!reader_u8(r, &kind))
+	{
+		*detail = "truncated integer stream";
+		return false;
+	}
+	return parse_part(r, n - 1, &s->part, kind, true, detail);
+}
 
-				if (!reader_u64(r, &base) ||
-					!read_packed(r, n, &width, &packed))
-				{
-					*detail = "truncated or invalid frame-of-reference stream";
-					return false;
-				}
-				bitpack_unpack(packed, n, width, base, out);
-				return true;
-			}
+/* Read count values of a part from the iterator's part position. */
+static void
+part_read(IntStreamIter *it, uint64 *out, uint64 count)
+{
+	const IntPart *p = &it->s->part;
 
-		case CHUNK_ENCODING_RLE:
-			return decode_rle(r, n, out, detail);
+	if (p->kind == CHUNK_ENCODING_FOR)
+	{
+		bitpack_unpack_range(p->packed, p->n, p->width, it->ppos, count,
+							 p->base, out);
+		it->ppos += count;
+		return;
+	}
+	it->ppos += count;
+	while (count > 0)
+	{
+		uint64		take;
+		uint64		v;
+		uint64		j;
 
-		case CHUNK_ENCODING_DELTA:
-			{
-				uint64		first;
-				uint64		i;
-
-				if (nested || n == 0)
-				{
-					*detail = "invalid delta stream";
-					return false;
-				}
-				if (!reader_u64(r, &first))
-				{
-					*detail = "truncated delta stream";
-					return false;
-				}
-				if (!decode_stream(r, n - 1, out + 1, true, detail))
-					return false;
-				out[0] = first;
-				for (i = 1; i < n; i++)
-					out[i] += out[i - 1];
-				return true;
-			}
-
-		default:
-			*detail = "unknown integer stream kind";
-			return false;
+		if (it->run_left == 0)
+		{
+			Assert(it->run < p->nruns);
+			it->run_left = rle_run_length(p, it->run);
+			it->run_value = rle_run_value(p, it->run);
+			it->run++;
+		}
+		take = Min(count, it->run_left);
+		v = it->run_value;
+		for (j = 0; j < take; j++)
+			out[j] = v;
+		out += take;
+		count -= take;
+		it->run_left -= take;
 	}
 }
 
 /*
- * intenc_decode
- *		Decode an integer stream of n values at the reader's position into
- *		out[0..n-1], advancing the reader past it.  Returns false with
- *		*detail set if the stream is malformed or truncated.
+ * part_seek
+ *		Position the iterator's part at value ppos (< part n), using the RLE
+ *		index: at most one block's worth of runs is walked.
  */
-bool
-intenc_decode(ChunkReader *r, uint64 n, uint64 *out, const char **detail)
+static void
+part_seek(IntStreamIter *it, uint64 ppos)
 {
-	return decode_stream(r, n, out, false, detail);
+	const IntPart *p = &it->s->part;
+	uint32		run;
+	uint64		start;
+
+	Assert(ppos < p->n);
+	it->ppos = ppos;
+	if (p->kind == CHUNK_ENCODING_FOR)
+		return;
+	Assert(p->cp_run != NULL);
+	run = p->cp_run[ppos / INTENC_BLOCK];
+	start = p->cp_start[ppos / INTENC_BLOCK];
+	for (;;)
+	{
+		uint64		len = rle_run_length(p, run);
+
+		if (ppos < start + len)
+		{
+			it->run_left = start + len - ppos;
+			it->run_value = rle_run_value(p, run);
+			it->run = run + 1;
+			return;
+		}
+		start += len;
+		run++;
+	}
+}
+
+/* Start a sequential pass over a parsed stream. */
+void
+intenc_iter_init(IntStreamIter *it, const IntStream *s)
+{
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+}
+
+/*
+ * intenc_iter_read
+ *		Produce the next count values of the stream (count <= values left)
+ *		into out[0..count-1].
+ */
+void
+intenc_iter_read(IntStreamIter *it, uint64 *out, uint64 count)
+{
+	uint64		k = 0;
+	uint64		j;
+
+	Assert(count <= it->s->n - it->pos);
+	if (count == 0)
+		return;
+	if (it->s->kind != CHUNK_ENCODING_DELTA)
+	{
+		part_read(it, out, count);
+		it->pos += count;
+		return;
+	}
+
+	/* value 0 is the first value, value i > 0 adds difference i - 1 */
+	if (it->pos == 0)
+	{
+		out[0] = it->s->first;
+		it->prev = out[0];
+		k = 1;
+	}
+	part_read(it, out + k, count - k);
+	for (j = k; j < count; j++)
+	{
+		it->prev += out[j];
+		out[j] = it->prev;
+	}
+	it->pos += count;
+}
+
+/*
+ * iter_seek_block
+ *		Position a fresh iterator at the first value of a block, using the
+ *		stream's random-access index.
+ */
+static void
+iter_seek_block(IntStreamIter *it, uint64 block)
+{
+	uint64		pos = block * INTENC_BLOCK;
+
+	it->pos = pos;
+	if (pos == 0)
+		return;
+	if (it->s->kind != CHUNK_ENCODING_DELTA)
+		part_seek(it, pos);
+	else
+	{
+		it->prev = it->s->cp_prev[block];
+		part_seek(it, pos - 1);
+	}
+}
+
+/*
+ * intenc_build_index
+ *		Build the random-access index of a parsed stream in
+ *		CurrentMemoryContext: for an RLE part, the run holding each block's
+ *		first value; for a DELTA stream, the value before each block.  FOR
+ *		streams need none.  Returns the bytes allocated.
+ */
+Size
+intenc_build_index(IntStream *s)
+{
+	IntPart    *p = &s->part;
+	Size		bytes = 0;
+
+	if (p->kind == CHUNK_ENCODING_RLE && p->n > 0)
+	{
+		uint64		nblocks = (p->n + INTENC_BLOCK - 1) / INTENC_BLOCK;
+		uint64		start = 0;
+		uint64		b = 0;
+		uint32		run;
+
+		p->cp_run = alloc_array(nblocks, sizeof(uint32));
+		p->cp_start = alloc_array(nblocks, sizeof(uint64));
+		bytes += GetMemoryChunkSpace(p->cp_run) +
+			GetMemoryChunkSpace(p->cp_start);
+		for (run = 0; run < p->nruns; run++)
+		{
+			uint64		end = start + rle_run_length(p, run);
+
+			for (; b < nblocks && b * INTENC_BLOCK < end; b++)
+			{
+				p->cp_run[b] = run;
+				p->cp_start[b] = start;
+			}
+			start = end;
+		}
+		Assert(b == nblocks);
+	}
+	if (s->kind == CHUNK_ENCODING_DELTA)
+	{
+		uint64		nblocks = (s->n + INTENC_BLOCK - 1) / INTENC_BLOCK;
+		uint64		buf[INTENC_BLOCK];
+		IntStreamIter it;
+		uint64		b;
+
+		s->cp_prev = alloc_array(nblocks, sizeof(uint64));
+		bytes += GetMemoryChunkSpace(s->cp_prev);
+		s->cp_prev[0] = s->first;	/* unused: block 0 starts at first */
+		intenc_iter_init(&it, s);
+		for (b = 1; b < nblocks; b++)
+		{
+			intenc_iter_read(&it, buf, INTENC_BLOCK);
+			s->cp_prev[b] = it.prev;
+		}
+	}
+	return bytes;
+}
+
+/*
+ * intenc_get
+ *		Value index (< n) of a parsed stream whose index has been built.
+ *
+ * FOR streams and DELTA streams of constant differences are read directly;
+ * otherwise the value's block is decoded up to the value (at most
+ * INTENC_BLOCK values, at most as many runs).
+ */
+uint64
+intenc_get(const IntStream *s, uint64 index)
+{
+	const IntPart *p = &s->part;
+	IntStreamIter it;
+	uint64		buf[INTENC_BLOCK];
+
+	Assert(index < s->n);
+	if (s->kind == CHUNK_ENCODING_FOR)
+		return p->base + bitpack_get(p->packed, p->n, p->width, index);
+	if (s->kind == CHUNK_ENCODING_DELTA && p->kind == CHUNK_ENCODING_FOR &&
+		p->width == 0)
+		return s->first + index * p->base;
+
+	intenc_iter_init(&it, s);
+	iter_seek_block(&it, index / INTENC_BLOCK);
+	intenc_iter_read(&it, buf, index % INTENC_BLOCK + 1);
+	return buf[index % INTENC_BLOCK];
 }

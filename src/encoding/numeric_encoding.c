@@ -24,10 +24,12 @@
  * base-10000 digits, most significant first, with no leading or trailing
  * zero digits; zero has no digits, weight 0 and positive sign.  The encoder
  * reads it with overflow checks, and anything unexpected disqualifies the
- * chunk, which then falls back to the varlena encodings.  The decoder builds
- * exactly what make_result() would build for the value and display scale d
- * (so 1.50 stays 1.50 and 0.00 stays 0.00, byte for byte), all values in
- * one allocation, with no per-value function calls.
+ * chunk, which then falls back to the varlena encodings.  The parser checks
+ * that every value fits its display scale; the decoder then builds exactly
+ * what make_result() would build for the value and display scale d (so 1.50
+ * stays 1.50 and 0.00 stays 0.00, byte for byte), all values in one
+ * allocation with no per-value function calls, or one value on its own for
+ * random access.
  *
  * IDENTIFICATION
  *	  src/encoding/numeric_encoding.c
@@ -234,12 +236,35 @@ numeric_encode_scaled(EncBuf *buf, const uint64 *scaled,
 }
 
 /*
+ * scaled_value_valid
+ *		Can m * 10^-s be shown with display scale dscale, i.e. is dscale in
+ *		range and are all of m's nonzero digits within it?  This is what a
+ *		valid image guarantees for every value (the encoder takes dscale from
+ *		the value itself); s is in 0..NUM_DSCALE_MASK.
+ */
+static bool
+scaled_value_valid(int64 m, int s, uint64 dscale)
+{
+	uint64		u = m < 0 ? (uint64) (-(m + 1)) + 1 : (uint64) m;
+	int64		k;
+
+	if (dscale > NUM_DSCALE_MASK)
+		return false;
+	/* the lowest s - dscale decimal digits of |m| must be zero */
+	for (k = (int64) s - (int64) dscale; k > 0 && u != 0; k--)
+	{
+		if (u % 10 != 0)
+			return false;
+		u /= 10;
+	}
+	return true;
+}
+
+/*
  * build_numeric
  *		Write at dst the numeric m * 10^-s with display scale dscale, in the
  *		exact form make_result() produces; return the bytes written (at most
- *		MAX_NUMERIC_SIZE), or 0 if the value has nonzero digits beyond
- *		dscale (impossible for a valid image).  Requires s and dscale in
- *		0..NUM_DSCALE_MASK.
+ *		MAX_NUMERIC_SIZE).  Requires scaled_value_valid(m, s, dscale).
  */
 static Size
 build_numeric(char *dst, int64 m, int s, int dscale)
@@ -291,8 +316,7 @@ build_numeric(char *dst, int64 m, int s, int dscale)
 		int			digit = (int) (u % 10);
 		int			gi = (p >= 0) ? p / 4 : -((-p + 3) / 4);
 
-		if (digit != 0 && -p > dscale)
-			return 0;
+		Assert(digit == 0 || -p <= dscale);
 		u /= 10;
 		groups[gi - gmin] += digit * (int) pow10_table[p - 4 * gi];
 		gmax = gi;
@@ -344,21 +368,30 @@ build_numeric(char *dst, int64 m, int s, int dscale)
 }
 
 /*
- * numeric_decode_scaled
- *		Decode a scaled-numeric payload of n values into numeric datums
- *		out[0..n-1], all in one allocation in CurrentMemoryContext.
+ * numeric_parse
+ *		Parse and validate a scaled-numeric payload of n values at the
+ *		reader's position into *sn, advancing the reader past it.
+ *
+ * Every (value, display scale) pair is checked with scaled_value_valid.
+ * With keep, the decoded display scales and values are left in sn (for
+ * numeric_decode_scaled, which frees them).  Returns false with *detail on
+ * corruption.
  */
 bool
-numeric_decode_scaled(ChunkReader *r, uint64 n, Datum *out,
-					  const char **detail)
+numeric_parse(ByteReader *r, uint64 n, bool keep, ScaledNumeric *sn,
+			  const char **detail)
 {
 	uint16		iscale;
-	uint64	   *vals;
+	IntStreamIter dit;
+	IntStreamIter vit;
+	uint64		dbuf[INTENC_BLOCK];
+	uint64		vbuf[INTENC_BLOCK];
 	uint64	   *dscales;
-	char	   *mem;
-	Size		off = 0;
+	uint64	   *vals;
+	uint64		count;
 	uint64		i;
 
+	memset(sn, 0, sizeof(*sn));
 	if (!reader_u16(r, &iscale))
 	{
 		*detail = "truncated scaled numeric payload";
@@ -369,39 +402,88 @@ numeric_decode_scaled(ChunkReader *r, uint64 n, Datum *out,
 		*detail = "numeric scale out of range";
 		return false;
 	}
-	dscales = alloc_array(n, sizeof(uint64));
-	vals = alloc_array(n, sizeof(uint64));
-	if (!intenc_decode(r, n, dscales, detail) ||
-		!intenc_decode(r, n, vals, detail))
-		goto fail;
-	mem = alloc_array(n, INTALIGN(MAX_NUMERIC_SIZE));
+	sn->iscale = iscale;
+	if (!intenc_parse(r, n, &sn->dscales, detail) ||
+		!intenc_parse(r, n, &sn->values, detail))
+		return false;
+	if (keep)
+	{
+		sn->dscales_all = alloc_array(n, sizeof(uint64));
+		sn->values_all = alloc_array(n, sizeof(uint64));
+	}
+	intenc_iter_init(&dit, &sn->dscales);
+	intenc_iter_init(&vit, &sn->values);
+	while ((count = intenc_iter_batch(&dit, sn->dscales_all, dbuf, &dscales)) > 0)
+	{
+		(void) intenc_iter_batch(&vit, sn->values_all, vbuf, &vals);
+		for (i = 0; i < count; i++)
+		{
+			if (!scaled_value_valid((int64) vals[i], iscale, dscales[i]))
+			{
+				*detail = dscales[i] > NUM_DSCALE_MASK ?
+					"numeric scale out of range" :
+					"numeric digits beyond display scale";
+				if (sn->dscales_all)
+				{
+					pfree(sn->dscales_all);
+					pfree(sn->values_all);
+				}
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * numeric_decode_scaled
+ *		Decode a scaled-numeric payload parsed with keep into numeric datums
+ *		out[0..n-1], all in one allocation in CurrentMemoryContext.
+ */
+void
+numeric_decode_scaled(ScaledNumeric *sn, Datum *out)
+{
+	uint64		n = sn->values.n;
+	char	   *mem = alloc_array(n, INTALIGN(MAX_NUMERIC_SIZE));
+	Size		off = 0;
+	uint64		i;
+
 	for (i = 0; i < n; i++)
 	{
 		char	   *dst = mem + off;
-		Size		sz;
 
-		if (dscales[i] > NUM_DSCALE_MASK)
-		{
-			*detail = "numeric scale out of range";
-			pfree(mem);
-			goto fail;
-		}
-		sz = build_numeric(dst, (int64) vals[i], iscale, (int) dscales[i]);
-		if (sz == 0)
-		{
-			*detail = "numeric digits beyond display scale";
-			pfree(mem);
-			goto fail;
-		}
-		off += INTALIGN(sz);
+		off += INTALIGN(build_numeric(dst, (int64) sn->values_all[i],
+									  sn->iscale, (int) sn->dscales_all[i]));
 		out[i] = PointerGetDatum(dst);
 	}
-	pfree(vals);
-	pfree(dscales);
-	return true;
+	pfree(sn->values_all);
+	pfree(sn->dscales_all);
+	sn->values_all = sn->dscales_all = NULL;
+}
 
-fail:
-	pfree(vals);
-	pfree(dscales);
-	return false;
+/*
+ * numeric_build_index
+ *		Prepare a parsed payload for numeric_get; returns the bytes allocated
+ *		in CurrentMemoryContext.
+ */
+Size
+numeric_build_index(ScaledNumeric *sn)
+{
+	return intenc_build_index(&sn->dscales) + intenc_build_index(&sn->values);
+}
+
+/*
+ * numeric_get
+ *		Numeric datum of value index of an indexed payload, the same bytes
+ *		numeric_decode_scaled builds, in its own allocation in
+ *		CurrentMemoryContext.
+ */
+Datum
+numeric_get(const ScaledNumeric *sn, uint64 index)
+{
+	char	   *dst = palloc(MAX_NUMERIC_SIZE);
+
+	(void) build_numeric(dst, (int64) intenc_get(&sn->values, index),
+						 sn->iscale, (int) intenc_get(&sn->dscales, index));
+	return PointerGetDatum(dst);
 }

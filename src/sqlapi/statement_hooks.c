@@ -79,7 +79,14 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 {
 	ColstoreUtilityOptions *extracted;
 
-	WriteBufferFlushAll();
+	/*
+	 * Transaction control needs no flush: COMMIT and PREPARE flush in the
+	 * transaction callback, ROLLBACK discards, and subtransactions are told
+	 * apart by subtransaction id.  Flushing before ROLLBACK would only write
+	 * rows that are about to die.
+	 */
+	if (!IsA(pstmt->utilityStmt, TransactionStmt))
+		WriteBufferFlushAll();
 	if (readOnlyTree && OptionsStatementNeedsCopy(pstmt->utilityStmt))
 	{
 		pstmt = copyObject(pstmt);

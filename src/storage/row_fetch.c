@@ -71,6 +71,16 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	int			index;
 	int			att;
 
+	/*
+	 * A dirty snapshot is an output: like HeapTupleSatisfiesDirty, clear it
+	 * on every path (InitDirtySnapshot leaves speculativeToken unset, and a
+	 * stale token would make btree "wait" on a lock nobody holds).
+	 */
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
+	{
+		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
+		snapshot->speculativeToken = 0;
+	}
 	if (WriteBufferFetch(rel, rownum, snapshot, slot, &buffered))
 		return ROW_VISIBLE;
 	if (buffered)

@@ -1,0 +1,182 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_reader.c
+ *	  Random access to the values of one chunk image without decoding the
+ *	  whole chunk.
+ *
+ * Point lookups (index scans) need one value of a chunk per column.
+ * ChunkReaderOpen validates an image through the same path as DecodeChunk
+ * (chunk_parse), which leaves the codec-decompressed region (always a
+ * private copy) and a description of its streams, and then adds small
+ * indexes:
+ *
+ *	null bitmap			the NULL count before each 64-value word (4 bytes
+ *						per 64 values), so a row's position among the
+ *						non-null values is one popcount away
+ *	FOR streams			none: a value is read directly from the packed bits
+ *	DELTA streams		the value just before each block of 128 values; a
+ *						lookup adds at most 128 differences (none when the
+ *						differences are constant, e.g. sequences)
+ *	RLE streams			the run holding each block's first value; a lookup
+ *						walks at most 128 runs
+ *	plain varlena and	the offset of each value's content (4 bytes per
+ *	cstring values		value, 8 beyond 4 GB of content)
+ *	dictionaries		offsets of the distinct values, plus the index of
+ *						the codes' stream
+ *	scaled numerics		the indexes of the display scale and value streams
+ *
+ * So a reader holds about the decompressed payload plus a few bytes per 128
+ * values, and 4 bytes per value for plain variable-length values; no value
+ * is materialized until asked for.  ChunkReaderGetValue returns exactly the
+ * datum DecodeChunk returns for the same row: pass-by-value datums are
+ * built the same way, pass-by-reference ones are built by the same code
+ * (byref_materialize_one, build_numeric) into their own allocation.
+ *
+ * IDENTIFICATION
+ *	  src/encoding/chunk_reader.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "port/pg_bitutils.h"
+
+#include "encoding/chunk_encoding.h"
+#include "encoding/chunk_parse.h"
+
+struct ChunkReader
+{
+	ChunkTypeInfo type;
+	int			nvalues;
+	ParsedChunk pc;				/* validated image, indexes built */
+	uint32	   *null_rank;		/* NULLs before each 64-value word */
+	Size		memory;			/* bytes held, for ChunkReaderMemory */
+};
+
+/* Word w of the null bitmap (bits of values 64w .. 64w + 63). */
+static inline uint64
+bitmap_word(const ChunkReader *reader, uint64 w)
+{
+	const uint8 *bm = reader->pc.bitmap;
+	Size		bmlen = ((Size) reader->nvalues + 7) / 8;
+	Size		first = (Size) w * 8;
+	Size		last = Min(first + 8, bmlen);
+	uint64		word = 0;
+	Size		i;
+
+	for (i = first; i < last; i++)
+		word |= (uint64) bm[i] << ((i - first) * 8);
+	return word;
+}
+
+/*
+ * ChunkReaderOpen
+ *		Validate an image exactly as DecodeChunk does and prepare it for
+ *		random access; see chunk_encoding.h for the contract.
+ */
+ChunkReader *
+ChunkReaderOpen(const ChunkTypeInfo *type, const char *data, Size len,
+				int nvalues, const char **detail)
+{
+	ChunkReader *reader;
+	ChunkPayload *pl;
+
+	reader = palloc0(sizeof(ChunkReader));
+	if (!chunk_parse(type, data, len, nvalues, true, &reader->pc, detail))
+	{
+		pfree(reader);
+		return NULL;
+	}
+	reader->type = *type;
+	reader->nvalues = nvalues;
+	reader->memory = GetMemoryChunkSpace(reader);
+	if (reader->pc.region_owned)
+		reader->memory += GetMemoryChunkSpace(reader->pc.region);
+	if (reader->pc.encoding == CHUNK_ENCODING_ALL_NULL)
+		return reader;
+
+	if (reader->pc.bitmap != NULL)
+	{
+		uint64		nwords = ((uint64) nvalues + 63) / 64;
+		uint64		w;
+		uint32		nulls = 0;
+
+		reader->null_rank = palloc(sizeof(uint32) * nwords);
+		reader->memory += GetMemoryChunkSpace(reader->null_rank);
+		for (w = 0; w < nwords; w++)
+		{
+			reader->null_rank[w] = nulls;
+			nulls += pg_popcount64(bitmap_word(reader, w));
+		}
+	}
+
+	pl = &reader->pc.payload;
+	if (type_is_intlike(type))
+	{
+		if (pl->encoding != CHUNK_ENCODING_PLAIN)
+			reader->memory += intenc_build_index(&pl->ints);
+	}
+	else if (pl->encoding == CHUNK_ENCODING_PLAIN)
+		reader->memory += byref_build_offsets(type, &pl->byref);
+	else if (pl->encoding == CHUNK_ENCODING_DICTIONARY)
+		reader->memory += dict_build_index(type, &pl->dict);
+	else
+		reader->memory += numeric_build_index(&pl->num);
+	return reader;
+}
+
+/*
+ * ChunkReaderGetValue
+ *		Value of row index of an open reader; see chunk_encoding.h.
+ */
+Datum
+ChunkReaderGetValue(ChunkReader *reader, int index, bool *isnull)
+{
+	const ChunkTypeInfo *type = &reader->type;
+	const ChunkPayload *pl = &reader->pc.payload;
+	uint64		k = (uint64) index;
+
+	if (index < 0 || index >= reader->nvalues)
+		elog(ERROR, "colstore chunk row %d out of range (%d rows)",
+			 index, reader->nvalues);
+	*isnull = true;
+	if (reader->pc.encoding == CHUNK_ENCODING_ALL_NULL)
+		return (Datum) 0;
+	if (reader->pc.bitmap != NULL)
+	{
+		uint64		word = bitmap_word(reader, k / 64);
+		int			bit = (int) (k % 64);
+
+		if ((word >> bit) & 1)
+			return (Datum) 0;
+		/* position among the non-null values */
+		k -= reader->null_rank[k / 64] +
+			pg_popcount64(word & ((UINT64CONST(1) << bit) - 1));
+	}
+	*isnull = false;
+
+	if (type_is_intlike(type))
+	{
+		if (pl->encoding == CHUNK_ENCODING_PLAIN)
+			return intenc_plain_datum(pl->plain + k * type->typlen,
+									  type->typlen);
+		return intenc_u64_to_datum(intenc_get(&pl->ints, k), type->typlen);
+	}
+	switch (pl->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+			return byref_materialize_one(type,
+										 byref_plain_get(type, &pl->byref, k));
+		case CHUNK_ENCODING_DICTIONARY:
+			return dict_get(type, &pl->dict, k);
+		default:
+			return numeric_get(&pl->num, k);
+	}
+}
+
+/* Bytes an open reader holds (for cache accounting). */
+Size
+ChunkReaderMemory(const ChunkReader *reader)
+{
+	return reader->memory;
+}
