@@ -1,0 +1,47 @@
+# Corrupted chunk data raises data_corrupted (XX001) naming the table, row
+# group and column, never a crash or wrong rows, and colstore.verify finds it.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('corrupt');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION colstore;
+	CREATE TABLE c (id int, v text) USING colstore;
+	INSERT INTO c SELECT i, md5(i::text) FROM generate_series(1, 20000) i;
+	CREATE TABLE ok (id int) USING colstore;
+	INSERT INTO ok SELECT generate_series(1, 10);
+});
+my $path = $node->data_dir . '/' . $node->safe_psql('postgres', "SELECT pg_relation_filepath('c')");
+my $blocks = $node->safe_psql('postgres', "SELECT pg_relation_size('c') / 8192");
+ok($blocks >= 5, "table has $blocks blocks");
+$node->stop;
+
+# Blocks 0 and 1 are the metapage and the first directory page; overwrite bytes
+# in the middle of a data block (inside the 'v' column's chunk data).
+my $target = 8192 * int($blocks / 2) + 3000;
+open(my $fh, '+<', $path) or die "could not open $path: $!";
+binmode $fh;
+seek($fh, $target, 0);
+print $fh ("\x55" x 64);
+close($fh);
+
+$node->start;
+my ($ret, $stdout, $stderr) = $node->psql('postgres',
+	'\set VERBOSITY verbose' . "\n" . 'SELECT count(*), max(v) FROM c');
+isnt($ret, 0, 'reading corrupted data fails');
+like($stderr, qr/XX001/, 'with SQLSTATE data_corrupted');
+like($stderr, qr/colstore table "c"/, 'naming the table');
+like($stderr, qr/row group \d+/, 'and the row group');
+
+($ret, $stdout, $stderr) = $node->psql('postgres', "SELECT colstore.verify('c')");
+isnt($ret, 0, 'colstore.verify fails too');
+like($stderr, qr/colstore table "c"/, 'verify names the table');
+
+is($node->safe_psql('postgres', 'SELECT count(*) FROM ok'), '10', 'the server still answers');
+$node->stop;
+done_testing();
