@@ -73,11 +73,15 @@ run_tap() {
 		done
 		failed_phases+=("TAP")
 	fi
-	passed=$((passed + $(grep -cE '^t/.* ok$' "$out" || true)))
-	failed=$((failed + $(grep -cE '^t/.*(Dubious|Failed|not ok)' "$out" || true)))
-	if grep -q "Result: FAIL" "$out" && ! grep -qE '^t/.*(Dubious|Failed|not ok)' "$out"; then
-		failed=$((failed + 1))
+	# prove's summary: "Files=N, ..." and, on failure, one "t/..." line per failed file
+	local total bad
+	total=$(grep -oE 'Files=[0-9]+' "$out" | grep -oE '[0-9]+' || echo 0)
+	bad=$(sed -n '/Test Summary Report/,$p' "$out" | grep -c '^t/' || true)
+	if ! grep -q "Result: PASS" "$out" && [ "$bad" -eq 0 ]; then
+		bad=1
 	fi
+	passed=$((passed + ${total:-0} - bad))
+	failed=$((failed + bad))
 }
 
 run_conformance() {
