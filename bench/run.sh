@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# bench/run.sh: heap vs colstore on the seed-000 workload, in one server, one run.
+#
+# Starts a throwaway cluster (shared_buffers 4GB, jit off, 2 parallel workers per gather), loads
+# t5 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) with N rows into a heap and a
+# colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
+# point lookups (pgbench, select-only style, 2 clients), a 100,000-row range and TRUNCATE, with
+# colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
+# Usage: bash bench/run.sh [--rows N] [--port P] [--pgbench-seconds S]
+# Never run by CI; results go to bench/results/ (not committed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+
+rows=10000000
+port=5450
+pgbench_seconds=30
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--rows) rows="$2"; shift 2 ;;
+		--port) port="$2"; shift 2 ;;
+		--pgbench-seconds) pgbench_seconds="$2"; shift 2 ;;
+		*) echo "usage: $0 [--rows N] [--port P] [--pgbench-seconds S]"; exit 2 ;;
+	esac
+done
+
+data=/var/tmp/colstore-bench
+sock=/var/tmp/colstore-bench-socket
+export PGHOST="$sock" PGPORT="$port" PGDATABASE=bench PGUSER=postgres
+
+stop_server() { as_postgres pg_ctl -D "$data" -m fast -w stop >/dev/null 2>&1 || true; }
+trap stop_server EXIT
+
+make -s >/dev/null && make -s install >/dev/null
+stop_server
+rm -rf "$data"
+mkdir -p "$data" "$sock"
+chown postgres "$data" "$sock"
+as_postgres initdb -D "$data" --locale=C.UTF-8 -E UTF8 -A trust >/dev/null
+cat >>"$data/postgresql.conf" <<CONF
+port = $port
+listen_addresses = ''
+unix_socket_directories = '$sock'
+shared_buffers = 4GB
+jit = off
+max_parallel_workers_per_gather = 2
+max_worker_processes = 8
+max_parallel_workers = 8
+max_wal_size = 16GB
+checkpoint_timeout = 30min
+shared_preload_libraries = 'colstore'
+CONF
+as_postgres pg_ctl -D "$data" -l "$data/server.log" -w start >/dev/null
+psql -X -q -d postgres -c "CREATE DATABASE bench"
+psql -X -q -c "CREATE EXTENSION colstore"
+
+# ms SQL: wall time of SQL in milliseconds (psql \timing)
+ms() { psql -X -q -At -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1; }
+# median3 SQL: median of three timed runs after one warm-up run
+median3() {
+	ms "$1" >/dev/null
+	printf '%s\n%s\n%s\n' "$(ms "$1")" "$(ms "$1")" "$(ms "$1")" | sort -g | sed -n 2p
+}
+digest() { psql -X -q -At -c "$1" | md5sum | cut -d' ' -f1; }
+
+fill="SELECT i, 1, (i % 10000)::numeric / 100, 'v' || (i % 1000), date '2020-01-01' + (i % 1000)
+      FROM generate_series(1, $rows) i"
+lo=$((rows / 2))
+hi=$((lo + 100000 - 1))
+
+declare -A R
+mismatch=0
+add() { R["$1|$2"]="$3"; }
+
+for am in heap colstore; do
+	t="t5_$am"
+	echo "== $am: loading $rows rows" >&2
+	psql -X -q -c "CREATE TABLE $t (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) USING $am"
+	psql -X -q -c "CHECKPOINT"
+	add load "$am" "$(ms "INSERT INTO $t $fill")"
+	add table_size "$am" "$(psql -X -At -c "SELECT pg_table_size('$t')")"
+	add pk_build "$am" "$(ms "ALTER TABLE $t ADD PRIMARY KEY (c1)")"
+	psql -X -q -c "VACUUM ANALYZE $t"
+	add total_size "$am" "$(psql -X -At -c "SELECT pg_total_relation_size('$t')")"
+done
+
+queries=(
+	"count(c1)|SELECT count(c1) FROM %s"
+	"count(c2)|SELECT count(c2) FROM %s"
+	"sum(c1)|SELECT sum(c1) FROM %s"
+	"GROUP BY c4|SELECT c4, count(*), avg(c3) FROM %s GROUP BY c4 ORDER BY c4"
+	"self join on c1|SELECT count(*) FROM %s a JOIN %s b ON a.c1 = b.c1"
+	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
+)
+for q in "${queries[@]}"; do
+	name="${q%%|*}"
+	sql="${q#*|}"
+	for am in heap colstore; do
+		s="${sql//%s/t5_$am}"
+		echo "== $am: $name" >&2
+		add "$name" "$am" "$(median3 "$s")"
+		R["digest|$name|$am"]=$(digest "$s")
+	done
+	[ "${R["digest|$name|heap"]}" = "${R["digest|$name|colstore"]}" ] || mismatch=1
+done
+
+for am in heap colstore; do
+	echo "== $am: point lookups (pgbench, $pgbench_seconds s)" >&2
+	script=$(mktemp)
+	printf '\\set id random(1, %s)\nSELECT c2, c3, c4, c5 FROM t5_%s WHERE c1 = :id;\n' "$rows" "$am" >"$script"
+	pgbench -n -M prepared -c 2 -j 2 -T 5 -f "$script" >/dev/null 2>&1	# warm-up
+	tps=$(pgbench -n -M prepared -c 2 -j 2 -T "$pgbench_seconds" -f "$script" 2>&1 |
+		sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+	add "point lookup tps" "$am" "$tps"
+	rm -f "$script"
+	ids="SELECT c1, c2, c3, c4, c5 FROM t5_$am WHERE c1 IN (1, $lo, $rows) ORDER BY c1"
+	R["digest|lookup|$am"]=$(digest "$ids")
+done
+[ "${R["digest|lookup|heap"]}" = "${R["digest|lookup|colstore"]}" ] || mismatch=1
+
+for am in heap colstore; do
+	add truncate "$am" "$(ms "TRUNCATE t5_$am")"
+done
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }'; }
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1048576 }'; }
+fmt_ms() { awk -v v="$1" 'BEGIN { printf "%.4g ms", v }'; }
+same() {
+	if [ -z "${R["digest|$1|heap"]:-}" ]; then echo "-";
+	elif [ "${R["digest|$1|heap"]}" = "${R["digest|$1|colstore"]}" ]; then echo "yes";
+	else echo "MISMATCH"; fi
+}
+
+out=$(mktemp)
+{
+	echo "seed-000 table, $rows rows, heap vs colstore in one server ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
+	echo
+	echo "| metric | heap | colstore | colstore/heap | same result |"
+	echo "|---|---|---|---|---|"
+	echo "| table size | $(mb "${R[table_size|heap]}") | $(mb "${R[table_size|colstore]}") | $(ratio "${R[table_size|heap]}" "${R[table_size|colstore]}") | |"
+	echo "| size with primary key | $(mb "${R[total_size|heap]}") | $(mb "${R[total_size|colstore]}") | $(ratio "${R[total_size|heap]}" "${R[total_size|colstore]}") | |"
+	for m in load pk_build; do
+		echo "| $m | $(fmt_ms "${R[$m|heap]}") | $(fmt_ms "${R[$m|colstore]}") | $(ratio "${R[$m|heap]}" "${R[$m|colstore]}") | |"
+	done
+	for q in "${queries[@]}"; do
+		name="${q%%|*}"
+		echo "| $name | $(fmt_ms "${R[$name|heap]}") | $(fmt_ms "${R[$name|colstore]}") | $(ratio "${R[$name|heap]}" "${R[$name|colstore]}") | $(same "$name") |"
+	done
+	echo "| point lookup (tps, higher is better) | ${R[point lookup tps|heap]} | ${R[point lookup tps|colstore]} | $(ratio "${R[point lookup tps|heap]}" "${R[point lookup tps|colstore]}") | $(same lookup) |"
+	echo "| truncate | $(fmt_ms "${R[truncate|heap]}") | $(fmt_ms "${R[truncate|colstore]}") | $(ratio "${R[truncate|heap]}" "${R[truncate|colstore]}") | |"
+} >"$out"
+cat "$out"
+mkdir -p bench/results
+cp "$out" "bench/results/$(date -u +%Y%m%dT%H%M%S)-$rows.md"
+rm -f "$out"
+if [ "$mismatch" -ne 0 ]; then
+	echo "MISMATCH: colstore returned different results than heap"
+	exit 1
+fi
