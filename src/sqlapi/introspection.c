@@ -63,6 +63,24 @@ OpenColstoreForReading(Oid relid)
 	return rel;
 }
 
+/*
+ * CopyRowGroups
+ *		Copy rel's directory entries and the indexes of its row groups in row
+ *		order into palloc'd arrays (the cached directory may change while the
+ *		caller reads headers).  Returns the number of row groups.
+ */
+int
+CopyRowGroups(Relation rel, RowGroupDirEntry **entries, int **order)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+
+	*entries = palloc(sizeof(RowGroupDirEntry) * (dir->count + 1));
+	memcpy(*entries, dir->entries, sizeof(RowGroupDirEntry) * dir->count);
+	*order = palloc(sizeof(int) * (dir->ngroups + 1));
+	memcpy(*order, dir->groups, sizeof(int) * dir->ngroups);
+	return dir->ngroups;
+}
+
 static const char *
 RowGroupState(const RowGroupDirEntry *e)
 {
@@ -130,19 +148,13 @@ colstore_chunks(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Relation	rel = OpenColstoreForReading(PG_GETARG_OID(0));
 	TupleDesc	desc = RelationGetDescr(rel);
-	ColstoreDirectory *dir;
 	RowGroupDirEntry *entries;
 	int		   *order;
 	int			ngroups;
 	int			i;
 
 	InitMaterializedSRF(fcinfo, 0);
-	dir = DirectoryGet(rel);
-	ngroups = dir->ngroups;
-	entries = palloc(sizeof(RowGroupDirEntry) * (dir->count + 1));
-	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * dir->count);
-	order = palloc(sizeof(int) * (ngroups + 1));
-	memcpy(order, dir->groups, sizeof(int) * ngroups);
+	ngroups = CopyRowGroups(rel, &entries, &order);
 
 	for (i = 0; i < ngroups; i++)
 	{
@@ -198,7 +210,6 @@ colstore_stats(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Relation	rel = OpenColstoreForReading(PG_GETARG_OID(0));
 	TupleDesc	desc = RelationGetDescr(rel);
-	ColstoreDirectory *dir;
 	RowGroupDirEntry *entries;
 	int		   *order;
 	int			ngroups;
@@ -208,12 +219,7 @@ colstore_stats(PG_FUNCTION_ARGS)
 	int			att;
 
 	InitMaterializedSRF(fcinfo, 0);
-	dir = DirectoryGet(rel);
-	ngroups = dir->ngroups;
-	entries = palloc(sizeof(RowGroupDirEntry) * (dir->count + 1));
-	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * dir->count);
-	order = palloc(sizeof(int) * (ngroups + 1));
-	memcpy(order, dir->groups, sizeof(int) * ngroups);
+	ngroups = CopyRowGroups(rel, &entries, &order);
 
 	for (i = 0; i < ngroups; i++)
 	{

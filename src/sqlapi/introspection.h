@@ -11,8 +11,10 @@
 #ifndef INTROSPECTION_H
 #define INTROSPECTION_H
 
+#include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
 extern Relation OpenColstoreForReading(Oid relid);
+extern int	CopyRowGroups(Relation rel, RowGroupDirEntry **entries, int **order);
 
 #endif							/* INTROSPECTION_H */

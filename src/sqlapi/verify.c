@@ -61,20 +61,15 @@ Datum
 colstore_verify(PG_FUNCTION_ARGS)
 {
 	Relation	rel = OpenColstoreForReading(PG_GETARG_OID(0));
-	ColstoreDirectory *dir = DirectoryGet(rel);
+	uint64		next_row = DirectoryGet(rel)->next_row;
 	MemoryContext scratch;
 	RowGroupDirEntry *entries;
 	int		   *order;
-	int			ngroups = dir->ngroups;
-	uint64		next_row = dir->next_row;
+	int			ngroups = CopyRowGroups(rel, &entries, &order);
 	uint64		prev_end = 0;
 	uint64		rows = 0;
 	int			i;
 
-	entries = palloc(sizeof(RowGroupDirEntry) * (dir->count + 1));
-	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * dir->count);
-	order = palloc(sizeof(int) * (ngroups + 1));
-	memcpy(order, dir->groups, sizeof(int) * ngroups);
 	scratch = AllocSetContextCreate(CurrentMemoryContext, "colstore verify",
 									ALLOCSET_DEFAULT_SIZES);
 

@@ -213,6 +213,21 @@ LookupComparison(Form_pg_attribute att)
 }
 
 /*
+ * Take the writer lock and copy the metapage (creating it if the table has
+ * no blocks yet).  Nobody else changes the metapage while we hold the lock.
+ */
+static void
+LockWriterAndReadMeta(Relation rel, ColstoreMetaPageData *meta)
+{
+	Buffer		metabuf;
+
+	ColstoreLockWriter(rel);
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	memcpy(meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(*meta));
+	UnlockReleaseBuffer(metabuf);
+}
+
+/*
  * RowGroupWrite
  *		Encode and write rows [first_row, first_row + nrows) whose column
  *		values are values[att][row] / isnull[att][row], typed by tupdesc
@@ -244,7 +259,6 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	ColstoreMetaPageData meta;
 	StreamWriter sw;
 	StreamPointer tail;
-	Buffer		metabuf;
 	uint64		raw_bytes = 0;
 	uint64		stored_bytes = 0;
 	uint32		index;
@@ -302,10 +316,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	}
 
 	/* Phase 2: write and publish, under the writer lock. */
-	ColstoreLockWriter(rel);
-	metabuf = ColstoreLockMetaForUpdate(rel);
-	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
-	UnlockReleaseBuffer(metabuf);
+	LockWriterAndReadMeta(rel, &meta);
 
 	StreamWriterBegin(&sw, rel, (StreamPointer) {meta.cm_stream_tail, meta.cm_stream_offset});
 	for (c = 0; c < (uint32) (natts * nchunks); c++)
@@ -371,14 +382,9 @@ RowNumbersReserve(Relation rel, uint32 count, TransactionId xid)
 {
 	ColstoreMetaPageData meta;
 	RowGroupDirEntry entry;
-	Buffer		metabuf;
 	uint64		start;
 
-	ColstoreLockWriter(rel);
-	metabuf = ColstoreLockMetaForUpdate(rel);
-	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
-	UnlockReleaseBuffer(metabuf);
-
+	LockWriterAndReadMeta(rel, &meta);
 	start = meta.cm_next_row;
 	if (start + count > COLSTORE_MAX_ROW_NUMBER)
 	{
