@@ -389,7 +389,7 @@ parse_payload(const ChunkTypeInfo *type, uint8 encoding, ByteReader *r,
 				*detail = "truncated plain values";
 				return false;
 			}
-			pl->plain = reader_take(r, nn * typlen);
+			pl->u.plain = reader_take(r, nn * typlen);
 			return true;
 		}
 		if (encoding != CHUNK_ENCODING_FOR &&
@@ -404,19 +404,19 @@ parse_payload(const ChunkTypeInfo *type, uint8 encoding, ByteReader *r,
 			*detail = "integer stream kind does not match encoding";
 			return false;
 		}
-		return intenc_parse(r, nn, &pl->ints, detail);
+		return intenc_parse(r, nn, &pl->u.ints, detail);
 	}
 
 	switch (encoding)
 	{
 		case CHUNK_ENCODING_PLAIN:
-			return byref_parse_plain(r, type, nn, keep, &pl->byref, detail);
+			return byref_parse_plain(r, type, nn, keep, &pl->u.byref, detail);
 		case CHUNK_ENCODING_DICTIONARY:
-			return dict_parse(r, type, nn, keep, &pl->dict, detail);
+			return dict_parse(r, type, nn, keep, &pl->u.dict, detail);
 		case CHUNK_ENCODING_SCALED_NUMERIC:
 			if (type->typid != NUMERICOID || type->typlen != -1)
 				break;
-			return numeric_parse(r, nn, keep, &pl->num, detail);
+			return numeric_parse(r, nn, keep, &pl->u.num, detail);
 		default:
 			break;
 	}
@@ -426,18 +426,31 @@ parse_payload(const ChunkTypeInfo *type, uint8 encoding, ByteReader *r,
 
 /* Release what parse_payload kept for decoding (after a later failure). */
 static void
-release_payload(ChunkPayload *pl)
+release_payload(const ChunkTypeInfo *type, ChunkPayload *pl)
 {
-	if (pl->byref.lens_all)
-		pfree(pl->byref.lens_all);
-	if (pl->dict.entries.lens_all)
-		pfree(pl->dict.entries.lens_all);
-	if (pl->dict.codes_all)
-		pfree(pl->dict.codes_all);
-	if (pl->num.dscales_all)
-		pfree(pl->num.dscales_all);
-	if (pl->num.values_all)
-		pfree(pl->num.values_all);
+	if (type_is_intlike(type))
+		return;
+	switch (pl->encoding)
+	{
+		case CHUNK_ENCODING_PLAIN:
+			if (pl->u.byref.lens_all)
+				pfree(pl->u.byref.lens_all);
+			break;
+		case CHUNK_ENCODING_DICTIONARY:
+			if (pl->u.dict.entries.lens_all)
+				pfree(pl->u.dict.entries.lens_all);
+			if (pl->u.dict.codes_all)
+				pfree(pl->u.dict.codes_all);
+			break;
+		case CHUNK_ENCODING_SCALED_NUMERIC:
+			if (pl->u.num.dscales_all)
+				pfree(pl->u.num.dscales_all);
+			if (pl->u.num.values_all)
+				pfree(pl->u.num.values_all);
+			break;
+		default:
+			break;
+	}
 }
 
 /*
@@ -601,7 +614,7 @@ chunk_parse(const ChunkTypeInfo *type, const char *data, Size len,
 		goto fail;
 	if (reader_remaining(&r) != 0)
 	{
-		release_payload(&pc->payload);
+		release_payload(type, &pc->payload);
 		*detail = "trailing bytes after chunk payload";
 		goto fail;
 	}
@@ -634,7 +647,7 @@ decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
 		if (pl->encoding == CHUNK_ENCODING_PLAIN)
 		{
 			for (i = 0; i < nn; i++)
-				values[i] = intenc_plain_datum(pl->plain + i * typlen, typlen);
+				values[i] = intenc_plain_datum(pl->u.plain + i * typlen, typlen);
 			return;
 		}
 
@@ -643,7 +656,7 @@ decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
 			iv = (uint64 *) values;
 		else
 			iv = alloc_array(nn, sizeof(uint64));
-		intenc_iter_init(&it, &pl->ints);
+		intenc_iter_init(&it, &pl->u.ints);
 		intenc_iter_read(&it, iv, nn);
 		if (typlen != 8 || (void *) iv != (void *) values)
 		{
@@ -661,16 +674,16 @@ decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
 			{
 				ByrefView  *views = alloc_array(nn, sizeof(ByrefView));
 
-				byref_plain_views(type, &pl->byref, views);
+				byref_plain_views(type, &pl->u.byref, views);
 				byref_materialize(type, views, nn, values);
 				pfree(views);
 				return;
 			}
 		case CHUNK_ENCODING_DICTIONARY:
-			dict_decode(type, &pl->dict, values);
+			dict_decode(type, &pl->u.dict, values);
 			return;
 		case CHUNK_ENCODING_SCALED_NUMERIC:
-			numeric_decode_scaled(&pl->num, values);
+			numeric_decode_scaled(&pl->u.num, values);
 			return;
 		default:
 			Assert(false);

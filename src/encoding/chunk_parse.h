@@ -26,16 +26,19 @@
 #include "encoding/integer_encoding.h"
 #include "encoding/numeric_encoding.h"
 
-/* The payload of the non-null values; which part is set depends on it. */
+/* The payload of the non-null values; the encoding says which part is set. */
 typedef struct ChunkPayload
 {
 	uint8		encoding;		/* ChunkEncoding */
 	uint64		nn;				/* non-null values */
-	const uint8 *plain;			/* PLAIN, pass-by-value: nn * typlen bytes */
-	IntStream	ints;			/* FOR, DELTA, RLE (pass-by-value) */
-	ByrefPlain	byref;			/* PLAIN, by reference */
-	DictPayload dict;			/* DICTIONARY */
-	ScaledNumeric num;			/* SCALED_NUMERIC */
+	union
+	{
+		const uint8 *plain;		/* PLAIN, pass-by-value: nn * typlen bytes */
+		IntStream	ints;		/* FOR, DELTA, RLE (pass-by-value) */
+		ByrefPlain	byref;		/* PLAIN, by reference */
+		DictPayload dict;		/* DICTIONARY */
+		ScaledNumeric num;		/* SCALED_NUMERIC */
+	}			u;
 } ChunkPayload;
 
 typedef struct ParsedChunk

@@ -114,14 +114,14 @@ ChunkReaderOpen(const ChunkTypeInfo *type, const char *data, Size len,
 	if (type_is_intlike(type))
 	{
 		if (pl->encoding != CHUNK_ENCODING_PLAIN)
-			reader->memory += intenc_build_index(&pl->ints);
+			reader->memory += intenc_build_index(&pl->u.ints);
 	}
 	else if (pl->encoding == CHUNK_ENCODING_PLAIN)
-		reader->memory += byref_build_offsets(type, &pl->byref);
+		reader->memory += byref_build_offsets(type, &pl->u.byref);
 	else if (pl->encoding == CHUNK_ENCODING_DICTIONARY)
-		reader->memory += dict_build_index(type, &pl->dict);
+		reader->memory += dict_build_index(type, &pl->u.dict);
 	else
-		reader->memory += numeric_build_index(&pl->num);
+		reader->memory += numeric_build_index(&pl->u.num);
 	return reader;
 }
 
@@ -158,19 +158,19 @@ ChunkReaderGetValue(ChunkReader *reader, int index, bool *isnull)
 	if (type_is_intlike(type))
 	{
 		if (pl->encoding == CHUNK_ENCODING_PLAIN)
-			return intenc_plain_datum(pl->plain + k * type->typlen,
+			return intenc_plain_datum(pl->u.plain + k * type->typlen,
 									  type->typlen);
-		return intenc_u64_to_datum(intenc_get(&pl->ints, k), type->typlen);
+		return intenc_u64_to_datum(intenc_get(&pl->u.ints, k), type->typlen);
 	}
 	switch (pl->encoding)
 	{
 		case CHUNK_ENCODING_PLAIN:
 			return byref_materialize_one(type,
-										 byref_plain_get(type, &pl->byref, k));
+										 byref_plain_get(type, &pl->u.byref, k));
 		case CHUNK_ENCODING_DICTIONARY:
-			return dict_get(type, &pl->dict, k);
+			return dict_get(type, &pl->u.dict, k);
 		default:
-			return numeric_get(&pl->num, k);
+			return numeric_get(&pl->u.num, k);
 	}
 }
 

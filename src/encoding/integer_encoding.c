@@ -28,9 +28,12 @@
  * input, the run count and the sum of run lengths against n, so that a
  * parsed stream can then be read without further checks: sequentially
  * (intenc_iter_read, any number of values at a time) or at random
- * (intenc_get).  Random access to FOR streams is direct; RLE and DELTA
- * streams get a small index (intenc_build_index) with one entry per block
- * of INTENC_BLOCK values (the run holding the block's first value, or the
+ * (intenc_get).  Random access to FOR streams, and to DELTA streams of
+ * constant differences, is direct.  RLE and other DELTA streams get a small
+ * index (intenc_build_index): with few long runs, one entry per run (its
+ * first position, and for DELTA the sum of the differences before it), so
+ * a lookup is a binary search; otherwise one entry per block of
+ * INTENC_BLOCK values (the run holding the block's first value, or the
  * value just before the block), so a lookup decodes at most one block.
  *
  * IDENTIFICATION
@@ -540,7 +543,7 @@ part_seek(IntStreamIter *it, uint64 ppos)
 	it->ppos = ppos;
 	if (p->kind == CHUNK_ENCODING_FOR)
 		return;
-	Assert(p->cp_run != NULL);
+	Assert(p->cp_run != NULL && !p->by_run);
 	run = p->cp_run[ppos / INTENC_BLOCK];
 	start = p->cp_start[ppos / INTENC_BLOCK];
 	for (;;)
@@ -626,12 +629,24 @@ iter_seek_block(IntStreamIter *it, uint64 block)
 	}
 }
 
+/* Does the stream read values directly (no block decoding, no index)? */
+static inline bool
+delta_is_constant(const IntStream *s)
+{
+	return s->kind == CHUNK_ENCODING_DELTA &&
+		s->part.kind == CHUNK_ENCODING_FOR && s->part.width == 0;
+}
+
 /*
  * intenc_build_index
  *		Build the random-access index of a parsed stream in
- *		CurrentMemoryContext: for an RLE part, the run holding each block's
- *		first value; for a DELTA stream, the value before each block.  FOR
- *		streams need none.  Returns the bytes allocated.
+ *		CurrentMemoryContext and return the bytes allocated.
+ *
+ * An RLE part with at most one run per block on average gets each run's
+ * first position (lookups search it); otherwise each block gets the run
+ * holding its first value.  A DELTA stream gets the sum of the differences
+ * before each run of an RLE part indexed by run, else the value just before
+ * each block; constant differences and FOR streams need nothing.
  */
 Size
 intenc_build_index(IntStream *s)
@@ -646,24 +661,45 @@ intenc_build_index(IntStream *s)
 		uint64		b = 0;
 		uint32		run;
 
-		p->cp_run = alloc_array(nblocks, sizeof(uint32));
-		p->cp_start = alloc_array(nblocks, sizeof(uint64));
-		bytes += GetMemoryChunkSpace(p->cp_run) +
-			GetMemoryChunkSpace(p->cp_start);
+		p->by_run = p->nruns <= nblocks;
+		if (p->by_run)
+			p->cp_start = alloc_array(p->nruns, sizeof(uint64));
+		else
+		{
+			p->cp_run = alloc_array(nblocks, sizeof(uint32));
+			p->cp_start = alloc_array(nblocks, sizeof(uint64));
+			bytes += GetMemoryChunkSpace(p->cp_run);
+		}
+		bytes += GetMemoryChunkSpace(p->cp_start);
 		for (run = 0; run < p->nruns; run++)
 		{
 			uint64		end = start + rle_run_length(p, run);
 
-			for (; b < nblocks && b * INTENC_BLOCK < end; b++)
+			if (p->by_run)
+				p->cp_start[run] = start;
+			for (; !p->by_run && b < nblocks && b * INTENC_BLOCK < end; b++)
 			{
 				p->cp_run[b] = run;
 				p->cp_start[b] = start;
 			}
 			start = end;
 		}
-		Assert(b == nblocks);
 	}
-	if (s->kind == CHUNK_ENCODING_DELTA)
+	if (s->kind == CHUNK_ENCODING_DELTA && !delta_is_constant(s) &&
+		p->by_run)
+	{
+		uint64		sum = 0;
+		uint32		run;
+
+		s->cp_prev = alloc_array(p->nruns, sizeof(uint64));
+		bytes += GetMemoryChunkSpace(s->cp_prev);
+		for (run = 0; run < p->nruns; run++)
+		{
+			s->cp_prev[run] = sum;
+			sum += rle_run_length(p, run) * rle_run_value(p, run);
+		}
+	}
+	else if (s->kind == CHUNK_ENCODING_DELTA && !delta_is_constant(s))
 	{
 		uint64		nblocks = (s->n + INTENC_BLOCK - 1) / INTENC_BLOCK;
 		uint64		buf[INTENC_BLOCK];
@@ -683,13 +719,34 @@ intenc_build_index(IntStream *s)
 	return bytes;
 }
 
+/* Run of an RLE part indexed by run that holds position pos. */
+static inline uint32
+find_run(const IntPart *p, uint64 pos)
+{
+	uint32		lo = 0;
+	uint32		hi = p->nruns - 1;
+
+	/* the last run starting at or before pos; run 0 starts at 0 */
+	while (lo < hi)
+	{
+		uint32		mid = lo + (hi - lo + 1) / 2;
+
+		if (p->cp_start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
 /*
  * intenc_get
  *		Value index (< n) of a parsed stream whose index has been built.
  *
- * FOR streams and DELTA streams of constant differences are read directly;
- * otherwise the value's block is decoded up to the value (at most
- * INTENC_BLOCK values, at most as many runs).
+ * FOR streams, constant differences and RLE parts indexed by run are read
+ * directly (the latter after a binary search of the runs); otherwise the
+ * value's block is decoded up to the value (at most INTENC_BLOCK values,
+ * at most as many runs).
  */
 uint64
 intenc_get(const IntStream *s, uint64 index)
@@ -701,9 +758,21 @@ intenc_get(const IntStream *s, uint64 index)
 	Assert(index < s->n);
 	if (s->kind == CHUNK_ENCODING_FOR)
 		return p->base + bitpack_get(p->packed, p->n, p->width, index);
-	if (s->kind == CHUNK_ENCODING_DELTA && p->kind == CHUNK_ENCODING_FOR &&
-		p->width == 0)
+	if (delta_is_constant(s))
 		return s->first + index * p->base;
+	if (p->by_run)
+	{
+		uint32		run;
+
+		if (s->kind == CHUNK_ENCODING_RLE)
+			return rle_run_value(p, find_run(p, index));
+		/* DELTA: differences 0 .. index - 1 are summed */
+		if (index == 0)
+			return s->first;
+		run = find_run(p, index - 1);
+		return s->first + s->cp_prev[run] +
+			(index - p->cp_start[run]) * rle_run_value(p, run);
+	}
 
 	intenc_iter_init(&it, s);
 	iter_seek_block(&it, index / INTENC_BLOCK);

@@ -1,12 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_cache.c
- *	  Backend-local LRU cache of row group headers and decoded chunks.
+ *	  Backend-local LRU cache of row group headers and chunk readers.
  *
- * An index lookup needs one value from one chunk of each column.  Decoding
- * the chunk is far cheaper than decoding the row group, and consecutive
- * lookups often hit the same chunks, so decoded chunks are kept here, up to
- * colstore.chunk_cache_size kilobytes per backend.  Row groups are
+ * An index lookup needs one value from one chunk of each column.  A chunk
+ * reader (encoding/chunk_reader.c) gives random access to the values of a
+ * chunk image without decoding all of them, and takes about as much memory
+ * as the encoded chunk, so readers are kept here, up to
+ * colstore.chunk_cache_size kilobytes per backend: for most tables all
+ * chunks of the looked-up columns fit.  Row groups are
  * immutable, so an entry can only become stale when the relation's storage
  * changes (TRUNCATE, rewrite) or its descriptor does (ADD COLUMN changes
  * missing values); relcache invalidations drop the relation's entries.
@@ -44,8 +46,7 @@ typedef struct ChunkCacheEntry
 	ChunkCacheKey key;
 	MemoryContext cxt;
 	const RowGroupHeader *header;
-	Datum	   *values;
-	bool	   *isnull;
+	ChunkReader *reader;
 	Size		size;
 	dlist_node	lru;			/* most recently used at the head */
 } ChunkCacheEntry;
@@ -127,8 +128,7 @@ Lookup(ChunkCacheKey *key, bool *found)
 	entry->cxt = AllocSetContextCreate(ChunkCacheContext, "colstore cached chunk",
 									   ALLOCSET_SMALL_SIZES);
 	entry->header = NULL;
-	entry->values = NULL;
-	entry->isnull = NULL;
+	entry->reader = NULL;
 	entry->size = 0;
 	dlist_push_head(&ChunkCacheLru, &entry->lru);
 	return entry;
@@ -187,14 +187,15 @@ ChunkCacheGetHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entr
 }
 
 /*
- * ChunkCacheGetColumn
- *		Decoded values of chunk chunkno of attribute attno, from the cache or
- *		decoded now.  Valid until the next ChunkCacheTrim or invalidation.
+ * ChunkCacheGetReader
+ *		Random access to chunk chunkno of stored attribute attno, from the
+ *		cache or opened now.  Valid until the next ChunkCacheTrim or
+ *		invalidation.
  */
-void
-ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
+ChunkReader *
+ChunkCacheGetReader(Relation rel, const RowGroupHeader *h,
 					const RowGroupDirEntry *entry, TupleDesc desc,
-					int attno, uint32 chunkno, Datum **values, bool **isnull)
+					int attno, uint32 chunkno)
 {
 	ChunkCacheKey key;
 	ChunkCacheEntry *ce;
@@ -207,13 +208,8 @@ ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
 	{
 		PG_TRY();
 		{
-			int			n = RowGroupChunkRows(h, chunkno);
-
 			oldcxt = MemoryContextSwitchTo(ce->cxt);
-			ce->values = palloc(sizeof(Datum) * n);
-			ce->isnull = palloc(sizeof(bool) * n);
-			RowGroupReadColumnChunk(rel, h, desc, attno, chunkno,
-									ce->values, ce->isnull);
+			ce->reader = RowGroupOpenChunkReader(rel, h, desc, attno, chunkno);
 			MemoryContextSwitchTo(oldcxt);
 		}
 		PG_CATCH();
@@ -224,6 +220,5 @@ ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
 		PG_END_TRY();
 		Account(ce);
 	}
-	*values = ce->values;
-	*isnull = ce->isnull;
+	return ce->reader;
 }

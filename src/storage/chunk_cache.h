@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_cache.h
- *	  Backend cache of row group headers and decoded chunks, for point
+ *	  Backend cache of row group headers and chunk readers, for point
  *	  lookups.
  *
  * IDENTIFICATION
@@ -16,10 +16,10 @@
 
 extern const RowGroupHeader *ChunkCacheGetHeader(Relation rel, uint32 dir_index,
 												 const RowGroupDirEntry *entry);
-extern void ChunkCacheGetColumn(Relation rel, const RowGroupHeader *h,
-								const RowGroupDirEntry *entry, TupleDesc desc,
-								int attno, uint32 chunkno,
-								Datum **values, bool **isnull);
+extern ChunkReader *ChunkCacheGetReader(Relation rel, const RowGroupHeader *h,
+										const RowGroupDirEntry *entry,
+										TupleDesc desc, int attno,
+										uint32 chunkno);
 extern void ChunkCacheTrim(void);
 extern void ChunkCacheInvalidate(Oid relid);
 

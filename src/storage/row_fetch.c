@@ -11,7 +11,8 @@
  * the reserving transaction while it runs, so the caller waits for it and
  * then looks again; for every other snapshot such rows are invisible.
  *
- * Values come from the chunk cache and are copied into the slot, which is
+ * Values come from chunk readers in the chunk cache, one value per column
+ * (no chunk is decoded as a whole), and are copied into the slot, which is
  * materialised, so the slot stays valid whatever the cache does later.
  *
  * IDENTIFICATION
@@ -24,6 +25,9 @@
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "storage/procarray.h"
+#include "access/tupdesc_details.h"
+#include "access/htup_details.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "mvcc/visibility.h"
@@ -33,6 +37,9 @@
 #include "storage/rowgroup_builder.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
+
+/* Scratch memory of one fetch, reset by the next. */
+static MemoryContext FetchContext = NULL;
 
 /* A reservation row under a dirty snapshot: in progress, values unknown. */
 static RowFetchState
@@ -70,6 +77,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	bool		buffered;
 	int			index;
 	int			att;
+	MemoryContext oldcxt;
 
 	/*
 	 * A dirty snapshot is an output: like HeapTupleSatisfiesDirty, clear it
@@ -107,16 +115,30 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	chunkno = RowGroupFindChunk(h, row);
 	row -= h->chunk_first_row[chunkno];
 
+	/* values built by the readers (numerics) live until the slot copied them */
+	if (FetchContext == NULL)
+		FetchContext = AllocSetContextCreate(TopMemoryContext, "colstore row fetch",
+											 ALLOCSET_DEFAULT_SIZES);
+	MemoryContextReset(FetchContext);
+	oldcxt = MemoryContextSwitchTo(FetchContext);
 	ExecClearTuple(slot);
 	for (att = 0; att < desc->natts; att++)
 	{
-		Datum	   *values;
-		bool	   *isnull;
+		Form_pg_attribute attr = TupleDescAttr(desc, att);
 
-		ChunkCacheGetColumn(rel, h, &entry, desc, att, chunkno, &values, &isnull);
-		slot->tts_values[att] = values[row];
-		slot->tts_isnull[att] = isnull[row];
+		if (attr->attisdropped)
+		{
+			slot->tts_values[att] = (Datum) 0;
+			slot->tts_isnull[att] = true;
+		}
+		else if (att >= h->natts)
+			slot->tts_values[att] = getmissingattr(desc, att + 1, &slot->tts_isnull[att]);
+		else
+			slot->tts_values[att] =
+				ChunkReaderGetValue(ChunkCacheGetReader(rel, h, &entry, desc, att, chunkno),
+									(int) row, &slot->tts_isnull[att]);
 	}
+	MemoryContextSwitchTo(oldcxt);
 	StoreFilledSlot(slot);
 	ExecMaterializeSlot(slot);
 	ColstoreSlotSetInsertInfo(slot, entry.rg_xmin, entry.rg_cmin);

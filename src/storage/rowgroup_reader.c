@@ -137,6 +137,61 @@ RowGroupFindChunk(const RowGroupHeader *h, uint32 row)
 	return lo;
 }
 
+static void
+SetTypeInfo(ChunkTypeInfo *type, Form_pg_attribute att)
+{
+	type->typid = att->atttypid;
+	type->typlen = att->attlen;
+	type->typbyval = att->attbyval;
+	type->typalign = att->attalign;
+}
+
+/* Read the image of a chunk into a huge palloc'd buffer. */
+static char *
+ReadChunkImage(Relation rel, const RowGroupHeader *h, Form_pg_attribute att,
+			   int attno, uint32 chunkno, uint64 *len)
+{
+	const ChunkDesc *cd = RowGroupChunk(h, attno, chunkno);
+	char	   *image;
+
+	*len = ChunkDescLength(cd);
+	if (*len == 0 || *len > MaxAllocHugeSize)
+		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
+								 "chunk length out of range");
+	image = MemoryContextAllocHuge(CurrentMemoryContext, *len);
+	StreamRead(rel, cd->cd_location, *len, image);
+	return image;
+}
+
+/*
+ * RowGroupOpenChunkReader
+ *		Open random access to chunk chunkno of attribute attno (0-based) of
+ *		desc, which must be a stored, non-dropped attribute (attno <
+ *		h->natts).  The reader lives in CurrentMemoryContext; the image read
+ *		from disk is freed.  Raises ERRCODE_DATA_CORRUPTED on a bad image.
+ */
+ChunkReader *
+RowGroupOpenChunkReader(Relation rel, const RowGroupHeader *h, TupleDesc desc,
+						int attno, uint32 chunkno)
+{
+	Form_pg_attribute att = TupleDescAttr(desc, attno);
+	ChunkTypeInfo type;
+	ChunkReader *reader;
+	const char *detail = NULL;
+	uint64		len;
+	char	   *image;
+
+	Assert(attno < h->natts && !att->attisdropped);
+	image = ReadChunkImage(rel, h, att, attno, chunkno, &len);
+	SetTypeInfo(&type, att);
+	reader = ChunkReaderOpen(&type, image, len, RowGroupChunkRows(h, chunkno), &detail);
+	if (reader == NULL)
+		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
+								 detail ? detail : "chunk could not be decoded");
+	pfree(image);
+	return reader;
+}
+
 /*
  * RowGroupReadColumnChunk
  *		Decode chunk chunkno of attribute attno (0-based) of desc into
@@ -150,7 +205,6 @@ RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
 {
 	Form_pg_attribute att = TupleDescAttr(desc, attno);
 	int			n = RowGroupChunkRows(h, chunkno);
-	const ChunkDesc *cd;
 	ChunkTypeInfo type;
 	uint64		len;
 	char	   *image;
@@ -172,17 +226,8 @@ RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
 		return;
 	}
 
-	cd = RowGroupChunk(h, attno, chunkno);
-	len = ChunkDescLength(cd);
-	if (len == 0 || len > MaxAllocHugeSize)
-		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
-								 "chunk length out of range");
-	image = MemoryContextAllocHuge(CurrentMemoryContext, len);
-	StreamRead(rel, cd->cd_location, len, image);
-	type.typid = att->atttypid;
-	type.typlen = att->attlen;
-	type.typbyval = att->attbyval;
-	type.typalign = att->attalign;
+	image = ReadChunkImage(rel, h, att, attno, chunkno, &len);
+	SetTypeInfo(&type, att);
 	if (!DecodeChunk(&type, image, len, n, values, isnull, &detail))
 		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
 								 detail ? detail : "chunk could not be decoded");

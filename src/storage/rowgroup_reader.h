@@ -12,6 +12,7 @@
 #define ROWGROUP_READER_H
 
 #include "access/tupdesc.h"
+#include "encoding/chunk_encoding.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -38,6 +39,9 @@ extern uint32 RowGroupFindChunk(const RowGroupHeader *h, uint32 row);
 extern void RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h,
 									TupleDesc desc, int attno, uint32 chunkno,
 									Datum *values, bool *isnull);
+extern ChunkReader *RowGroupOpenChunkReader(Relation rel, const RowGroupHeader *h,
+											TupleDesc desc, int attno,
+											uint32 chunkno);
 extern bool RowGroupChunkMinMax(const RowGroupHeader *h, Form_pg_attribute att,
 								int attno, uint32 chunkno,
 								Datum *min, Datum *max);
