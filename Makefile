@@ -26,3 +26,7 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+
+# PGXS tracks no header dependencies here: any header change rebuilds every object.
+ALL_HEADERS = $(wildcard src/*.h src/*/*.h)
+$(OBJS) $(OBJS:.o=.bc): $(ALL_HEADERS)

@@ -195,13 +195,34 @@ encode_intlike(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 }
 
 /*
+ * Positions (among the nn non-null values) of the first occurrence of each
+ * dictionary entry.  Codes are assigned in first-seen order, so entry k
+ * first occurs where code k is seen while k entries have been seen.
+ */
+static uint32 *
+first_occurrences(const DictPlan *dict, uint64 nn)
+{
+	uint32	   *firsts = alloc_array(dict->ndistinct, sizeof(uint32));
+	uint64		seen = 0;
+	uint64		i;
+
+	for (i = 0; i < nn && seen < dict->ndistinct; i++)
+		if (dict->codes[i] == seen)
+			firsts[seen++] = (uint32) i;
+	Assert(seen == dict->ndistinct);
+	return firsts;
+}
+
+/*
  * encode_byref
  *		Append the payload for non-null pass-by-reference values nv[0..nn-1]
  *		and return the encoding used (SCALED_NUMERIC, DICTIONARY or PLAIN).
+ *		For DICTIONARY, *firsts and *nfirsts describe the entries as
+ *		first_occurrences says.
  */
 static uint8
 encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
-			 uint64 nn)
+			 uint64 nn, uint32 **firsts, uint32 *nfirsts)
 {
 	ByrefView  *views;
 	uint64		plain_size;
@@ -237,6 +258,8 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 	{
 		encbuf_reserve(buf, dict.size);
 		dict_encode(buf, type, &dict, nn);
+		*firsts = first_occurrences(&dict, nn);
+		*nfirsts = (uint32) dict.ndistinct;
 		kind = CHUNK_ENCODING_DICTIONARY;
 	}
 	else
@@ -267,6 +290,8 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 	uint64		raw_bytes = 0;
 	Datum	   *nv;
 	uint8		encoding;
+	uint32	   *distinct_rows = NULL;
+	uint32		ndistinct = 0;
 	Size		region_len;
 	char	   *compressed;
 	Size		compressed_len;
@@ -329,9 +354,25 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 		{
 			for (j = 0; j < nn; j++)
 				raw_bytes += byref_raw_size(type, nv[j]);
-			encoding = encode_byref(&buf, type, nv, nn);
+			encoding = encode_byref(&buf, type, nv, nn,
+									&distinct_rows, &ndistinct);
 		}
 		pfree(nv);
+		/* non-null positions to rows, in place (both ascend) */
+		if (distinct_rows != NULL && nnulls > 0)
+		{
+			uint32		k = 0;
+
+			j = 0;
+			for (i = 0; i < nvalues && k < ndistinct; i++)
+			{
+				if (isnull[i])
+					continue;
+				if (distinct_rows[k] == j)
+					distinct_rows[k++] = (uint32) i;
+				j++;
+			}
+		}
 	}
 
 	region_len = buf.len - CHUNK_HEADER_SIZE;
@@ -363,6 +404,8 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 	out->codec = hdr.codec;
 	out->nnulls = nnulls;
 	out->raw_bytes = raw_bytes;
+	out->distinct_rows = distinct_rows;
+	out->ndistinct = ndistinct;
 }
 
 /*

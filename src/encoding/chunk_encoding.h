@@ -78,6 +78,14 @@ typedef struct EncodedChunk
 	uint8		codec;			/* ColstoreCodec applied (NONE if no gain) */
 	uint32		nnulls;			/* NULLs among the values */
 	uint64		raw_bytes;		/* bytes the non-null values take in memory */
+	/*
+	 * Dictionary chunks: the row (index into values[]) of the first
+	 * occurrence of each distinct non-null value, ascending, so callers can
+	 * compute statistics such as min and max over ndistinct values instead
+	 * of all of them.  NULL for other encodings.
+	 */
+	uint32	   *distinct_rows;
+	uint32		ndistinct;
 } EncodedChunk;
 
 /*

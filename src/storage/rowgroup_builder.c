@@ -72,10 +72,41 @@ GrowArrays(RowGroupBuilder *b)
 	}
 }
 
-/* Copy one value into data_cxt (current context), detoasting; returns size. */
-static Size
-CopyValue(Form_pg_attribute att, Datum value, Datum *dest)
+/* Values at most this large are copied into shared arena blocks. */
+#define ARENA_VALUE_MAX		1024
+#define ARENA_BLOCK_SIZE	(256 * 1024)
+
+/*
+ * Room for a copy of len bytes, MAXALIGNed, in data_cxt.  Small values are
+ * packed into arena blocks (one palloc per block instead of per value);
+ * large ones get their own allocation.
+ */
+static char *
+AllocValue(RowGroupBuilder *b, Size len)
 {
+	Size		need = MAXALIGN(len);
+	char	   *p;
+
+	if (need > ARENA_VALUE_MAX)
+		return MemoryContextAllocHuge(b->data_cxt, len);
+	if (need > b->arena_free)
+	{
+		b->arena = MemoryContextAlloc(b->data_cxt, ARENA_BLOCK_SIZE);
+		b->arena_free = ARENA_BLOCK_SIZE;
+	}
+	p = b->arena;
+	b->arena += need;
+	b->arena_free -= need;
+	return p;
+}
+
+/* Copy one value into data_cxt, detoasting; returns its size. */
+static Size
+CopyValue(RowGroupBuilder *b, Form_pg_attribute att, Datum value, Datum *dest)
+{
+	Size		len;
+	char	   *copy;
+
 	if (att->attbyval)
 	{
 		*dest = value;
@@ -86,14 +117,24 @@ CopyValue(Form_pg_attribute att, Datum value, Datum *dest)
 		struct varlena *v = (struct varlena *) DatumGetPointer(value);
 
 		if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		{
+			MemoryContext oldcxt = MemoryContextSwitchTo(b->data_cxt);
+
 			v = detoast_attr(v);
-		else
-			v = (struct varlena *) DatumGetPointer(datumCopy(value, false, -1));
-		*dest = PointerGetDatum(v);
-		return VARSIZE_ANY(v);
+			MemoryContextSwitchTo(oldcxt);
+			*dest = PointerGetDatum(v);
+			return VARSIZE_ANY(v);
+		}
+		len = VARSIZE_ANY(v);
 	}
-	*dest = datumCopy(value, false, att->attlen);
-	return att->attlen > 0 ? att->attlen : strlen(DatumGetCString(*dest)) + 1;
+	else if (att->attlen > 0)
+		len = att->attlen;
+	else
+		len = strlen(DatumGetCString(value)) + 1;
+	copy = AllocValue(b, len);
+	memcpy(copy, DatumGetPointer(value), len);
+	*dest = PointerGetDatum(copy);
+	return len;
 }
 
 /*
@@ -105,14 +146,12 @@ void
 RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 {
 	TupleDesc	tupdesc = b->tupdesc;
-	MemoryContext oldcxt;
 	int			row = b->nrows;
 	int			i;
 
 	if (b->nrows == b->capacity)
 		GrowArrays(b);
 	slot_getallattrs(slot);
-	oldcxt = MemoryContextSwitchTo(b->data_cxt);
 	for (i = 0; i < tupdesc->natts; i++)
 	{
 		Form_pg_attribute att = TupleDescAttr(tupdesc, i);
@@ -124,9 +163,8 @@ RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 			continue;
 		}
 		b->isnull[i][row] = false;
-		b->bytes += CopyValue(att, slot->tts_values[i], &b->values[i][row]);
+		b->bytes += CopyValue(b, att, slot->tts_values[i], &b->values[i][row]);
 	}
-	MemoryContextSwitchTo(oldcxt);
 	b->nrows++;
 }
 
@@ -195,5 +233,7 @@ RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 	b->nrows = 0;
 	b->bytes = 0;
 	MemoryContextReset(b->data_cxt);
+	b->arena = NULL;
+	b->arena_free = 0;
 	return index;
 }

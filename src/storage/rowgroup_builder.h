@@ -20,6 +20,8 @@ typedef struct RowGroupBuilder
 	TupleDesc	tupdesc;		/* descriptor the values are captured with */
 	MemoryContext cxt;			/* the arrays */
 	MemoryContext data_cxt;		/* copies of pass-by-reference values */
+	char	   *arena;			/* current block for small value copies */
+	Size		arena_free;		/* bytes left in it */
 	int			nrows;
 	int			capacity;
 	Size		bytes;			/* in-memory size of the buffered values */

@@ -151,22 +151,30 @@ SignedValue(Form_pg_attribute att, Datum d)
 /*
  * Compute min and max of the non-null values of one chunk and append them
  * to stats; returns false (nothing appended) if the type has no default
- * btree ordering or a value is too large to keep.
+ * btree ordering or a value is too large to keep.  If rows is not NULL,
+ * only values[rows[0..nrows-1]] are looked at: the encoder found that they
+ * hold every distinct value of the chunk (byte-identical values compare
+ * equal, so the others cannot change min or max).
  */
 static bool
 ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
-				   const Datum *values, const bool *isnull, StringInfo stats)
+				   const Datum *values, const bool *isnull,
+				   const uint32 *rows, uint32 nrows, StringInfo stats)
 {
 	Datum		min = 0,
 				max = 0;
 	bool		found = false;
 	bool		integer_order = HasSignedIntegerOrder(att);
-	int			i;
+	int			k;
 
 	if (cmp == NULL)
 		return false;
-	for (i = 0; i < n; i++)
+	if (rows != NULL)
+		n = (int) nrows;
+	for (k = 0; k < n; k++)
 	{
+		int			i = rows != NULL ? (int) rows[k] : k;
+
 		if (isnull[i])
 			continue;
 		if (!found)
@@ -304,7 +312,8 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 			cd->cd_codec = img->codec;
 			cd->cd_raw_bytes = img->raw_bytes;
 			if (ComputeChunkMinMax(attr, cmp, n, values[att] + start,
-								   isnull[att] + start, &stats))
+								   isnull[att] + start, img->distinct_rows,
+								   img->ndistinct, &stats))
 			{
 				cd->cd_flags |= CHUNK_HAS_MINMAX;
 				cd->cd_stats_offset = stats_start;
