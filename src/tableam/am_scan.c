@@ -7,9 +7,12 @@
  * A scan takes, at its start, a copy of the directory's row groups in row
  * number order together with their visibility to the scan's snapshot (a
  * row group's visibility is the same for all its rows).  A sequential scan
- * then decodes the visible row groups chunk by chunk: all columns of one
- * chunk at a time, returned as virtual tuples whose values point into the
- * scan's chunk memory, valid until the next call.  Parallel workers claim
+ * then walks the visible row groups chunk by chunk.  Rows are stored in
+ * colstore slots lazily (am_slot.c): a column's chunk is decoded only when
+ * the executor first asks for that column of a row of the chunk, so a
+ * query decodes only the columns up to the last one it reads.  Values
+ * point into the scan's chunk memory, valid until the next call; slots of
+ * other types get every column at once.  Parallel workers claim
  * whole row groups through an atomic counter in shared memory; all
  * participants compute the same list because they use the same snapshot.
  *
@@ -81,7 +84,9 @@ typedef struct ColstoreScanDescData
 	int			chunk_pos;		/* next row of the chunk to return */
 	Datum	  **values;			/* [natts][chunk rows] */
 	bool	  **isnull;
-	int			max_natts;		/* room in values/isnull */
+	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
+	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
+	int			max_natts;		/* room in values/isnull/decoded */
 	/* row number range of index_build_range_scan, [range_start, range_end) */
 	uint64		range_start;
 	uint64		range_end;
@@ -159,6 +164,7 @@ colstore_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	s->max_natts = Max(natts, 1);
 	s->values = palloc0(sizeof(Datum *) * s->max_natts);
 	s->isnull = palloc0(sizeof(bool *) * s->max_natts);
+	s->decoded = palloc0(sizeof(bool) * s->max_natts);
 	s->range_start = 0;
 	s->range_end = PG_UINT64_MAX;
 	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
@@ -185,6 +191,7 @@ colstore_scan_end(TableScanDesc scan)
 		pfree(scan->rs_key);
 	pfree(s->values);
 	pfree(s->isnull);
+	pfree(s->decoded);
 	pfree(s);
 }
 
@@ -220,35 +227,59 @@ OpenGroup(ColstoreScanDesc s, int i)
 }
 
 /*
- * Decode every column of chunk c of the current group, typed by desc: the
- * slot's descriptor, which during ALTER TABLE rewrites is the old one.
+ * Make chunk c of the current group current, typed by desc: the slot's
+ * descriptor, which during ALTER TABLE rewrites is the old one.  No column
+ * is decoded yet (DecodeColumn does that on demand).
  */
 static void
-DecodeChunkColumns(ColstoreScanDesc s, int c, TupleDesc desc)
+SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 {
-	int			n = RowGroupChunkRows(s->header, c);
-	MemoryContext oldcxt;
-	int			att;
-
 	if (desc->natts > s->max_natts)
 	{
 		s->max_natts = desc->natts;
 		s->values = repalloc(s->values, sizeof(Datum *) * s->max_natts);
 		s->isnull = repalloc(s->isnull, sizeof(bool *) * s->max_natts);
+		s->decoded = repalloc(s->decoded, sizeof(bool) * s->max_natts);
 	}
 	MemoryContextReset(s->chunk_cxt);
-	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
-	for (att = 0; att < desc->natts; att++)
-	{
-		s->values[att] = palloc(sizeof(Datum) * n);
-		s->isnull[att] = palloc(sizeof(bool) * n);
-		RowGroupReadColumnChunk(s->rs_base.rs_rd, s->header, desc, att, c,
-								s->values[att], s->isnull[att]);
-	}
-	MemoryContextSwitchTo(oldcxt);
+	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
+	s->chunk_desc = desc;
 	s->cur_chunk = c;
-	s->chunk_rows = n;
+	s->chunk_rows = RowGroupChunkRows(s->header, c);
 	s->chunk_pos = 0;
+}
+
+/* Decode column att of the current chunk unless done already. */
+static void
+DecodeColumn(ColstoreScanDesc s, int att)
+{
+	MemoryContext oldcxt;
+
+	if (s->decoded[att])
+		return;
+	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+	s->values[att] = palloc(sizeof(Datum) * s->chunk_rows);
+	s->isnull[att] = palloc(sizeof(bool) * s->chunk_rows);
+	RowGroupReadColumnChunk(s->rs_base.rs_rd, s->header, s->chunk_desc, att,
+							s->cur_chunk, s->values[att], s->isnull[att]);
+	MemoryContextSwitchTo(oldcxt);
+	s->decoded[att] = true;
+}
+
+/* ColstoreSlotFill of the scan: attributes [from, to) of row pos. */
+static void
+FillFromChunk(void *arg, int pos, TupleTableSlot *slot, int from, int to)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) arg;
+	int			att;
+
+	Assert(slot->tts_tupleDescriptor == s->chunk_desc);
+	for (att = from; att < to; att++)
+	{
+		DecodeColumn(s, att);
+		slot->tts_values[att] = s->values[att][pos];
+		slot->tts_isnull[att] = s->isnull[att][pos];
+	}
 }
 
 /* Next visible group for this participant, or -1. */
@@ -274,21 +305,23 @@ ClaimNextGroup(ColstoreScanDesc s)
 	}
 }
 
-/* Store row pos of the decoded chunk in slot as a virtual tuple. */
+/*
+ * Store row pos of the current chunk in slot: lazily in a colstore slot,
+ * decoding every column for other slot types.
+ */
 static void
 StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 {
-	TupleDesc	desc = slot->tts_tupleDescriptor;
 	const ScanGroup *g = &s->groups[s->cur_group];
-	int			att;
 
 	ExecClearTuple(slot);
-	for (att = 0; att < desc->natts; att++)
+	if (TTS_IS_COLSTORE(slot))
+		ColstoreSlotStoreLazy(slot, FillFromChunk, s, pos);
+	else
 	{
-		slot->tts_values[att] = s->values[att][pos];
-		slot->tts_isnull[att] = s->isnull[att][pos];
+		FillFromChunk(s, pos, slot, 0, slot->tts_tupleDescriptor->natts);
+		StoreFilledSlot(slot);
 	}
-	StoreFilledSlot(slot);
 	ColstoreSlotSetInsertInfo(slot, g->entry.rg_xmin, g->entry.rg_cmin);
 	RowNumberToItemPointer(g->entry.rg_first_row +
 						   s->header->chunk_first_row[s->cur_chunk] + pos,
@@ -305,13 +338,13 @@ PassesKeys(ColstoreScanDesc s, TupleTableSlot *slot)
 	for (i = 0; i < s->rs_base.rs_nkeys; i++)
 	{
 		ScanKey		key = &s->rs_base.rs_key[i];
-		int			att = key->sk_attno - 1;
+		bool		isnull;
+		Datum		value = slot_getattr(slot, key->sk_attno, &isnull);
 
-		if (key->sk_flags & SK_ISNULL || slot->tts_isnull[att])
+		if (key->sk_flags & SK_ISNULL || isnull)
 			return false;
 		if (!DatumGetBool(FunctionCall2Coll(&key->sk_func, key->sk_collation,
-											slot->tts_values[att],
-											key->sk_argument)))
+											value, key->sk_argument)))
 			return false;
 	}
 	return true;
@@ -366,7 +399,7 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 			}
 			OpenGroup(s, g);
 			s->next_group = g + 1;
-			DecodeChunkColumns(s, s->header->nchunks - 1, desc);
+			SelectChunk(s, s->header->nchunks - 1, desc);
 			s->chunk_pos = s->chunk_rows + 1;
 		}
 		row = s->chunk_pos - 2;
@@ -380,7 +413,7 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 		}
 		if (s->cur_chunk > 0)
 		{
-			DecodeChunkColumns(s, s->cur_chunk - 1, desc);
+			SelectChunk(s, s->cur_chunk - 1, desc);
 			s->chunk_pos = s->chunk_rows + 1;
 			continue;
 		}
@@ -417,7 +450,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		}
 		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
 		{
-			DecodeChunkColumns(s, s->cur_chunk + 1, slot->tts_tupleDescriptor);
+			SelectChunk(s, s->cur_chunk + 1, slot->tts_tupleDescriptor);
 			continue;
 		}
 		{
@@ -539,7 +572,7 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
 	c = RowGroupFindChunk(s->header, row);
 	if ((int) c != s->cur_chunk)
-		DecodeChunkColumns(s, c, slot->tts_tupleDescriptor);
+		SelectChunk(s, c, slot->tts_tupleDescriptor);
 	StoreRow(s, row - s->header->chunk_first_row[c], slot);
 	return true;
 }

@@ -9,8 +9,18 @@
  * and tableoid, and SQL (SELECT xmin ...) and the executor (the REPEATABLE
  * READ check of INSERT ... ON CONFLICT DO NOTHING) ask for xmin.  This slot
  * type is the virtual one with room for xmin/cmin and a getsysattr that
- * returns them.  A virtual slot never needs deforming, so the executor's
- * fast paths for virtual slots do not depend on the ops pointer.
+ * returns them.
+ *
+ * A slot can also be filled lazily (ColstoreSlotStoreLazy): the sequential
+ * scan stores only the position of its row, and the attributes are fetched
+ * through a callback when the executor first asks for them
+ * (slot_getsomeattrs, which asks for a prefix of the attributes).  That is
+ * what keeps a scan from decoding the chunks of columns a query never
+ * reads.  Everything that needs all values (materialize, copying the
+ * slot's tuple) fetches the rest first; once materialized, the slot no
+ * longer refers to its source.  The source's data must stay valid while
+ * the slot holds the row, which the table AM contract guarantees: a scan's
+ * row is valid until the next call on the scan.
  *
  * IDENTIFICATION
  *	  src/tableam/am_slot.c
@@ -30,6 +40,10 @@ typedef struct ColstoreTupleTableSlot
 	VirtualTupleTableSlot base;
 	TransactionId xmin;			/* inserter, or Invalid if unknown */
 	CommandId	cmin;
+	/* lazy source: fills attributes [tts_nvalid, natts) of the row, or NULL */
+	ColstoreSlotFill fill;
+	void	   *fill_arg;
+	int			fill_pos;
 } ColstoreTupleTableSlot;
 
 TupleTableSlotOps TTSOpsColstore;
@@ -68,7 +82,56 @@ ColstoreSlotClear(TupleTableSlot *slot)
 	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
 
 	cslot->xmin = InvalidTransactionId;
+	cslot->fill = NULL;
 	TTSOpsVirtual.clear(slot);
+}
+
+/* Fetch attributes up to natts from the lazy source. */
+static void
+ColstoreSlotGetSomeAttrs(TupleTableSlot *slot, int natts)
+{
+	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
+
+	if (cslot->fill == NULL)
+		elog(ERROR, "colstore slot has no source to fetch attributes from");
+	natts = Min(natts, slot->tts_tupleDescriptor->natts);
+	if (natts <= slot->tts_nvalid)
+		return;
+	cslot->fill(cslot->fill_arg, cslot->fill_pos, slot, slot->tts_nvalid, natts);
+	slot->tts_nvalid = natts;
+}
+
+/* Fetch every attribute not fetched yet. */
+static inline void
+FetchAll(TupleTableSlot *slot)
+{
+	if (slot->tts_nvalid < slot->tts_tupleDescriptor->natts)
+		ColstoreSlotGetSomeAttrs(slot, slot->tts_tupleDescriptor->natts);
+}
+
+static void
+ColstoreSlotMaterialize(TupleTableSlot *slot)
+{
+	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
+
+	if (!TTS_EMPTY(slot))
+		FetchAll(slot);
+	cslot->fill = NULL;
+	TTSOpsVirtual.materialize(slot);
+}
+
+static HeapTuple
+ColstoreSlotCopyHeapTuple(TupleTableSlot *slot)
+{
+	FetchAll(slot);
+	return TTSOpsVirtual.copy_heap_tuple(slot);
+}
+
+static MinimalTuple
+ColstoreSlotCopyMinimalTuple(TupleTableSlot *slot)
+{
+	FetchAll(slot);
+	return TTSOpsVirtual.copy_minimal_tuple(slot);
 }
 
 /* Build TTSOpsColstore from TTSOpsVirtual; called from _PG_init. */
@@ -79,6 +142,30 @@ ColstoreSlotOpsInit(void)
 	TTSOpsColstore.base_slot_size = sizeof(ColstoreTupleTableSlot);
 	TTSOpsColstore.getsysattr = ColstoreSlotGetSysAttr;
 	TTSOpsColstore.clear = ColstoreSlotClear;
+	TTSOpsColstore.getsomeattrs = ColstoreSlotGetSomeAttrs;
+	TTSOpsColstore.materialize = ColstoreSlotMaterialize;
+	TTSOpsColstore.copy_heap_tuple = ColstoreSlotCopyHeapTuple;
+	TTSOpsColstore.copy_minimal_tuple = ColstoreSlotCopyMinimalTuple;
+}
+
+/*
+ * ColstoreSlotStoreLazy
+ *		Store a row whose attributes fill(arg, pos, slot, from, to) will
+ *		write into slot->tts_values/tts_isnull[from .. to - 1] when they are
+ *		first needed.  The slot must be a colstore slot, cleared.
+ */
+void
+ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill, void *arg,
+					  int pos)
+{
+	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
+
+	Assert(TTS_IS_COLSTORE(slot) && TTS_EMPTY(slot));
+	cslot->fill = fill;
+	cslot->fill_arg = arg;
+	cslot->fill_pos = pos;
+	slot->tts_flags &= ~TTS_FLAG_EMPTY;
+	slot->tts_nvalid = 0;
 }
 
 /* Record the row's inserter in slot, if it is a colstore slot. */

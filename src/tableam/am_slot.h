@@ -15,9 +15,16 @@
 
 extern PGDLLIMPORT TupleTableSlotOps TTSOpsColstore;
 
+/* Writes attributes [from, to) of row pos of a lazy source into slot. */
+typedef void (*ColstoreSlotFill) (void *arg, int pos, TupleTableSlot *slot,
+								  int from, int to);
+
 extern void ColstoreSlotOpsInit(void);
 extern void ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
 									  CommandId cmin);
+
+extern void ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill,
+								  void *arg, int pos);
 
 #define TTS_IS_COLSTORE(slot) ((slot)->tts_ops == &TTSOpsColstore)
 
