@@ -331,8 +331,16 @@ colstore_relation_fetch_toast_slice(Relation toastrel, Oid valueid,
 }
 
 /*
- * Planner estimates: pages are the real pages, tuples the rows written so
- * far (the metapage counts them exactly, so no density guess is needed).
+ * Planner estimates.  Tuples are the rows written so far (the metapage
+ * counts them exactly, so no density guess is needed).  Pages are the
+ * volume a scan processes: the decoded size of the live row groups in
+ * blocks, or the real pages if more.  A colstore scan's cost is decoding,
+ * which grows with the decoded size, not with the few compressed pages
+ * read; sized this way, sequential, bitmap and index scans are costed as
+ * for a heap table holding the same values, and PostgreSQL's own rule for
+ * the parallel degree (min_parallel_table_scan_size, parallel_workers,
+ * max_parallel_workers_per_gather) applies to the work to be shared
+ * rather than to the compressed size.
  */
 void
 colstore_relation_estimate_size(Relation rel, int32 *attr_widths,
@@ -340,9 +348,24 @@ colstore_relation_estimate_size(Relation rel, int32 *attr_widths,
 								double *allvisfrac)
 {
 	ColstoreMetaPageData meta;
+	ColstoreDirectory *dir;
+	uint64		raw_bytes = 0;
+	uint64		raw_pages;
+	uint32		i;
 
 	ColstoreReadMeta(rel, &meta);
-	*pages = ColstorePhysicalBlocks(rel);
+	dir = DirectoryGet(rel);
+	for (i = 0; i < dir->count; i++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[i];
+
+		/* groups of aborted inserters not yet marked INVALID still count */
+		if (e->rg_kind == RG_KIND_ROWGROUP && !(e->rg_flags & RG_FLAG_INVALID))
+			raw_bytes += e->rg_raw_bytes;
+	}
+	raw_pages = (raw_bytes + BLCKSZ - 1) / BLCKSZ;
+	*pages = Max(ColstorePhysicalBlocks(rel),
+				 (BlockNumber) Min(raw_pages, (uint64) MaxBlockNumber));
 	*tuples = (double) meta.cm_live_rows;
 	*allvisfrac = 0;
 }
