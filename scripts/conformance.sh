@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# scripts/conformance.sh: PostgreSQL 15's own regression suite, run on heap and on colstore.
+# scripts/conformance.sh: PostgreSQL 15's own test suites, run on heap and on colstore.
 #
-# Runs src/test/regress of the PostgreSQL source package (fetched by setup.sh) twice, each time
-# in a temporary instance made by pg_regress: once plain (heap), once with colstore preloaded,
-# created in the test database and set as default_table_access_method.  Prints
-#   heap: N passed, M failed of T
-#   colstore: N passed, M failed of T
-# writes the failing colstore tests to test/conformance/core_failures.txt, and fails if colstore
-# passes fewer tests than test/conformance/core_regress.expected records.
-# CONFORMANCE_SKIP_HEAP=1 skips the heap run (its figure is then not printed).
+# Runs two suites of the PostgreSQL source package (fetched by setup.sh): the core regression
+# suite (src/test/regress, parallel_schedule) and the isolation suite (src/test/isolation,
+# isolation_schedule).  Each runs twice in a temporary instance: once plain (heap), once with
+# colstore preloaded, created in the test database and set as default_table_access_method.
+# Prints, per suite,
+#   <suite> heap: N passed, M failed of T
+#   <suite> colstore: N passed, M failed of T
+# writes the failing colstore tests to test/conformance/<suite>_failures.txt, and fails if
+# colstore passes fewer tests than test/conformance/<suite>_regress.expected records.
+# Usage: scripts/conformance.sh [core|isolation]...   (default: both)
+# CONFORMANCE_SKIP_HEAP=1 skips the heap runs (their figures are then not printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
 repo=$(pwd)
-src="$COLSTORE_DEPS/postgresql-15-${PGPKGVERSION%%-*}/src/test/regress"
+pgsrc="$COLSTORE_DEPS/postgresql-15-${PGPKGVERSION%%-*}/src/test"
+src="$pgsrc/regress"
 pgxs=$(pg_config --pgxs)
-pg_regress="$(dirname "$pgxs")/../test/regress/pg_regress"
+pgxs_test="$(dirname "$pgxs")/../test"
 work="$COLSTORE_DEPS/conformance"
-expected_file="$repo/test/conformance/core_regress.expected"
 timeout_s="${CONFORMANCE_TIMEOUT:-900}"
 
 [ -f "$src/parallel_schedule" ] || { echo "no PostgreSQL source at $src (run scripts/setup.sh)"; exit 1; }
@@ -37,55 +40,107 @@ build_helpers() {
 	done
 }
 
-# run_suite NAME CONFIGFILE [pg_regress options...]: prints "passed failed total" to stdout
+# suite_setup SUITE: sets driver, inputdir, schedule and extra options for it
+suite_setup() {
+	case "$1" in
+		core)
+			driver="$pgxs_test/regress/pg_regress"
+			inputdir="$src"
+			schedule="$src/parallel_schedule"
+			suite_opts=(--dlpath="$work/lib" --max-concurrent-tests=20)
+			;;
+		isolation)
+			driver="$pgxs_test/isolation/pg_isolation_regress"
+			inputdir="$pgsrc/isolation"
+			schedule="$pgsrc/isolation/isolation_schedule"
+			suite_opts=()
+			;;
+		*) echo "conformance.sh: unknown suite \"$1\" (core or isolation)" >&2; exit 2 ;;
+	esac
+}
+
+# scheduled SCHEDULE: the test names of a schedule, sorted
+scheduled() {
+	grep "^test:" "$1" | tr ' ' '\n' | grep -v '^test:$' | grep -v '^$' | sort -u
+}
+
+# run_suite SUITE NAME CONFIGFILE [options...]: prints "passed failed total" to stdout
 run_suite() {
-	local name="$1" conf="$2"
-	shift 2
-	local out="$work/$name"
+	local suite="$1" name="$2" conf="$3"
+	shift 3
+	suite_setup "$suite"
+	local out="$work/$suite-$name"
 	rm -rf "$out"
 	mkdir -p "$out"
 	cp "$conf" "$out/extra.conf"
 	chown -R postgres "$work"
+	# isolationtester cancels a step blocked for step_wait seconds: on colstore, a step that
+	# fails before releasing a lock leaves the next one blocked until then
+	local step_wait=300
+	[ "$name" = colstore ] && step_wait=10
 	(cd "$out" && timeout "$timeout_s" runuser -u postgres -- env PATH="$PATH" \
-		"$pg_regress" --temp-instance="$out/tmp_check" --bindir="$PGBIN" \
-		--inputdir="$src" --outputdir="$out" --dlpath="$work/lib" \
-		--temp-config="$out/extra.conf" --max-concurrent-tests=20 \
-		--schedule="$src/parallel_schedule" "$@" >"$out/run.log" 2>&1) || true
-	local ok bad total
-	ok=$(grep -cE '\.\.\. ok' "$out/run.log" || true)
-	bad=$(grep -cE '\.\.\. (FAILED|failed)' "$out/run.log" || true)
-	total=$(grep "^test:" "$src/parallel_schedule" | tr ' ' '\n' | grep -cv '^test:$' || true)
-	# tests that never reported (timeout, crash of pg_regress) count as failed
-	bad=$((total - ok))
-	echo "$ok $bad $total"
+		PGISOLATIONTIMEOUT="$step_wait" \
+		"$driver" --temp-instance="$out/tmp_check" --bindir="$PGBIN" \
+		--inputdir="$inputdir" --outputdir="$out" \
+		--temp-config="$out/extra.conf" "${suite_opts[@]}" \
+		--schedule="$schedule" "$@" >"$out/run.log" 2>&1) || true
+	local ok total
+	awk '/\.\.\. ok/ { for (i = 1; i <= NF; i++) if ($i == "...") print $(i - 1) }' \
+		"$out/run.log" | sort -u >"$out/ok.txt"
+	ok=$(wc -l <"$out/ok.txt")
+	total=$(scheduled "$schedule" | wc -l)
+	# tests that never reported (timeout, crash of the driver) count as failed
+	echo "$ok $((total - ok)) $total"
+}
+
+# conformance SUITE: runs it on heap and colstore, records failures, checks the figure
+conformance() {
+	local suite="$1" hp hf ht cp cf ct recorded
+	local expected_file="$repo/test/conformance/${suite}_regress.expected"
+
+	# core: max_prepared_transactions = 0 (the suite has expected output for it): with UPDATE
+	# missing, prepared_xacts would otherwise leave a prepared transaction holding locks that
+	# later DDL waits for until the timeout.  isolation: its two-phase tests need prepared
+	# transactions, and every test ends its own sessions.  Heap and colstore runs of a suite
+	# use the same server settings; only isolationtester's step timeout differs (see run_suite).
+	local common="shared_buffers = 256MB\nmax_prepared_transactions = 0\n"
+	[ "$suite" = isolation ] && common="shared_buffers = 256MB\nmax_prepared_transactions = 10\n"
+	printf "$common" >"$work/heap.conf"
+	printf "${common}shared_preload_libraries = 'colstore'\ndefault_table_access_method = colstore\n" \
+		>"$work/colstore.conf"
+
+	if [ "${CONFORMANCE_SKIP_HEAP:-0}" != "1" ]; then
+		read -r hp hf ht < <(run_suite "$suite" heap "$work/heap.conf")
+		echo "$suite heap: $hp passed, $hf failed of $ht"
+	fi
+	read -r cp cf ct < <(run_suite "$suite" colstore "$work/colstore.conf" --load-extension=colstore)
+	echo "$suite colstore: $cp passed, $cf failed of $ct"
+
+	suite_setup "$suite"
+	scheduled "$schedule" | comm -23 - "$work/$suite-colstore/ok.txt" \
+		>"$repo/test/conformance/${suite}_failures.txt"
+
+	recorded=$(cat "$expected_file" 2>/dev/null || echo 0)
+	if ! [[ "$recorded" =~ ^[0-9]+$ && "$cp" =~ ^[0-9]+$ ]]; then
+		echo "conformance: bad figures for $suite (recorded \"$recorded\", measured \"$cp\")" >&2
+		failed_suites+=("$suite")
+		return
+	fi
+	if [ "$cp" -lt "$recorded" ]; then
+		echo "conformance: colstore passes $cp $suite tests, fewer than the recorded $recorded"
+		echo "diffs: $work/$suite-colstore/regression.diffs"
+		failed_suites+=("$suite")
+		return
+	fi
+	echo "conformance: colstore passes $cp $suite tests (recorded figure: $recorded)"
 }
 
 build_helpers
-# max_prepared_transactions = 0 (the suite has expected output for it): with UPDATE missing,
-# prepared_xacts would otherwise leave a prepared transaction holding locks that later DDL waits
-# for until the timeout.  Both runs use the same settings.
-common="shared_buffers = 256MB\nmax_prepared_transactions = 0\n"
-printf "$common" >"$work/heap.conf"
-printf "${common}shared_preload_libraries = 'colstore'\ndefault_table_access_method = colstore\n" \
-	>"$work/colstore.conf"
 
-if [ "${CONFORMANCE_SKIP_HEAP:-0}" != "1" ]; then
-	read -r hp hf ht < <(run_suite heap "$work/heap.conf")
-	echo "heap: $hp passed, $hf failed of $ht"
-fi
-read -r cp cf ct < <(run_suite colstore "$work/colstore.conf" --load-extension=colstore)
-echo "colstore: $cp passed, $cf failed of $ct"
-
-# failing = scheduled tests that did not report "... ok" (failed, crashed or timed out)
-awk '/\.\.\. ok/ { for (i = 1; i <= NF; i++) if ($i == "...") print $(i - 1) }' \
-	"$work/colstore/run.log" | sort -u >"$work/colstore/ok.txt"
-grep "^test:" "$src/parallel_schedule" | tr ' ' '\n' | grep -v '^test:$' | grep -v '^$' | sort -u \
-	| comm -23 - "$work/colstore/ok.txt" >"$repo/test/conformance/core_failures.txt"
-
-recorded=$(cat "$expected_file" 2>/dev/null || echo 0)
-if [ "$cp" -lt "$recorded" ]; then
-	echo "conformance: colstore passes $cp tests, fewer than the recorded $recorded"
-	echo "diffs: $work/colstore/regression.diffs"
-	exit 1
-fi
-echo "conformance: colstore passes $cp tests (recorded figure: $recorded)"
+failed_suites=()
+suites=("$@")
+[ ${#suites[@]} -gt 0 ] || suites=(core isolation)
+for suite in "${suites[@]}"; do
+	conformance "$suite"
+done
+[ ${#failed_suites[@]} -eq 0 ] || exit 1

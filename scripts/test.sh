@@ -3,9 +3,10 @@
 #
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
 # 2. pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
-# 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption)
-# 4. conformance: PostgreSQL's own regression suite with default_table_access_method = colstore,
-#    which must pass at least as many tests as recorded in test/conformance/core_regress.expected
+# 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore)
+# 4. conformance: PostgreSQL's own regression and isolation suites with
+#    default_table_access_method = colstore, which must pass at least as many tests as recorded
+#    in test/conformance/core_regress.expected and isolation_regress.expected
 # Exits non-zero if anything fails; the last line reads "N passed, M failed" (test files).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -85,7 +86,7 @@ run_tap() {
 }
 
 run_conformance() {
-	echo "== conformance: PostgreSQL's regression suite with colstore as default access method"
+	echo "== conformance: PostgreSQL's regression and isolation suites with colstore as default access method"
 	if bash scripts/conformance.sh; then
 		passed=$((passed + 1))
 	else

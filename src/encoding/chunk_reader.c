@@ -14,11 +14,12 @@
  *						per 64 values), so a row's position among the
  *						non-null values is one popcount away
  *	FOR streams			none: a value is read directly from the packed bits
- *	DELTA streams		the value just before each block of 128 values; a
- *						lookup adds at most 128 differences (none when the
- *						differences are constant, e.g. sequences)
- *	RLE streams			the run holding each block's first value; a lookup
- *						walks at most 128 runs
+ *	RLE and DELTA		an index built by intenc_build_index: with few
+ *	streams				long runs, one entry per run (a binary search
+ *						finds the run); otherwise one entry per block of
+ *						INTENC_BLOCK values, so a lookup decodes at most
+ *						one block.  DELTA streams of constant differences
+ *						(sequences) need no index at all.
  *	plain varlena and	the offset of each value's content (4 bytes per
  *	cstring values		value, 8 beyond 4 GB of content)
  *	dictionaries		offsets of the distinct values, plus the index of

@@ -23,8 +23,10 @@
  */
 #include "postgres.h"
 
+#include "access/subtrans.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "storage/predicate.h"
 #include "storage/procarray.h"
 #include "utils/snapmgr.h"
 
@@ -140,4 +142,45 @@ RowGroupIsVisible(const RowGroupDirEntry *entry, Snapshot snapshot)
 					 errmsg("colstore tables cannot be used as catalog tables in logical decoding")));
 	}
 	return false;				/* keep compiler quiet */
+}
+
+/*
+ * RowGroupCheckConflictOut
+ *		For SERIALIZABLE: report the rw-conflict of reading past rows that
+ *		snapshot does not see because their inserter is concurrent with it
+ *		(still running, or committed after the snapshot was taken), as
+ *		HeapCheckForSerializableConflictOut does for such heap tuples.
+ *		Call it for entries (row groups or reservations) that are not
+ *		visible to an MVCC snapshot; it returns at once unless the
+ *		transaction is serializable.  It may raise a serialization failure
+ *		(ERRCODE_T_R_SERIALIZATION_FAILURE), as heap's check does.
+ *
+ *		The cheap tests come first: an inserter older than TransactionXmin,
+ *		our own transaction, or one the snapshot already sees cannot be a
+ *		concurrent writer, and pg_subtrans must not be asked about xids
+ *		older than TransactionXmin.
+ */
+void
+RowGroupCheckConflictOut(Relation rel, const RowGroupDirEntry *entry,
+						 Snapshot snapshot)
+{
+	TransactionId xid = entry->rg_xmin;
+
+	if (!CheckForSerializableConflictOutNeeded(rel, snapshot))
+		return;
+	if (entry->rg_flags & (RG_FLAG_FROZEN | RG_FLAG_INVALID) ||
+		!TransactionIdIsNormal(xid))
+		return;
+	if (TransactionIdPrecedes(xid, TransactionXmin))
+		return;
+	if (TransactionIdIsCurrentTransactionId(xid))
+		return;
+	if (!XidInMVCCSnapshot(xid, snapshot))
+		return;
+	if (RowGroupInsertAborted(entry))
+		return;
+	xid = SubTransGetTopmostTransaction(xid);
+	if (TransactionIdPrecedes(xid, TransactionXmin))
+		return;
+	CheckForSerializableConflictOut(rel, xid, snapshot);
 }

@@ -12,10 +12,13 @@
 #define VISIBILITY_H
 
 #include "storage/rowgroup_format.h"
+#include "utils/rel.h"
 #include "utils/snapshot.h"
 
 extern bool RowGroupIsVisible(const RowGroupDirEntry *entry, Snapshot snapshot);
 extern bool RowGroupInsertCommitted(const RowGroupDirEntry *entry);
 extern bool RowGroupInsertAborted(const RowGroupDirEntry *entry);
+extern void RowGroupCheckConflictOut(Relation rel, const RowGroupDirEntry *entry,
+									 Snapshot snapshot);
 
 #endif							/* VISIBILITY_H */

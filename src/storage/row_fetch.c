@@ -22,13 +22,14 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "access/tupdesc_details.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "storage/procarray.h"
-#include "access/tupdesc_details.h"
-#include "access/htup_details.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
@@ -43,11 +44,13 @@ static MemoryContext FetchContext = NULL;
 
 /* A reservation row under a dirty snapshot: in progress, values unknown. */
 static RowFetchState
-FetchReserved(const RowGroupDirEntry *res, Snapshot snapshot,
+FetchReserved(Relation rel, const RowGroupDirEntry *res, Snapshot snapshot,
 			  TupleTableSlot *slot, uint64 rownum)
 {
 	TransactionId xid = res->rg_xmin;
 
+	if (IsMVCCSnapshot(snapshot))
+		RowGroupCheckConflictOut(rel, res, snapshot);
 	if (snapshot->snapshot_type != SNAPSHOT_DIRTY ||
 		TransactionIdIsCurrentTransactionId(xid) ||
 		!TransactionIdIsInProgress(xid))
@@ -104,11 +107,15 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 		if (res < 0)
 			return ROW_NOT_FOUND;
 		entry = dir->entries[res];
-		return FetchReserved(&entry, snapshot, slot, rownum);
+		return FetchReserved(rel, &entry, snapshot, slot, rownum);
 	}
 	entry = dir->entries[index];
 	if (!RowGroupIsVisible(&entry, snapshot))
+	{
+		if (IsMVCCSnapshot(snapshot))
+			RowGroupCheckConflictOut(rel, &entry, snapshot);
 		return RowGroupInsertAborted(&entry) ? ROW_DEAD : ROW_INVISIBLE;
+	}
 
 	h = ChunkCacheGetHeader(rel, index, &entry);
 	row = (uint32) (rownum - entry.rg_first_row);

@@ -74,12 +74,15 @@ GrowArrays(RowGroupBuilder *b)
 
 /* Values at most this large are copied into shared arena blocks. */
 #define ARENA_VALUE_MAX		1024
-#define ARENA_BLOCK_SIZE	(256 * 1024)
+#define ARENA_BLOCK_MIN		(8 * 1024)
+#define ARENA_BLOCK_MAX		(256 * 1024)
 
 /*
  * Room for a copy of len bytes, MAXALIGNed, in data_cxt.  Small values are
  * packed into arena blocks (one palloc per block instead of per value);
- * large ones get their own allocation.
+ * large ones get their own allocation.  Blocks start small and double up
+ * to ARENA_BLOCK_MAX, so a builder that buffers a few rows (one per
+ * partition of a partitioned insert, say) stays small.
  */
 static char *
 AllocValue(RowGroupBuilder *b, Size len)
@@ -91,8 +94,10 @@ AllocValue(RowGroupBuilder *b, Size len)
 		return MemoryContextAllocHuge(b->data_cxt, len);
 	if (need > b->arena_free)
 	{
-		b->arena = MemoryContextAlloc(b->data_cxt, ARENA_BLOCK_SIZE);
-		b->arena_free = ARENA_BLOCK_SIZE;
+		b->arena_block = (b->arena_block == 0) ? ARENA_BLOCK_MIN :
+			Min(b->arena_block * 2, ARENA_BLOCK_MAX);
+		b->arena = MemoryContextAlloc(b->data_cxt, b->arena_block);
+		b->arena_free = b->arena_block;
 	}
 	p = b->arena;
 	b->arena += need;
@@ -235,5 +240,6 @@ RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 	MemoryContextReset(b->data_cxt);
 	b->arena = NULL;
 	b->arena_free = 0;
+	b->arena_block = 0;
 	return index;
 }

@@ -22,6 +22,7 @@ typedef struct RowGroupBuilder
 	MemoryContext data_cxt;		/* copies of pass-by-reference values */
 	char	   *arena;			/* current block for small value copies */
 	Size		arena_free;		/* bytes left in it */
+	Size		arena_block;	/* size of the last block, 0 before the first */
 	int			nrows;
 	int			capacity;
 	Size		bytes;			/* in-memory size of the buffered values */

@@ -336,11 +336,15 @@ colstore_relation_fetch_toast_slice(Relation toastrel, Oid valueid,
  * volume a scan processes: the decoded size of the live row groups in
  * blocks, or the real pages if more.  A colstore scan's cost is decoding,
  * which grows with the decoded size, not with the few compressed pages
- * read; sized this way, sequential, bitmap and index scans are costed as
- * for a heap table holding the same values, and PostgreSQL's own rule for
- * the parallel degree (min_parallel_table_scan_size, parallel_workers,
- * max_parallel_workers_per_gather) applies to the work to be shared
- * rather than to the compressed size.
+ * read.  Sized this way, sequential, bitmap and index scans are costed
+ * roughly as for a heap table holding the same values (a little cheaper:
+ * heap's pages also hold tuple headers and line pointers, which the raw
+ * byte count leaves out), and PostgreSQL's own rule for the parallel
+ * degree (min_parallel_table_scan_size, parallel_workers,
+ * max_parallel_workers_per_gather) applies to the work to be shared rather
+ * than to the compressed size.  The same page count feeds index scan
+ * costing (index_pages_fetched), where it stands for the chunks an index
+ * scan may have to decode.
  */
 void
 colstore_relation_estimate_size(Relation rel, int32 *attr_widths,

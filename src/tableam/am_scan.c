@@ -87,6 +87,14 @@ typedef struct ColstoreScanDescData
 	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
 	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
 	int			max_natts;		/* room in values/isnull/decoded */
+	uint32		chunk_generation;	/* bumped whenever decoded data goes */
+	/* set by ColstoreScanConfigure (the custom scan); forward scans only */
+	bool	   *needed;			/* [needed_natts]: columns to decode, or NULL */
+	int			needed_natts;
+	ColstoreChunkFilter filter; /* true: skip the chunk, or NULL */
+	void	   *filter_arg;
+	bool		group_has_reads;	/* a chunk of cur_group was selected */
+	ColstoreScanCounters counters;
 	/* row number range of index_build_range_scan, [range_start, range_end) */
 	uint64		range_start;
 	uint64		range_end;
@@ -123,13 +131,23 @@ LoadGroups(ColstoreScanDesc s)
 			g->visible = RowGroupInsertCommitted(&g->entry) ||
 				TransactionIdIsCurrentTransactionId(g->entry.rg_xmin);
 		else
+		{
 			g->visible = RowGroupIsVisible(&g->entry, snapshot);
+			if (!g->visible && IsMVCCSnapshot(snapshot))
+				RowGroupCheckConflictOut(rel, &g->entry, snapshot);
+		}
 	}
+	/* rows other transactions are still buffering are concurrent inserts too */
+	if (snapshot != NULL && IsMVCCSnapshot(snapshot))
+		for (i = 0; i < dir->nreservations; i++)
+			RowGroupCheckConflictOut(rel, &dir->entries[dir->reservations[i]], snapshot);
 	s->next_group = 0;
 	s->cur_group = -1;
 	s->cur_chunk = -1;
 	s->chunk_rows = s->chunk_pos = 0;
 	s->header = NULL;
+	s->chunk_generation++;
+	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 	s->cur_block = InvalidBlockNumber;
 }
 
@@ -224,6 +242,9 @@ OpenGroup(ColstoreScanDesc s, int i)
 	s->cur_group = i;
 	s->cur_chunk = -1;
 	s->chunk_rows = s->chunk_pos = 0;
+	s->group_has_reads = false;
+	s->chunk_generation++;
+	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 }
 
 /*
@@ -243,6 +264,7 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 	}
 	MemoryContextReset(s->chunk_cxt);
 	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
+	s->chunk_generation++;
 	s->chunk_desc = desc;
 	s->cur_chunk = c;
 	s->chunk_rows = RowGroupChunkRows(s->header, c);
@@ -266,16 +288,32 @@ DecodeColumn(ColstoreScanDesc s, int att)
 	s->decoded[att] = true;
 }
 
-/* ColstoreSlotFill of the scan: attributes [from, to) of row pos. */
+/*
+ * ColstoreSlotFill of the scan: attributes [from, to) of row pos of the
+ * current chunk.  A lazy row stored before the scan moved on (generation
+ * differs) or typed by another descriptor would read the wrong data; that
+ * is a caller bug, reported rather than answered.
+ */
 static void
-FillFromChunk(void *arg, int pos, TupleTableSlot *slot, int from, int to)
+FillFromChunk(void *arg, int pos, uint32 generation, TupleTableSlot *slot,
+			  int from, int to)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) arg;
 	int			att;
 
-	Assert(slot->tts_tupleDescriptor == s->chunk_desc);
+	if (generation != s->chunk_generation ||
+		slot->tts_tupleDescriptor != s->chunk_desc)
+		elog(ERROR, "colstore scan of \"%s\" was asked for a row it no longer holds",
+			 RelationGetRelationName(s->rs_base.rs_rd));
 	for (att = from; att < to; att++)
 	{
+		if (s->needed != NULL && att < s->needed_natts && !s->needed[att])
+		{
+			/* the custom scan's plan never reads this column */
+			slot->tts_values[att] = (Datum) 0;
+			slot->tts_isnull[att] = true;
+			continue;
+		}
 		DecodeColumn(s, att);
 		slot->tts_values[att] = s->values[att][pos];
 		slot->tts_isnull[att] = s->isnull[att][pos];
@@ -306,6 +344,39 @@ ClaimNextGroup(ColstoreScanDesc s)
 }
 
 /*
+ * Advance a forward scan to the next chunk of the current group that the
+ * filter (if any) does not rule out.  If none is left, the group is
+ * exhausted: the current chunk becomes its last one, with no rows left.
+ */
+static void
+SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
+{
+	int			nchunks = (int) s->header->nchunks;
+	int			c = s->cur_chunk + 1;
+
+	while (c < nchunks && s->filter != NULL &&
+		   s->filter(s->filter_arg, s->header, (uint32) c))
+	{
+		s->counters.chunks_skipped++;
+		c++;
+	}
+	if (c < nchunks)
+	{
+		SelectChunk(s, c, desc);
+		s->counters.chunks_read++;
+		if (!s->group_has_reads)
+			s->counters.groups_read++;
+		s->group_has_reads = true;
+		return;
+	}
+	if (!s->group_has_reads)
+		s->counters.groups_skipped++;
+	s->group_has_reads = true;	/* counted */
+	s->cur_chunk = nchunks - 1;
+	s->chunk_rows = s->chunk_pos = 0;
+}
+
+/*
  * Store row pos of the current chunk in slot: lazily in a colstore slot,
  * decoding every column for other slot types.
  */
@@ -316,10 +387,11 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 
 	ExecClearTuple(slot);
 	if (TTS_IS_COLSTORE(slot))
-		ColstoreSlotStoreLazy(slot, FillFromChunk, s, pos);
+		ColstoreSlotStoreLazy(slot, FillFromChunk, s, pos, s->chunk_generation);
 	else
 	{
-		FillFromChunk(s, pos, slot, 0, slot->tts_tupleDescriptor->natts);
+		FillFromChunk(s, pos, s->chunk_generation, slot, 0,
+					  slot->tts_tupleDescriptor->natts);
 		StoreFilledSlot(slot);
 	}
 	ColstoreSlotSetInsertInfo(slot, g->entry.rg_xmin, g->entry.rg_cmin);
@@ -327,6 +399,40 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 						   s->header->chunk_first_row[s->cur_chunk] + pos,
 						   &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
+}
+
+/*
+ * ColstoreScanConfigure
+ *		Narrow a forward sequential scan for the custom scan: only the
+ *		columns marked in needed[0 .. natts - 1] are decoded (the others
+ *		read as NULL), and chunks for which filter(filter_arg, header,
+ *		chunk) returns true are skipped.  Either may be NULL.  The caller
+ *		must read no other column and must evaluate its quals on every row
+ *		returned: the filter only lets chunks be skipped, it does not
+ *		filter rows.  needed must stay valid while the scan is used.
+ */
+void
+ColstoreScanConfigure(TableScanDesc scan, const bool *needed, int natts,
+					  ColstoreChunkFilter filter, void *filter_arg)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	s->needed = (bool *) needed;
+	s->needed_natts = natts;
+	s->filter = filter;
+	s->filter_arg = filter_arg;
+}
+
+/* Add the scan's row group and chunk counts (since it began) to *counters. */
+void
+ColstoreScanAddCounters(TableScanDesc scan, ColstoreScanCounters *counters)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	counters->groups_read += s->counters.groups_read;
+	counters->groups_skipped += s->counters.groups_skipped;
+	counters->chunks_read += s->counters.chunks_read;
+	counters->chunks_skipped += s->counters.chunks_skipped;
 }
 
 /* Does the row in slot pass the scan keys (catalog-style scans only)? */
@@ -442,6 +548,13 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 	{
 		if (s->cur_chunk >= 0 && s->chunk_pos < s->chunk_rows)
 		{
+			if (slot->tts_tupleDescriptor != s->chunk_desc)
+			{
+				int			pos = s->chunk_pos;
+
+				SelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
+				s->chunk_pos = pos;
+			}
 			StoreRow(s, s->chunk_pos++, slot);
 			if (!RowQualifies(s, slot))
 				continue;
@@ -450,7 +563,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		}
 		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
 		{
-			SelectChunk(s, s->cur_chunk + 1, slot->tts_tupleDescriptor);
+			SelectNextChunk(s, slot->tts_tupleDescriptor);
 			continue;
 		}
 		{
@@ -571,7 +684,7 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 		OpenGroup(s, g);
 	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
 	c = RowGroupFindChunk(s->header, row);
-	if ((int) c != s->cur_chunk)
+	if ((int) c != s->cur_chunk || slot->tts_tupleDescriptor != s->chunk_desc)
 		SelectChunk(s, c, slot->tts_tupleDescriptor);
 	StoreRow(s, row - s->header->chunk_first_row[c], slot);
 	return true;

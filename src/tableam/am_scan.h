@@ -17,6 +17,20 @@
 #include "nodes/tidbitmap.h"
 
 struct SampleScanState;
+struct RowGroupHeader;
+
+/* Returns true if chunk chunkno of the row group h can be skipped. */
+typedef bool (*ColstoreChunkFilter) (void *arg, const struct RowGroupHeader *h,
+									 uint32 chunkno);
+
+/* What a scan read and skipped, for EXPLAIN ANALYZE. */
+typedef struct ColstoreScanCounters
+{
+	uint64		groups_read;
+	uint64		groups_skipped;
+	uint64		chunks_read;
+	uint64		chunks_skipped;
+} ColstoreScanCounters;
 
 extern TableScanDesc colstore_scan_begin(Relation rel, Snapshot snapshot,
 										 int nkeys, struct ScanKeyData *key,
@@ -53,6 +67,11 @@ extern bool colstore_scan_sample_next_tuple(TableScanDesc scan,
 											struct SampleScanState *scanstate,
 											TupleTableSlot *slot);
 extern void ColstoreScanSetRowRange(TableScanDesc scan, uint64 start, uint64 end);
+extern void ColstoreScanConfigure(TableScanDesc scan, const bool *needed,
+								  int natts, ColstoreChunkFilter filter,
+								  void *filter_arg);
+extern void ColstoreScanAddCounters(TableScanDesc scan,
+									ColstoreScanCounters *counters);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
 extern void colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
 

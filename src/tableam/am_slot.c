@@ -20,7 +20,13 @@
  * slot's tuple) fetches the rest first; once materialized, the slot no
  * longer refers to its source.  The source's data must stay valid while
  * the slot holds the row, which the table AM contract guarantees: a scan's
- * row is valid until the next call on the scan.
+ * row is valid until the next call on the scan; the scan also checks that
+ * a lazy row still points at the chunks it was read from.
+ *
+ * The scheme relies on TTSOpsColstore being a distinct ops struct: the
+ * executor's TTS_IS_VIRTUAL() tests compare with &TTSOpsVirtual, so a
+ * colstore slot is never mistaken for a plain virtual slot whose values
+ * are all present.
  *
  * IDENTIFICATION
  *	  src/tableam/am_slot.c
@@ -44,6 +50,7 @@ typedef struct ColstoreTupleTableSlot
 	ColstoreSlotFill fill;
 	void	   *fill_arg;
 	int			fill_pos;
+	uint32		fill_generation;
 } ColstoreTupleTableSlot;
 
 TupleTableSlotOps TTSOpsColstore;
@@ -97,7 +104,8 @@ ColstoreSlotGetSomeAttrs(TupleTableSlot *slot, int natts)
 	natts = Min(natts, slot->tts_tupleDescriptor->natts);
 	if (natts <= slot->tts_nvalid)
 		return;
-	cslot->fill(cslot->fill_arg, cslot->fill_pos, slot, slot->tts_nvalid, natts);
+	cslot->fill(cslot->fill_arg, cslot->fill_pos, cslot->fill_generation,
+				slot, slot->tts_nvalid, natts);
 	slot->tts_nvalid = natts;
 }
 
@@ -118,6 +126,27 @@ ColstoreSlotMaterialize(TupleTableSlot *slot)
 		FetchAll(slot);
 	cslot->fill = NULL;
 	TTSOpsVirtual.materialize(slot);
+}
+
+/*
+ * Copy src's values into slot (a colstore slot).  The values are copied by
+ * the virtual slot's routine, which fetches all of a lazy source's
+ * attributes first; the row's inserter comes along when src is a colstore
+ * slot too, so xmin stays selectable from the copy.
+ */
+static void
+ColstoreSlotCopySlot(TupleTableSlot *slot, TupleTableSlot *src)
+{
+	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
+
+	TTSOpsVirtual.copyslot(slot, src);
+	if (TTS_IS_COLSTORE(src))
+	{
+		ColstoreTupleTableSlot *csrc = (ColstoreTupleTableSlot *) src;
+
+		cslot->xmin = csrc->xmin;
+		cslot->cmin = csrc->cmin;
+	}
 }
 
 static HeapTuple
@@ -144,19 +173,20 @@ ColstoreSlotOpsInit(void)
 	TTSOpsColstore.clear = ColstoreSlotClear;
 	TTSOpsColstore.getsomeattrs = ColstoreSlotGetSomeAttrs;
 	TTSOpsColstore.materialize = ColstoreSlotMaterialize;
+	TTSOpsColstore.copyslot = ColstoreSlotCopySlot;
 	TTSOpsColstore.copy_heap_tuple = ColstoreSlotCopyHeapTuple;
 	TTSOpsColstore.copy_minimal_tuple = ColstoreSlotCopyMinimalTuple;
 }
 
 /*
  * ColstoreSlotStoreLazy
- *		Store a row whose attributes fill(arg, pos, slot, from, to) will
- *		write into slot->tts_values/tts_isnull[from .. to - 1] when they are
- *		first needed.  The slot must be a colstore slot, cleared.
+ *		Store a row whose attributes fill(arg, pos, generation, slot, from,
+ *		to) will write into slot->tts_values/tts_isnull[from .. to - 1] when
+ *		they are first needed.  The slot must be a colstore slot, cleared.
  */
 void
 ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill, void *arg,
-					  int pos)
+					  int pos, uint32 generation)
 {
 	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
 
@@ -164,6 +194,7 @@ ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill, void *arg,
 	cslot->fill = fill;
 	cslot->fill_arg = arg;
 	cslot->fill_pos = pos;
+	cslot->fill_generation = generation;
 	slot->tts_flags &= ~TTS_FLAG_EMPTY;
 	slot->tts_nvalid = 0;
 }

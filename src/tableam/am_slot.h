@@ -15,16 +15,20 @@
 
 extern PGDLLIMPORT TupleTableSlotOps TTSOpsColstore;
 
-/* Writes attributes [from, to) of row pos of a lazy source into slot. */
-typedef void (*ColstoreSlotFill) (void *arg, int pos, TupleTableSlot *slot,
-								  int from, int to);
+/*
+ * Writes attributes [from, to) of row pos of a lazy source into slot;
+ * generation is the source's value at the time the row was stored, so the
+ * source can tell a row whose data it has since discarded.
+ */
+typedef void (*ColstoreSlotFill) (void *arg, int pos, uint32 generation,
+								  TupleTableSlot *slot, int from, int to);
 
 extern void ColstoreSlotOpsInit(void);
 extern void ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
 									  CommandId cmin);
 
 extern void ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill,
-								  void *arg, int pos);
+								  void *arg, int pos, uint32 generation);
 
 #define TTS_IS_COLSTORE(slot) ((slot)->tts_ops == &TTSOpsColstore)
 
