@@ -4,7 +4,8 @@
 # Starts a throwaway cluster (shared_buffers 4GB, jit off, 2 parallel workers per gather), loads
 # t5 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) with N rows into a heap and a
 # colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
-# point lookups (pgbench, select-only style, 2 clients), a 100,000-row range and TRUNCATE, with
+# point lookups (pgbench, select-only style, 2 clients), a 100,000-row range (through the primary
+# key, and without indexes: chunk pruning against a sequential scan) and TRUNCATE, with
 # colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
 # Usage: bash bench/run.sh [--rows N] [--port P] [--pgbench-seconds S]
 # Never run by CI; results go to bench/results/ (not committed).
@@ -92,6 +93,7 @@ queries=(
 	"GROUP BY c4|SELECT c4, count(*), avg(c3) FROM %s GROUP BY c4 ORDER BY c4"
 	"self join on c1|SELECT count(*) FROM %s a JOIN %s b ON a.c1 = b.c1"
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
+	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"
 )
 for q in "${queries[@]}"; do
 	name="${q%%|*}"

@@ -17,6 +17,8 @@
 
 #include "colstore.h"
 #include "encoding/chunk_encoding.h"
+#include "cscan/cscan_exec.h"
+#include "cscan/cscan_path.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
@@ -28,6 +30,7 @@ int			colstore_default_compression_level = 3;
 int			colstore_default_row_group_size = 122880;
 int			colstore_default_chunk_size = 10240;
 int			colstore_chunk_cache_size_kb = 131072;
+bool		colstore_enable_custom_scan = true;
 
 static const struct config_enum_entry codec_options[] = {
 	{"none", COLSTORE_CODEC_NONE, false},
@@ -73,9 +76,17 @@ _PG_init(void)
 							&colstore_chunk_cache_size_kb,
 							131072, 0, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_custom_scan",
+							 "Enables the planner's use of the colstore custom scan (column projection, chunk pruning).",
+							 NULL,
+							 &colstore_enable_custom_scan,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");
 
 	ColstoreSlotOpsInit();
+	ColstoreScanExecInit();
+	ColstoreScanPathInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

@@ -17,6 +17,7 @@ extern int	colstore_default_compression_level;
 extern int	colstore_default_row_group_size;
 extern int	colstore_default_chunk_size;
 extern int	colstore_chunk_cache_size_kb;
+extern bool colstore_enable_custom_scan;
 
 /* Bounds shared by the GUCs and per-table options. */
 #define COLSTORE_MIN_ROW_GROUP_SIZE		1000

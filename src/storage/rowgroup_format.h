@@ -152,6 +152,8 @@ typedef struct RowGroupHeaderData
 
 /* Chunk flags */
 #define CHUNK_HAS_MINMAX		0x01	/* cd_stats holds min and max */
+#define CHUNK_STATS_TYPED		0x02	/* ... followed by the column's type
+										 * and collation OIDs at write time */
 
 typedef struct ChunkDesc
 {
@@ -164,7 +166,9 @@ typedef struct ChunkDesc
 	uint8		cd_flags;
 	uint8		cd_padding;
 	uint64		cd_raw_bytes;
-	uint32		cd_stats_offset;	/* min then max, each uint32 len + bytes */
+	uint32		cd_stats_offset;	/* min then max, each uint32 len + bytes;
+									 * then Oid type, Oid collation if
+									 * CHUNK_STATS_TYPED */
 	uint32		cd_stats_len;
 } ChunkDesc;
 

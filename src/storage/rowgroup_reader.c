@@ -298,3 +298,33 @@ RowGroupChunkMinMax(const RowGroupHeader *h, Form_pg_attribute att, int attno,
 		*max = ReadStatsValue(att, &p, end, &ok);
 	return ok;
 }
+
+/*
+ * RowGroupChunkStatsMatch
+ *		True if the chunk's min/max were computed for the column's current
+ *		type and collation.  ALTER COLUMN ... TYPE between binary-compatible
+ *		types (int4 and oid, say) and ALTER COLUMN ... COLLATE keep the data
+ *		without a rewrite, so stats of older row groups may be ordered
+ *		differently from what the column's operators now mean; only
+ *		matching stats may be used to skip chunks.
+ */
+bool
+RowGroupChunkStatsMatch(const RowGroupHeader *h, Form_pg_attribute att,
+						int attno, uint32 chunkno)
+{
+	const ChunkDesc *cd;
+	Oid			typid;
+	Oid			collid;
+	const char *trailer;
+
+	if (attno >= h->natts || att->attisdropped)
+		return false;
+	cd = RowGroupChunk(h, attno, chunkno);
+	if (!(cd->cd_flags & CHUNK_HAS_MINMAX) || !(cd->cd_flags & CHUNK_STATS_TYPED) ||
+		cd->cd_stats_len < 2 * sizeof(Oid))
+		return false;
+	trailer = h->stats + cd->cd_stats_offset + cd->cd_stats_len - 2 * sizeof(Oid);
+	memcpy(&typid, trailer, sizeof(Oid));
+	memcpy(&collid, trailer + sizeof(Oid), sizeof(Oid));
+	return typid == att->atttypid && collid == att->attcollation;
+}

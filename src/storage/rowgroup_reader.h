@@ -45,6 +45,8 @@ extern ChunkReader *RowGroupOpenChunkReader(Relation rel, const RowGroupHeader *
 extern bool RowGroupChunkMinMax(const RowGroupHeader *h, Form_pg_attribute att,
 								int attno, uint32 chunkno,
 								Datum *min, Datum *max);
+extern bool RowGroupChunkStatsMatch(const RowGroupHeader *h, Form_pg_attribute att,
+									int attno, uint32 chunkno);
 extern void RowGroupReportCorruption(Relation rel, uint32 dir_index,
 									 const char *column, const char *detail)
 			pg_attribute_noreturn();

@@ -149,8 +149,8 @@ SignedValue(Form_pg_attribute att, Datum d)
 }
 
 /*
- * Compute min and max of the non-null values of one chunk and append them
- * to stats; returns false (nothing appended) if the type has no default
+ * Compute min and max of the non-null values of one chunk and append them,
+ * followed by the column's type and collation, to stats; returns false (nothing appended) if the type has no default
  * btree ordering or a value is too large to keep.  If rows is not NULL,
  * only values[rows[0..nrows-1]] are looked at: the encoder found that they
  * hold every distinct value of the chunk (byte-identical values compare
@@ -204,6 +204,9 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 		return false;
 	AppendStatsValue(stats, att, min);
 	AppendStatsValue(stats, att, max);
+	/* the ordering they were computed under (see RowGroupChunkStatsMatch) */
+	appendBinaryStringInfo(stats, (const char *) &att->atttypid, sizeof(Oid));
+	appendBinaryStringInfo(stats, (const char *) &att->attcollation, sizeof(Oid));
 	return true;
 }
 
@@ -315,7 +318,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 								   isnull[att] + start, img->distinct_rows,
 								   img->ndistinct, &stats))
 			{
-				cd->cd_flags |= CHUNK_HAS_MINMAX;
+				cd->cd_flags |= CHUNK_HAS_MINMAX | CHUNK_STATS_TYPED;
 				cd->cd_stats_offset = stats_start;
 				cd->cd_stats_len = stats.len - stats_start;
 			}

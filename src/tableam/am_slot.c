@@ -149,11 +149,21 @@ ColstoreSlotCopySlot(TupleTableSlot *slot, TupleTableSlot *src)
 	}
 }
 
+/*
+ * A heap tuple copy of the row, carrying the row's TID and table OID as a
+ * heap slot's copy does: ANALYZE sorts its sample by t_self, which is where
+ * the correlation statistic (and so index and pruning costs) comes from.
+ */
 static HeapTuple
 ColstoreSlotCopyHeapTuple(TupleTableSlot *slot)
 {
+	HeapTuple	tuple;
+
 	FetchAll(slot);
-	return TTSOpsVirtual.copy_heap_tuple(slot);
+	tuple = TTSOpsVirtual.copy_heap_tuple(slot);
+	tuple->t_self = slot->tts_tid;
+	tuple->t_tableOid = slot->tts_tableOid;
+	return tuple;
 }
 
 static MinimalTuple

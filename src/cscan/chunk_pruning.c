@@ -1,0 +1,359 @@
+/*-------------------------------------------------------------------------
+ *
+ * chunk_pruning.c
+ *	  Skipping chunks whose min/max or NULL count refute a scan's quals.
+ *
+ * Every row group header keeps, per column and chunk, the number of NULLs
+ * and (for types with a default btree ordering) the minimum and maximum
+ * value, computed by the writer with the type's default btree comparison
+ * function (rowgroup_writer.c).  A qual "column op value" whose operator
+ * belongs to that same btree operator family, or "column IS [NOT] NULL",
+ * can then prove that no row of a chunk passes, and the chunk is skipped
+ * without being read.  Pruning is only ever a shortcut: the executor still
+ * evaluates every qual on the rows of the chunks that are read, so a key
+ * that cannot decide simply does not prune.
+ *
+ * The planner side (PruningClauseColumn) picks the usable clauses; the
+ * executor side builds keys from them (ChunkPrunerCreate), evaluates their
+ * value expressions once per scan (ChunkPrunerEvaluate: the value side may
+ * be a parameter or a stable function call), and tests chunks
+ * (ChunkPrunerRefutes).
+ *
+ * Stats are used only if they were written for the column's current type
+ * and collation (RowGroupChunkStatsMatch): ALTER COLUMN ... TYPE between
+ * binary-compatible types and ALTER COLUMN ... COLLATE keep old row groups
+ * as they are.  Collatable columns are not pruned yet (that needs the
+ * clause's collation to be the column's, and text comparisons pass it).
+ *
+ * IDENTIFICATION
+ *	  src/cscan/chunk_pruning.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/nbtree.h"
+#include "access/stratnum.h"
+#include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "utils/datum.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+
+#include "cscan/chunk_pruning.h"
+
+/* What a key tests. */
+typedef enum PruneKeyKind
+{
+	PRUNE_COMPARE,				/* column <strategy> value */
+	PRUNE_IS_NULL,
+	PRUNE_IS_NOT_NULL
+} PruneKeyKind;
+
+typedef struct PruneKey
+{
+	int			attno;			/* 0-based attribute */
+	PruneKeyKind kind;
+	int			strategy;		/* BT*StrategyNumber, for PRUNE_COMPARE */
+	FmgrInfo	cmp;			/* BTORDER_PROC(column type, value type) */
+	bool		strict;			/* NULL value: no row passes */
+	ExprState  *value_expr;
+	int16		value_typlen;
+	bool		value_typbyval;
+	Datum		value;			/* evaluated by ChunkPrunerEvaluate */
+	bool		value_isnull;
+} PruneKey;
+
+struct ChunkPruner
+{
+	TupleDesc	desc;
+	int			nkeys;
+	PruneKey   *keys;
+	MemoryContext value_cxt;	/* evaluated values */
+	MemoryContext tmp_cxt;		/* min/max of the chunk being tested */
+};
+
+/* The column of a pruning argument: a Var of relid, maybe relabeled. */
+static Var *
+ArgColumn(Node *arg, Index relid)
+{
+	while (IsA(arg, RelabelType))
+		arg = (Node *) ((RelabelType *) arg)->arg;
+	if (IsA(arg, Var) &&
+		((Var *) arg)->varno == relid &&
+		((Var *) arg)->varattno > 0 &&
+		((Var *) arg)->varlevelsup == 0 &&
+		!OidIsValid(((Var *) arg)->varcollid))
+		return (Var *) arg;
+	return NULL;
+}
+
+/* Can arg be computed once per scan (no Vars, nothing volatile)? */
+static bool
+IsScanConstant(Node *arg)
+{
+	return !contain_var_clause(arg) &&
+		!contain_volatile_functions(arg) &&
+		!contain_subplans(arg);
+}
+
+/*
+ * Btree strategy and comparison function of "column op value" for a column
+ * of type coltype, looked up in the type's default btree operator family
+ * (the ordering its min/max were computed with).  Returns 0 if op is not
+ * usable.
+ */
+static int
+OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
+{
+	TypeCacheEntry *tce;
+	Oid			lefttype;
+	Oid			righttype;
+	int			strategy;
+
+	coltype = getBaseType(coltype);
+	tce = lookup_type_cache(coltype, TYPECACHE_BTREE_OPFAMILY);
+	if (!OidIsValid(tce->btree_opf))
+		return 0;
+	strategy = get_op_opfamily_strategy(opno, tce->btree_opf);
+	if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
+		return 0;
+	op_input_types(opno, &lefttype, &righttype);
+	if (lefttype != coltype)
+		return 0;
+	*cmp_proc = get_opfamily_proc(tce->btree_opf, lefttype, righttype, BTORDER_PROC);
+	return OidIsValid(*cmp_proc) ? strategy : 0;
+}
+
+/*
+ * Split clause into column, operator (as "column op value") and value, or
+ * return NULL if it is not "column op value", "value op column" or
+ * "column IS [NOT] NULL".
+ */
+static Var *
+SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
+			PruneKeyKind *kind)
+{
+	*kind = PRUNE_COMPARE;
+	if (IsA(clause, OpExpr) && list_length(((OpExpr *) clause)->args) == 2)
+	{
+		OpExpr	   *op = (OpExpr *) clause;
+		Node	   *left = linitial(op->args);
+		Node	   *right = lsecond(op->args);
+		Var		   *var;
+
+		if ((var = ArgColumn(left, relid)) != NULL && IsScanConstant(right))
+		{
+			*opno = op->opno;
+			*value = (Expr *) right;
+			return var;
+		}
+		if ((var = ArgColumn(right, relid)) != NULL && IsScanConstant(left))
+		{
+			*opno = get_commutator(op->opno);
+			*value = (Expr *) left;
+			return OidIsValid(*opno) ? var : NULL;
+		}
+		return NULL;
+	}
+	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow)
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		*kind = (nt->nulltesttype == IS_NULL) ? PRUNE_IS_NULL : PRUNE_IS_NOT_NULL;
+		*value = NULL;
+		return ArgColumn((Node *) nt->arg, relid);
+	}
+	return NULL;
+}
+
+/*
+ * PruningClauseColumn
+ *		The column a restriction clause on relation relid lets chunks be
+ *		pruned by, or NULL if the clause cannot prune.
+ */
+Var *
+PruningClauseColumn(Expr *clause, Index relid)
+{
+	Oid			opno = InvalidOid;
+	Oid			cmp_proc;
+	Expr	   *value;
+	PruneKeyKind kind;
+	Var		   *var = SplitClause(clause, relid, &opno, &value, &kind);
+
+	if (var == NULL)
+		return NULL;
+	if (kind != PRUNE_COMPARE)
+		return var;
+	return OperatorStrategy(opno, var->vartype, &cmp_proc) != 0 ? var : NULL;
+}
+
+/*
+ * ChunkPrunerCreate
+ *		Build pruning keys from clauses (the executor's copies of clauses
+ *		PruningClauseColumn accepted, with Vars of the scan's relation),
+ *		their value expressions initialized in parent.  desc is the
+ *		relation's descriptor.  Clauses that cannot prune are ignored.
+ *		The pruner and its two memory contexts (evaluated values, per-test
+ *		scratch) are created in CurrentMemoryContext, which must live as
+ *		long as the scan (the executor's per-query context); it errors only
+ *		on catalog lookup failures.
+ */
+ChunkPruner *
+ChunkPrunerCreate(List *clauses, TupleDesc desc, PlanState *parent)
+{
+	ChunkPruner *pruner = palloc0(sizeof(ChunkPruner));
+	ListCell   *lc;
+
+	pruner->desc = desc;
+	pruner->keys = palloc0(sizeof(PruneKey) * Max(list_length(clauses), 1));
+	pruner->value_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "colstore pruning values",
+											  ALLOCSET_SMALL_SIZES);
+	pruner->tmp_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											"colstore pruning chunk stats",
+											ALLOCSET_SMALL_SIZES);
+	foreach(lc, clauses)
+	{
+		Expr	   *clause = (Expr *) lfirst(lc);
+		PruneKey   *key = &pruner->keys[pruner->nkeys];
+		Oid			opno = InvalidOid;
+		Oid			cmp_proc = InvalidOid;
+		Expr	   *value;
+		Var		   *var;
+
+		/* after setrefs the scan's Vars carry its range table index */
+		var = SplitClause(clause, ((Scan *) parent->plan)->scanrelid,
+						  &opno, &value, &key->kind);
+		if (var == NULL || var->varattno > desc->natts)
+			continue;
+		key->attno = var->varattno - 1;
+		if (key->kind == PRUNE_COMPARE)
+		{
+			key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
+			if (key->strategy == 0)
+				continue;
+			fmgr_info(cmp_proc, &key->cmp);
+			key->strict = op_strict(opno);
+			key->value_expr = ExecInitExpr(value, parent);
+			get_typlenbyval(exprType((Node *) value), &key->value_typlen,
+							&key->value_typbyval);
+			key->value_isnull = true;
+		}
+		pruner->nkeys++;
+	}
+	return pruner;
+}
+
+/*
+ * ChunkPrunerEvaluate
+ *		Compute the value side of every key into the pruner's own memory;
+ *		called before a scan reads its first row, and again after a rescan
+ *		(parameters may have changed).  Not at plan initialization: the
+ *		values may depend on initplans that run only when needed.
+ */
+void
+ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
+{
+	int			i;
+
+	MemoryContextReset(pruner->value_cxt);
+	for (i = 0; i < pruner->nkeys; i++)
+	{
+		PruneKey   *key = &pruner->keys[i];
+		Datum		value;
+		MemoryContext oldcxt;
+
+		if (key->value_expr == NULL)
+			continue;
+		value = ExecEvalExprSwitchContext(key->value_expr, econtext,
+										  &key->value_isnull);
+		oldcxt = MemoryContextSwitchTo(pruner->value_cxt);
+		key->value = key->value_isnull ? (Datum) 0 :
+			datumCopy(value, key->value_typbyval, key->value_typlen);
+		MemoryContextSwitchTo(oldcxt);
+	}
+}
+
+/* Does [min, max] rule out "column <strategy> value"? */
+static bool
+RangeRefutes(PruneKey *key, Datum min, Datum max)
+{
+	int32		cmp_min = 0;
+	int32		cmp_max = 0;
+
+	if (key->strategy != BTGreaterStrategyNumber &&
+		key->strategy != BTGreaterEqualStrategyNumber)
+		cmp_min = DatumGetInt32(FunctionCall2(&key->cmp, min, key->value));
+	if (key->strategy != BTLessStrategyNumber &&
+		key->strategy != BTLessEqualStrategyNumber)
+		cmp_max = DatumGetInt32(FunctionCall2(&key->cmp, max, key->value));
+	switch (key->strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmp_min >= 0;
+		case BTLessEqualStrategyNumber:
+			return cmp_min > 0;
+		case BTEqualStrategyNumber:
+			return cmp_min > 0 || cmp_max < 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmp_max < 0;
+		case BTGreaterStrategyNumber:
+			return cmp_max <= 0;
+	}
+	return false;
+}
+
+/* Does one key rule out every row of chunk chunkno of the group? */
+static bool
+KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
+		   uint32 chunkno)
+{
+	const ChunkDesc *cd;
+	Form_pg_attribute att;
+	uint32		rows;
+	Datum		min;
+	Datum		max;
+
+	if (key->attno >= h->natts)
+		return false;			/* column added later: its missing value */
+	cd = RowGroupChunk(h, key->attno, chunkno);
+	rows = (uint32) RowGroupChunkRows(h, chunkno);
+	if (key->kind == PRUNE_IS_NULL)
+		return cd->cd_nnulls == 0;
+	if (key->kind == PRUNE_IS_NOT_NULL)
+		return cd->cd_nnulls >= rows;
+	if (!key->strict)
+		return false;
+	if (key->value_isnull || cd->cd_nnulls >= rows)
+		return true;			/* a strict operator yields NULL for every row */
+	att = TupleDescAttr(pruner->desc, key->attno);
+	if (!RowGroupChunkStatsMatch(h, att, key->attno, chunkno) ||
+		!RowGroupChunkMinMax(h, att, key->attno, chunkno, &min, &max))
+		return false;
+	return RangeRefutes(key, min, max);
+}
+
+/*
+ * ChunkPrunerRefutes
+ *		True if the keys prove that no row of chunk chunkno of the row group
+ *		h passes the scan's quals.  The signature is ColstoreChunkFilter's.
+ */
+bool
+ChunkPrunerRefutes(void *arg, const RowGroupHeader *h, uint32 chunkno)
+{
+	ChunkPruner *pruner = (ChunkPruner *) arg;
+	MemoryContext oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
+	bool		refuted = false;
+	int			i;
+
+	for (i = 0; i < pruner->nkeys && !refuted; i++)
+		refuted = KeyRefutes(pruner, &pruner->keys[i], h, chunkno);
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(pruner->tmp_cxt);
+	return refuted;
+}

@@ -1,0 +1,350 @@
+/*-------------------------------------------------------------------------
+ *
+ * cscan_path.c
+ *	  Planner side of the colstore custom scan: when to offer it, what it
+ *	  costs, and the plan node it becomes.
+ *
+ * A ColstoreScan is a sequential scan of a colstore table that decodes
+ * only the columns the plan reads and skips chunks whose min/max or NULL
+ * count refute the quals (chunk_pruning.c).  It is offered, beside the
+ * plain and parallel sequential scans, for a colstore table with
+ * restriction clauses that can prune and more rows than one chunk holds,
+ * and only when pruning is expected to skip a good share of the table:
+ * the expected share read is estimated per column as
+ *
+ *		read = 1 - (1 - selectivity) * correlation^2
+ *
+ * (pruning skips what the quals reject only to the degree the column's
+ * values are ordered on disk; correlation is ANALYZE's, as btree costing
+ * uses it), and the best column counts.  Without statistics no pruning is
+ * assumed, so the path is not offered.  Its cost is the sequential scan's
+ * cost times that share (at least one chunk), plus reading every row
+ * group header and testing every chunk; a parallel-aware partial path is
+ * offered too, with the worker count PostgreSQL's own rule gives a
+ * sequential scan of the table.
+ *
+ * Plans that read system columns other than ctid and tableoid are left to
+ * the sequential scan (the custom scan's slot is a virtual one).  The GUC
+ * colstore.enable_custom_scan turns the path off.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/cscan_path.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_statistic.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/spccache.h"
+
+#include "cscan/chunk_pruning.h"
+#include "cscan/cscan_exec.h"
+#include "cscan/cscan_path.h"
+#include "colstore.h"
+#include "sqlapi/options.h"
+#include "tableam/am_handler.h"
+
+/* Offer the path only if pruning is expected to skip at least this share. */
+#define MIN_EXPECTED_SKIP	0.1
+
+static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
+
+static Plan *ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
+								  CustomPath *best_path, List *tlist,
+								  List *clauses, List *custom_plans);
+
+static const CustomPathMethods ColstoreScanPathMethods = {
+	.CustomName = "ColstoreScan",
+	.PlanCustomPath = ColstoreScan_PlanCustomPath,
+};
+
+/* May clause prune chunks of relation relid, and may it run early? */
+static Var *
+UsableClauseColumn(RestrictInfo *rinfo, Index relid)
+{
+	if (rinfo->pseudoconstant)
+		return NULL;
+	/* pruning must not run a qual ahead of a security qual unless leakproof */
+	if (rinfo->security_level > 0 && !rinfo->leakproof)
+		return NULL;
+	return PruningClauseColumn(rinfo->clause, relid);
+}
+
+/* ANALYZE's correlation of column var with the physical order, or 0. */
+static double
+ColumnCorrelation(PlannerInfo *root, Var *var)
+{
+	VariableStatData vardata;
+	AttStatsSlot sslot;
+	double		correlation = 0;
+
+	examine_variable(root, (Node *) var, 0, &vardata);
+	if (HeapTupleIsValid(vardata.statsTuple) &&
+		get_attstatsslot(&sslot, vardata.statsTuple, STATISTIC_KIND_CORRELATION,
+						 InvalidOid, ATTSTATSSLOT_NUMBERS))
+	{
+		if (sslot.nnumbers > 0)
+			correlation = sslot.numbers[0];
+		free_attstatsslot(&sslot);
+	}
+	ReleaseVariableStats(vardata);
+	return correlation;
+}
+
+/*
+ * Expected share of the table a pruning scan reads: the best over columns
+ * of 1 - (1 - selectivity of the column's pruning clauses) * correlation^2.
+ * *npruning is set to the number of clauses that can prune.
+ */
+static double
+ExpectedShareRead(PlannerInfo *root, RelOptInfo *rel, int *npruning)
+{
+	Bitmapset  *done = NULL;
+	double		best_skip = 0;
+	ListCell   *lc;
+
+	*npruning = 0;
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		Var		   *var = UsableClauseColumn(rinfo, rel->relid);
+		List	   *column_clauses = NIL;
+		ListCell   *lc2;
+		double		selectivity;
+		double		correlation;
+
+		if (var == NULL)
+			continue;
+		(*npruning)++;
+		if (bms_is_member(var->varattno, done))
+			continue;
+		done = bms_add_member(done, var->varattno);
+		/* all pruning clauses of this column together (ranges combine) */
+		foreach(lc2, rel->baserestrictinfo)
+		{
+			RestrictInfo *other = lfirst_node(RestrictInfo, lc2);
+			Var		   *ovar = UsableClauseColumn(other, rel->relid);
+
+			if (ovar != NULL && ovar->varattno == var->varattno &&
+				!IsA(other->clause, NullTest))
+				column_clauses = lappend(column_clauses, other);
+		}
+		if (column_clauses == NIL)
+			continue;
+		selectivity = clauselist_selectivity(root, column_clauses, 0,
+											 JOIN_INNER, NULL);
+		correlation = ColumnCorrelation(root, var);
+		best_skip = Max(best_skip, (1.0 - selectivity) * correlation * correlation);
+	}
+	return 1.0 - best_skip;
+}
+
+/*
+ * Does the scan have to produce system columns other than ctid and tableoid
+ * (in its output or its quals)?
+ */
+static bool
+ReadsOtherSystemColumns(RelOptInfo *rel)
+{
+	Bitmapset  *attrs = NULL;
+	ListCell   *lc;
+	int			attno;
+
+	pull_varattnos((Node *) rel->reltarget->exprs, rel->relid, &attrs);
+	foreach(lc, rel->baserestrictinfo)
+		pull_varattnos((Node *) lfirst_node(RestrictInfo, lc)->clause,
+					   rel->relid, &attrs);
+	attno = -1;
+	while ((attno = bms_next_member(attrs, attno)) >= 0)
+	{
+		AttrNumber	real = attno + FirstLowInvalidHeapAttributeNumber;
+
+		if (real < 0 && real != SelfItemPointerAttributeNumber &&
+			real != TableOidAttributeNumber)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Is relid a colstore table?  If so, *opts receives its options (chunk and
+ * row group sizes shape the cost).
+ */
+static bool
+IsColstoreTable(Oid relid, ColstoreOptions *opts)
+{
+	Relation	rel = table_open(relid, NoLock);
+	bool		result = RelationIsColstore(rel);
+
+	table_close(rel, NoLock);
+	if (result)
+		ColstoreGetOptions(relid, opts);
+	return result;
+}
+
+/*
+ * The sequential scan's cost model, scaled by the share of the table read,
+ * spread over workers.  The share is at least one chunk's worth (a chunk is
+ * decoded whole), and every row group header is read and every chunk
+ * tested against the pruning clauses, so a pruning scan never looks
+ * cheaper than an index scan that reads a few rows.
+ */
+static void
+CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
+				 double share_read, const ColstoreOptions *opts,
+				 int npruning, int workers)
+{
+	double		spc_seq_page_cost;
+	QualCost	qual_cost;
+	double		nchunks = ceil(rel->tuples / opts->chunk_size);
+	double		ngroups = ceil(rel->tuples / opts->row_group_size);
+	Cost		cpu_run_cost;
+	Cost		disk_run_cost;
+
+	share_read = Max(share_read, Min(1.0, 1.0 / Max(nchunks, 1.0)));
+	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
+	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
+	disk_run_cost = spc_seq_page_cost * (rel->pages * share_read + ngroups);
+	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples * share_read +
+		cpu_operator_cost * nchunks * npruning;
+	path->rows = rel->rows;
+	if (workers > 0)
+	{
+		/* the leader helps less the more workers there are, as for heap */
+		double		divisor = workers;
+		double		leader = 1.0 - 0.3 * workers;
+
+		if (parallel_leader_participation && leader > 0)
+			divisor += leader;
+		cpu_run_cost /= divisor;
+		path->rows = clamp_row_est(rel->rows / divisor);
+	}
+	path->startup_cost = qual_cost.startup + path->pathtarget->cost.startup;
+	path->total_cost = path->startup_cost + cpu_run_cost + disk_run_cost +
+		path->pathtarget->cost.per_tuple * path->rows;
+}
+
+static CustomPath *
+MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
+					 const ColstoreOptions *opts, int npruning, int workers)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = rel;
+	cpath->path.pathtarget = rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = (workers > 0);
+	cpath->path.parallel_safe = rel->consider_parallel;
+	cpath->path.parallel_workers = workers;
+	cpath->path.pathkeys = NIL;
+	/* the node computes any target list (ExecScan projects) */
+	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
+	cpath->methods = &ColstoreScanPathMethods;
+	CostColstoreScan(root, rel, &cpath->path, share_read, opts, npruning, workers);
+	return cpath;
+}
+
+/*
+ * ColstoreSetRelPathlist
+ *		set_rel_pathlist_hook: add ColstoreScan paths (serial, and partial
+ *		for parallel plans) to a plain colstore table or partition whose
+ *		restriction clauses are expected to let pruning skip at least
+ *		MIN_EXPECTED_SKIP of it.  Inheritance parents (their scan would miss
+ *		the children), relations with lateral references (their paths must
+ *		be parameterized) and sampled scans are left alone.
+ */
+static void
+ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
+					   RangeTblEntry *rte)
+{
+	ColstoreOptions opts;
+	double		share_read;
+	int			npruning;
+
+	if (prev_set_rel_pathlist_hook)
+		prev_set_rel_pathlist_hook(root, rel, rti, rte);
+	if (!colstore_enable_custom_scan ||
+		!IS_SIMPLE_REL(rel) ||
+		IS_DUMMY_REL(rel) ||
+		rte->rtekind != RTE_RELATION ||
+		rte->relkind != RELKIND_RELATION ||
+		rte->inh ||
+		rte->tablesample != NULL ||
+		rel->lateral_relids != NULL ||
+		rel->baserestrictinfo == NIL)
+		return;
+	if (!IsColstoreTable(rte->relid, &opts) ||
+		rel->tuples <= opts.chunk_size ||
+		ReadsOtherSystemColumns(rel))
+		return;
+	share_read = ExpectedShareRead(root, rel, &npruning);
+	if (npruning == 0 || share_read > 1.0 - MIN_EXPECTED_SKIP)
+		return;
+
+	add_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read, &opts,
+												npruning, 0));
+	if (rel->consider_parallel)
+	{
+		int			workers = compute_parallel_worker(rel, rel->pages, -1,
+													  max_parallel_workers_per_gather);
+
+		if (workers > 0)
+			add_partial_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read,
+																&opts, npruning,
+																workers));
+	}
+}
+
+/*
+ * ColstoreScan_PlanCustomPath
+ *		The CustomScan node: every qual stays a qual (rechecked on each row
+ *		read); copies of those that can prune go to custom_exprs, where
+ *		setrefs gives their Vars the scan's final range table index.
+ */
+static Plan *
+ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+					 List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *pruning = NIL;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (UsableClauseColumn(rinfo, rel->relid) != NULL)
+			pruning = lappend(pruning, copyObject(rinfo->clause));
+	}
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = extract_actual_clauses(clauses, false);
+	cscan->scan.scanrelid = rel->relid;
+	cscan->flags = best_path->flags;
+	cscan->custom_exprs = pruning;
+	cscan->custom_scan_tlist = NIL;
+	cscan->methods = ColstoreScanPlanMethods();
+	return &cscan->scan.plan;
+}
+
+/* Install the planner hook; called from _PG_init. */
+void
+ColstoreScanPathInit(void)
+{
+	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
+	set_rel_pathlist_hook = ColstoreSetRelPathlist;
+}
