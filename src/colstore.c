@@ -17,6 +17,8 @@
 
 #include "colstore.h"
 #include "encoding/chunk_encoding.h"
+#include "cscan/agg_exec.h"
+#include "cscan/agg_path.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
 #include "sqlapi/statement_hooks.h"
@@ -31,6 +33,7 @@ int			colstore_default_row_group_size = 122880;
 int			colstore_default_chunk_size = 10240;
 int			colstore_chunk_cache_size_kb = 131072;
 bool		colstore_enable_custom_scan = true;
+bool		colstore_enable_custom_agg = true;
 
 static const struct config_enum_entry codec_options[] = {
 	{"none", COLSTORE_CODEC_NONE, false},
@@ -82,11 +85,19 @@ _PG_init(void)
 							 &colstore_enable_custom_scan,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_custom_agg",
+							 "Enables the planner's use of the colstore aggregate scan (aggregates folded from decoded chunks).",
+							 NULL,
+							 &colstore_enable_custom_agg,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");
 
 	ColstoreSlotOpsInit();
 	ColstoreScanExecInit();
 	ColstoreScanPathInit();
+	ColstoreAggExecInit();
+	ColstoreAggPathInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

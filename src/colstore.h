@@ -18,6 +18,7 @@ extern int	colstore_default_row_group_size;
 extern int	colstore_default_chunk_size;
 extern int	colstore_chunk_cache_size_kb;
 extern bool colstore_enable_custom_scan;
+extern bool colstore_enable_custom_agg;
 
 /* Bounds shared by the GUCs and per-table options. */
 #define COLSTORE_MIN_ROW_GROUP_SIZE		1000

@@ -195,16 +195,16 @@ PruningClauseColumn(Expr *clause, Index relid)
 /*
  * ChunkPrunerCreate
  *		Build pruning keys from clauses (the executor's copies of clauses
- *		PruningClauseColumn accepted, with Vars of the scan's relation),
- *		their value expressions initialized in parent.  desc is the
- *		relation's descriptor.  Clauses that cannot prune are ignored.
+ *		PruningClauseColumn accepted, whose Vars of the scanned relation
+ *		have varno relid), their value expressions initialized in parent.
+ *		desc is the relation's descriptor.  Clauses that cannot prune are ignored.
  *		The pruner and its two memory contexts (evaluated values, per-test
  *		scratch) are created in CurrentMemoryContext, which must live as
  *		long as the scan (the executor's per-query context); it errors only
  *		on catalog lookup failures.
  */
 ChunkPruner *
-ChunkPrunerCreate(List *clauses, TupleDesc desc, PlanState *parent)
+ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 {
 	ChunkPruner *pruner = palloc0(sizeof(ChunkPruner));
 	ListCell   *lc;
@@ -226,9 +226,7 @@ ChunkPrunerCreate(List *clauses, TupleDesc desc, PlanState *parent)
 		Expr	   *value;
 		Var		   *var;
 
-		/* after setrefs the scan's Vars carry its range table index */
-		var = SplitClause(clause, ((Scan *) parent->plan)->scanrelid,
-						  &opno, &value, &key->kind);
+		var = SplitClause(clause, relid, &opno, &value, &key->kind);
 		if (var == NULL || var->varattno > desc->natts)
 			continue;
 		key->attno = var->varattno - 1;
@@ -247,6 +245,25 @@ ChunkPrunerCreate(List *clauses, TupleDesc desc, PlanState *parent)
 		pruner->nkeys++;
 	}
 	return pruner;
+}
+
+/*
+ * PruningClauseIsExact
+ *		True if the clause is one PruningClauseColumn accepts and its
+ *		operator is strict, so ChunkPrunerFilterRows decides it for every
+ *		row exactly as the executor would (NULL input: the row fails).
+ */
+bool
+PruningClauseIsExact(Expr *clause, Index relid)
+{
+	Oid			opno = InvalidOid;
+	Expr	   *value;
+	PruneKeyKind kind;
+
+	if (PruningClauseColumn(clause, relid) == NULL)
+		return false;
+	(void) SplitClause(clause, relid, &opno, &value, &kind);
+	return kind != PRUNE_COMPARE || op_strict(opno);
 }
 
 /*
@@ -356,4 +373,81 @@ ChunkPrunerRefutes(void *arg, const RowGroupHeader *h, uint32 chunkno)
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(pruner->tmp_cxt);
 	return refuted;
+}
+
+/* Does value pass "column <strategy> key value"? */
+static inline bool
+ComparePasses(PruneKey *key, Datum value)
+{
+	int32		cmp = DatumGetInt32(FunctionCall2(&key->cmp, value, key->value));
+
+	switch (key->strategy)
+	{
+		case BTLessStrategyNumber:
+			return cmp < 0;
+		case BTLessEqualStrategyNumber:
+			return cmp <= 0;
+		case BTEqualStrategyNumber:
+			return cmp == 0;
+		case BTGreaterEqualStrategyNumber:
+			return cmp >= 0;
+		case BTGreaterStrategyNumber:
+			return cmp > 0;
+	}
+	return false;
+}
+
+/*
+ * ChunkPrunerFilterRows
+ *		Clear selected[i] for each of the nrows rows of a batch that fails a
+ *		key; fetch(arg, attno, &values, &isnull) gives a column of the batch.
+ *		Exact only for keys built from clauses PruningClauseIsExact accepts
+ *		(the caller checks that at plan time); values must have been
+ *		evaluated (ChunkPrunerEvaluate).
+ */
+void
+ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
+					  void *arg, bool *selected)
+{
+	MemoryContext oldcxt;
+	int			k;
+
+	for (k = 0; k < pruner->nkeys; k++)
+	{
+		PruneKey   *key = &pruner->keys[k];
+		Datum	   *values;
+		bool	   *isnull;
+		int			i;
+
+		fetch(arg, key->attno, &values, &isnull);
+		/* comparison functions may allocate (detoasting): per batch memory */
+		oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
+		for (i = 0; i < nrows; i++)
+		{
+			if (!selected[i])
+				continue;
+			switch (key->kind)
+			{
+				case PRUNE_IS_NULL:
+					selected[i] = isnull[i];
+					break;
+				case PRUNE_IS_NOT_NULL:
+					selected[i] = !isnull[i];
+					break;
+				case PRUNE_COMPARE:
+					selected[i] = !isnull[i] && !key->value_isnull &&
+						ComparePasses(key, values[i]);
+					break;
+			}
+		}
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(pruner->tmp_cxt);
+	}
+}
+
+/* The number of keys built (clauses that could not prune were dropped). */
+int
+ChunkPrunerNumKeys(const ChunkPruner *pruner)
+{
+	return pruner->nkeys;
 }

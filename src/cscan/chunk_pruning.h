@@ -19,11 +19,20 @@
 
 typedef struct ChunkPruner ChunkPruner;
 
+/* Gives column attno (0-based) of the current batch. */
+typedef void (*ChunkPrunerFetch) (void *arg, int attno, Datum **values,
+								  bool **isnull);
+
 extern Var *PruningClauseColumn(Expr *clause, Index relid);
-extern ChunkPruner *ChunkPrunerCreate(List *clauses, TupleDesc desc,
+extern bool PruningClauseIsExact(Expr *clause, Index relid);
+extern ChunkPruner *ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc,
 									  PlanState *parent);
 extern void ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext);
 extern bool ChunkPrunerRefutes(void *arg, const RowGroupHeader *h,
 							   uint32 chunkno);
+extern int	ChunkPrunerNumKeys(const ChunkPruner *pruner);
+extern void ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows,
+								  ChunkPrunerFetch fetch, void *arg,
+								  bool *selected);
 
 #endif							/* CHUNK_PRUNING_H */

@@ -155,7 +155,9 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	state->natts = desc->natts;
 	state->needed = palloc0(sizeof(bool) * Max(desc->natts, 1));
 	ComputeNeededColumns(state);
-	state->pruner = ChunkPrunerCreate(cscan->custom_exprs, desc, &node->ss.ps);
+	/* after setrefs the clauses' Vars carry the scan's range table index */
+	state->pruner = ChunkPrunerCreate(cscan->custom_exprs, cscan->scan.scanrelid,
+									  desc, &node->ss.ps);
 }
 
 /* Narrow a freshly begun table scan to the plan's columns and keys. */

@@ -19,9 +19,10 @@
  * uses it), and the best column counts.  Without statistics no pruning is
  * assumed, so the path is not offered.  Its cost is the sequential scan's
  * cost times that share (at least one chunk), plus reading every row
- * group header and testing every chunk; a parallel-aware partial path is
- * offered too, with the worker count PostgreSQL's own rule gives a
- * sequential scan of the table.
+ * group header and testing every chunk (plus disable_cost under
+ * enable_seqscan = off, as for any sequential scan); a parallel-aware
+ * partial path is offered too, with the worker count PostgreSQL's own rule
+ * gives a sequential scan of the table.
  *
  * Plans that read system columns other than ctid and tableoid are left to
  * the sequential scan (the custom scan's slot is a virtual one).  The GUC
@@ -106,12 +107,13 @@ ColumnCorrelation(PlannerInfo *root, Var *var)
 }
 
 /*
- * Expected share of the table a pruning scan reads: the best over columns
+ * ColstoreScanShareRead
+ *		Expected share of the table a pruning scan reads: the best over columns
  * of 1 - (1 - selectivity of the column's pruning clauses) * correlation^2.
  * *npruning is set to the number of clauses that can prune.
  */
-static double
-ExpectedShareRead(PlannerInfo *root, RelOptInfo *rel, int *npruning)
+double
+ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel, int *npruning)
 {
 	Bitmapset  *done = NULL;
 	double		best_skip = 0;
@@ -181,11 +183,12 @@ ReadsOtherSystemColumns(RelOptInfo *rel)
 }
 
 /*
- * Is relid a colstore table?  If so, *opts receives its options (chunk and
- * row group sizes shape the cost).
+ * ColstoreTableOptions
+ *		Is relid a colstore table?  If so, *opts receives its options (chunk
+ *		and row group sizes shape the costs).
  */
-static bool
-IsColstoreTable(Oid relid, ColstoreOptions *opts)
+bool
+ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
 {
 	Relation	rel = table_open(relid, NoLock);
 	bool		result = RelationIsColstore(rel);
@@ -233,7 +236,9 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		cpu_run_cost /= divisor;
 		path->rows = clamp_row_est(rel->rows / divisor);
 	}
-	path->startup_cost = qual_cost.startup + path->pathtarget->cost.startup;
+	/* a sequential read of the table: SET enable_seqscan = off applies */
+	path->startup_cost = enable_seqscan ? 0 : disable_cost;
+	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup;
 	path->total_cost = path->startup_cost + cpu_run_cost + disk_run_cost +
 		path->pathtarget->cost.per_tuple * path->rows;
 }
@@ -288,11 +293,11 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		rel->lateral_relids != NULL ||
 		rel->baserestrictinfo == NIL)
 		return;
-	if (!IsColstoreTable(rte->relid, &opts) ||
+	if (!ColstoreTableOptions(rte->relid, &opts) ||
 		rel->tuples <= opts.chunk_size ||
 		ReadsOtherSystemColumns(rel))
 		return;
-	share_read = ExpectedShareRead(root, rel, &npruning);
+	share_read = ColstoreScanShareRead(root, rel, &npruning);
 	if (npruning == 0 || share_read > 1.0 - MIN_EXPECTED_SKIP)
 		return;
 

@@ -11,6 +11,12 @@
 #ifndef CSCAN_PATH_H
 #define CSCAN_PATH_H
 
+#include "nodes/pathnodes.h"
+#include "sqlapi/options.h"
+
+extern double ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel,
+									int *npruning);
+extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern void ColstoreScanPathInit(void);
 
 #endif							/* CSCAN_PATH_H */

@@ -37,6 +37,7 @@
 #include "access/valid.h"
 #include "executor/tuptable.h"
 #include "nodes/execnodes.h"
+#include "miscadmin.h"
 #include "pgstat.h"
 #include "port/atomics.h"
 #include "utils/memutils.h"
@@ -345,10 +346,11 @@ ClaimNextGroup(ColstoreScanDesc s)
 
 /*
  * Advance a forward scan to the next chunk of the current group that the
- * filter (if any) does not rule out.  If none is left, the group is
- * exhausted: the current chunk becomes its last one, with no rows left.
+ * filter (if any) does not rule out, and return true.  If none is left,
+ * return false: the group is exhausted, and the current chunk becomes its
+ * last one, with no rows left.
  */
-static void
+static bool
 SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
 {
 	int			nchunks = (int) s->header->nchunks;
@@ -367,13 +369,14 @@ SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
 		if (!s->group_has_reads)
 			s->counters.groups_read++;
 		s->group_has_reads = true;
-		return;
+		return true;
 	}
 	if (!s->group_has_reads)
 		s->counters.groups_skipped++;
 	s->group_has_reads = true;	/* counted */
 	s->cur_chunk = nchunks - 1;
 	s->chunk_rows = s->chunk_pos = 0;
+	return false;
 }
 
 /*
@@ -421,6 +424,80 @@ ColstoreScanConfigure(TableScanDesc scan, const bool *needed, int natts,
 	s->needed_natts = natts;
 	s->filter = filter;
 	s->filter_arg = filter_arg;
+}
+
+/*
+ * ColstoreScanNextBatch
+ *		Batch access for a forward serial or parallel scan: move to the next
+ *		chunk (of the next visible row group, if needed) that the filter
+ *		does not rule out, and return its row count, or -1 at the end.  The
+ *		chunk's columns, typed by desc, are then read with
+ *		ColstoreScanBatchColumn and ColstoreScanBatchNulls; their data stays
+ *		valid until the next call.  The chunk's rows count as consumed, so
+ *		a scan is read either by batches or by rows, not both.
+ */
+int
+ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
+		{
+			if (SelectNextChunk(s, desc))
+			{
+				Relation	rel = scan->rs_rd;
+
+				s->chunk_pos = s->chunk_rows;
+				/* seq_tup_read, as row-by-row scans count it */
+				if (pgstat_should_count_relation(rel))
+					rel->pgstat_info->t_counts.t_tuples_returned += s->chunk_rows;
+				return s->chunk_rows;
+			}
+			continue;
+		}
+		{
+			int			next = ClaimNextGroup(s);
+
+			if (next < 0)
+			{
+				s->cur_group = -1;
+				s->next_group = s->ngroups;
+				return -1;
+			}
+			OpenGroup(s, next);
+		}
+	}
+}
+
+/* Decoded values and NULL flags of column att (0-based) of the batch. */
+void
+ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values, bool **isnull)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	Assert(s->cur_chunk >= 0 && att < s->chunk_desc->natts);
+	DecodeColumn(s, att);
+	*values = s->values[att];
+	*isnull = s->isnull[att];
+}
+
+/*
+ * NULLs of column att in the batch, from the row group header without
+ * decoding, or -1 if the header does not know (the column was added after
+ * the row group was written: its rows read as the column's missing value).
+ */
+int
+ColstoreScanBatchNulls(TableScanDesc scan, int att)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	Assert(s->cur_chunk >= 0);
+	if (att >= s->header->natts)
+		return -1;
+	return (int) RowGroupChunk(s->header, att, s->cur_chunk)->cd_nnulls;
 }
 
 /* Add the scan's row group and chunk counts (since it began) to *counters. */

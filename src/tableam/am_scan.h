@@ -72,6 +72,10 @@ extern void ColstoreScanConfigure(TableScanDesc scan, const bool *needed,
 								  void *filter_arg);
 extern void ColstoreScanAddCounters(TableScanDesc scan,
 									ColstoreScanCounters *counters);
+extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
+extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
+									bool **isnull);
+extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
 extern void colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
 

@@ -284,7 +284,8 @@ my @settings = (
 	[ 'default settings', '' ],
 	[ 'index and bitmap scans off', 'SET enable_indexscan = off; SET enable_bitmapscan = off; ' ],
 	[ 'no parallel workers', 'SET max_parallel_workers_per_gather = 0; ' ],
-	[ 'custom scan off', 'SET colstore.enable_custom_scan = off; ' ],
+	[ 'custom scans off',
+		'SET colstore.enable_custom_scan = off; SET colstore.enable_custom_agg = off; ' ],
 );
 
 # A query's output, or its error.
@@ -344,8 +345,9 @@ foreach my $setting (@settings)
 		join('', map { "$setting->[1]EXPLAIN (COSTS OFF) " . for_table($_, 'c') . ";\n" } @all));
 }
 foreach my $scan ('Parallel Seq Scan on c', 'Seq Scan on c', 'Index Scan using c_id_idx on c',
-	'Index Scan using c_d_idx on c', 'Bitmap Heap Scan on c',
-	'Parallel Custom Scan (ColstoreScan) on c', 'Custom Scan (ColstoreScan) on c')
+	'c_d_idx', 'Bitmap Heap Scan on c',
+	'Parallel Custom Scan (ColstoreScan) on c', 'Custom Scan (ColstoreScan) on c',
+	'Custom Scan (ColstoreAgg)')
 {
 	my $n = () = $plans =~ /(?<!Parallel )\Q$scan\E(?!\w)/g;
 	ok($n > 0, "plans include $scan ($n times)");

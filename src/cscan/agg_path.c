@@ -1,0 +1,340 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_path.c
+ *	  Planner side of ColstoreAgg: aggregates computed by the scan itself.
+ *
+ * For "SELECT <aggregates> FROM t [WHERE <conditions>]" on one colstore
+ * table, without GROUP BY, HAVING, DISTINCT or ORDER BY inside the
+ * aggregates and without FILTER, a ColstoreAgg node replaces Agg over a
+ * scan: it walks the table chunk by chunk and folds decoded column arrays
+ * into the results, so no row ever becomes a tuple (agg_exec.c).  It
+ * computes count(*), count(column), sum of int2/int4/int8 and min/max of
+ * int2/int4/int8/date columns; count(column) over a chunk without
+ * conditions comes from the header's NULL count without decoding.  The
+ * output target may combine those aggregates in any expression
+ * (sum(a) / count(*)); the node projects it.
+ *
+ * The WHERE clause must consist only of conditions the node decides
+ * exactly per row from the decoded arrays (PruningClauseIsExact: strict
+ * btree comparisons with a value, IS [NOT] NULL), which also prune chunks.
+ * Anything else (other conditions, pseudo-constant gating quals, security
+ * barrier quals that are not leakproof, partitioned or inheritance
+ * tables, lateral references) leaves the query to PostgreSQL's Agg.
+ *
+ * As with the ColstoreScan path, the table must hold more rows than one
+ * chunk; colstore.enable_custom_agg turns it off, and like any sequential
+ * read it is costed out under enable_seqscan = off.  The path is serial
+ * (not parallel safe); its cost is per decoded value rather than per
+ * tuple, which is what it saves.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/agg_path.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/sysattr.h"
+#include "access/table.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "nodes/extensible.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planner.h"
+#include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+
+#include "colstore.h"
+#include "cscan/agg_exec.h"
+#include "cscan/agg_path.h"
+#include "cscan/chunk_pruning.h"
+#include "cscan/cscan_path.h"
+#include "sqlapi/options.h"
+#include "tableam/am_handler.h"
+
+static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
+
+static Plan *ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
+										CustomPath *best_path, List *tlist,
+										List *clauses, List *custom_plans);
+
+static const CustomPathMethods ColstoreAggPathMethods = {
+	.CustomName = "ColstoreAgg",
+	.PlanCustomPath = ColstoreAgg_PlanCustomPath,
+};
+
+/* Is the aggregate's argument type (base type of the column) typid? */
+static bool
+ArgTypeIs(Var *var, Oid typid)
+{
+	return getBaseType(var->vartype) == typid;
+}
+
+/*
+ * ColstoreAggClassify
+ *		What ColstoreAgg computes for aggref over relation relid, or
+ *		COLSTORE_AGG_NONE if it cannot; *attno receives the argument's
+ *		attribute number (1-based; 0 for count(*)).
+ */
+ColstoreAggKind
+ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
+{
+	TargetEntry *te;
+	Var		   *var;
+
+	*attno = 0;
+	if (aggref->aggdistinct != NIL || aggref->aggorder != NIL ||
+		aggref->aggfilter != NULL || aggref->agglevelsup != 0 ||
+		aggref->aggkind != AGGKIND_NORMAL || aggref->aggsplit != AGGSPLIT_SIMPLE ||
+		aggref->aggvariadic)
+		return COLSTORE_AGG_NONE;
+	if (aggref->aggfnoid == F_COUNT_)
+		return aggref->aggstar ? COLSTORE_AGG_COUNT_STAR : COLSTORE_AGG_NONE;
+	if (list_length(aggref->args) != 1)
+		return COLSTORE_AGG_NONE;
+	te = linitial_node(TargetEntry, aggref->args);
+	if (!IsA(te->expr, Var))
+		return COLSTORE_AGG_NONE;
+	var = (Var *) te->expr;
+	if (var->varno != relid || var->varattno <= 0 || var->varlevelsup != 0)
+		return COLSTORE_AGG_NONE;
+	*attno = var->varattno;
+	switch (aggref->aggfnoid)
+	{
+		case F_COUNT_ANY:
+			return COLSTORE_AGG_COUNT;
+		case F_SUM_INT8:
+			return ArgTypeIs(var, INT8OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_SUM_INT4:
+			return ArgTypeIs(var, INT4OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_SUM_INT2:
+			return ArgTypeIs(var, INT2OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_MIN_INT8:
+		case F_MAX_INT8:
+		case F_MIN_INT4:
+		case F_MAX_INT4:
+		case F_MIN_INT2:
+		case F_MAX_INT2:
+		case F_MIN_DATE:
+		case F_MAX_DATE:
+			{
+				Oid			base = getBaseType(var->vartype);
+				bool		is_min = (aggref->aggfnoid == F_MIN_INT8 ||
+									  aggref->aggfnoid == F_MIN_INT4 ||
+									  aggref->aggfnoid == F_MIN_INT2 ||
+									  aggref->aggfnoid == F_MIN_DATE);
+
+				if (base != INT8OID && base != INT4OID && base != INT2OID &&
+					base != DATEOID)
+					return COLSTORE_AGG_NONE;
+				if (base != aggref->aggtype)
+					return COLSTORE_AGG_NONE;
+				return is_min ? COLSTORE_AGG_MIN : COLSTORE_AGG_MAX;
+			}
+	}
+	return COLSTORE_AGG_NONE;
+}
+
+/*
+ * The Aggrefs of the grouping target, if ColstoreAgg computes all of them
+ * and the target needs nothing else from the rows; else NIL.
+ */
+static List *
+SupportedAggregates(PathTarget *target, Index relid)
+{
+	List	   *nodes;
+	List	   *aggs = NIL;
+	ListCell   *lc;
+
+	if (contain_subplans((Node *) target->exprs))
+		return NIL;
+	nodes = pull_var_clause((Node *) target->exprs,
+							PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
+							PVC_INCLUDE_PLACEHOLDERS);
+	foreach(lc, nodes)
+	{
+		Node	   *node = lfirst(lc);
+		AttrNumber	attno;
+
+		if (!IsA(node, Aggref) ||
+			ColstoreAggClassify((Aggref *) node, relid, &attno) == COLSTORE_AGG_NONE)
+			return NIL;
+		aggs = list_append_unique(aggs, node);
+	}
+	return aggs;
+}
+
+/*
+ * The restriction clauses of rel as plain expressions, if ColstoreAgg can
+ * decide every one of them exactly; *ok is false otherwise.
+ */
+static List *
+ExactConditions(RelOptInfo *rel, bool *ok)
+{
+	List	   *quals = NIL;
+	ListCell   *lc;
+
+	*ok = true;
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo->pseudoconstant ||
+			(rinfo->security_level > 0 && !rinfo->leakproof) ||
+			!PruningClauseIsExact(rinfo->clause, rel->relid))
+		{
+			*ok = false;
+			return NIL;
+		}
+		quals = lappend(quals, rinfo->clause);
+	}
+	return quals;
+}
+
+/*
+ * Cost: per decoded value (argument columns and condition columns) rather
+ * than per tuple, times the share of the table pruning leaves.
+ */
+static void
+CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
+				List *quals)
+{
+	int			npruning;
+	double		share = quals != NIL ? ColstoreScanShareRead(root, rel, &npruning) : 1.0;
+	double		columns = list_length(quals);
+	ListCell   *lc;
+
+	foreach(lc, aggs)
+	{
+		AttrNumber	attno;
+
+		if (ColstoreAggClassify(lfirst(lc), rel->relid, &attno) != COLSTORE_AGG_COUNT_STAR)
+			columns += 1;
+	}
+	path->rows = 1;
+	/* a sequential read of the table: SET enable_seqscan = off applies */
+	path->startup_cost = enable_seqscan ? 0 : disable_cost;
+	path->startup_cost += seq_page_cost * rel->pages * share * Min(1.0, columns / 4) +
+		cpu_operator_cost * rel->tuples * share * Max(columns, 0.1);
+	path->total_cost = path->startup_cost + cpu_tuple_cost +
+		path->pathtarget->cost.per_tuple + path->pathtarget->cost.startup;
+}
+
+/* create_upper_paths_hook: offer ColstoreAgg for plain aggregation. */
+static void
+ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
+						 RelOptInfo *input_rel, RelOptInfo *output_rel,
+						 void *extra)
+{
+	GroupPathExtraData *gextra = (GroupPathExtraData *) extra;
+	Query	   *parse = root->parse;
+	RangeTblEntry *rte;
+	ColstoreOptions opts;
+	CustomPath *cpath;
+	List	   *aggs;
+	List	   *quals;
+	bool		ok;
+
+	if (prev_create_upper_paths_hook)
+		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (stage != UPPERREL_GROUP_AGG || !colstore_enable_custom_agg ||
+		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
+		gextra->havingQual != NULL ||
+		parse->groupClause != NIL || parse->groupingSets != NIL ||
+		parse->hasTargetSRFs || !parse->hasAggs ||
+		input_rel->reloptkind != RELOPT_BASEREL ||
+		IS_DUMMY_REL(input_rel) || input_rel->lateral_relids != NULL)
+		return;
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION ||
+		rte->inh || rte->tablesample != NULL)
+		return;
+	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
+		return;
+	quals = ExactConditions(input_rel, &ok);
+	if (!ok)
+		return;
+	aggs = SupportedAggregates(output_rel->reltarget, input_rel->relid);
+	if (aggs == NIL)
+		return;
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = output_rel;
+	cpath->path.pathtarget = output_rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
+	cpath->custom_private = list_make3(aggs, quals, makeInteger(input_rel->relid));
+	cpath->methods = &ColstoreAggPathMethods;
+	CostColstoreAgg(root, input_rel, &cpath->path, aggs, quals);
+	add_path(output_rel, (Path *) cpath);
+}
+
+/*
+ * ColstoreAgg_PlanCustomPath
+ *		A CustomScan with no scan relation of its own (scanrelid 0): its
+ *		scan tuple (custom_scan_tlist) holds the aggregates, which setrefs
+ *		matches in the target list, followed by the columns the conditions
+ *		read, so setrefs can point the conditions in custom_exprs at them,
+ *		and last a ctid Var of the table, which tells the executor the
+ *		table's final range table index (create_customscan_plan overwrites
+ *		custom_relids with the upper relation's, which are empty).
+ */
+static Plan *
+ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
+						   CustomPath *best_path, List *tlist, List *clauses,
+						   List *custom_plans)
+{
+	CustomScan *cscan = makeNode(CustomScan);
+	List	   *aggs = linitial(best_path->custom_private);
+	List	   *quals = lsecond(best_path->custom_private);
+	Index		relid = intVal(lthird(best_path->custom_private));
+	List	   *scan_tlist = NIL;
+	ListCell   *lc;
+
+	foreach(lc, aggs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry(copyObject(lfirst(lc)),
+											 list_length(scan_tlist) + 1, NULL, false));
+	foreach(lc, pull_var_clause((Node *) quals, 0))
+	{
+		if (tlist_member(lfirst(lc), scan_tlist) == NULL)
+			scan_tlist = lappend(scan_tlist,
+								 makeTargetEntry(copyObject(lfirst(lc)),
+												 list_length(scan_tlist) + 1, NULL, false));
+	}
+	/* names the table; setrefs keeps its varno right in any query level */
+	scan_tlist = lappend(scan_tlist,
+						 makeTargetEntry((Expr *) makeVar(relid, SelfItemPointerAttributeNumber,
+														  TIDOID, -1, InvalidOid, 0),
+										 list_length(scan_tlist) + 1,
+										 pstrdup(COLSTORE_AGG_TABLE_ENTRY), true));
+	cscan->scan.plan.targetlist = tlist;
+	cscan->scan.plan.qual = NIL;
+	cscan->scan.scanrelid = 0;
+	cscan->flags = best_path->flags;
+	cscan->custom_scan_tlist = scan_tlist;
+	cscan->custom_exprs = copyObject(quals);
+	cscan->methods = ColstoreAggPlanMethods();
+	return &cscan->scan.plan;
+}
+
+/* Install the planner hook; called from _PG_init. */
+void
+ColstoreAggPathInit(void)
+{
+	prev_create_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = ColstoreCreateUpperPaths;
+}

@@ -1,0 +1,34 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_path.h
+ *	  Planner side of ColstoreAgg, and what it computes.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/agg_path.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AGG_PATH_H
+#define AGG_PATH_H
+
+#include "nodes/primnodes.h"
+
+/* The aggregates ColstoreAgg computes itself. */
+typedef enum ColstoreAggKind
+{
+	COLSTORE_AGG_NONE,			/* not supported */
+	COLSTORE_AGG_COUNT_STAR,
+	COLSTORE_AGG_COUNT,
+	COLSTORE_AGG_SUM,
+	COLSTORE_AGG_MIN,
+	COLSTORE_AGG_MAX
+} ColstoreAggKind;
+
+/* resname of the scan tuple entry that names the table */
+#define COLSTORE_AGG_TABLE_ENTRY	"colstore_table"
+
+extern ColstoreAggKind ColstoreAggClassify(Aggref *aggref, Index relid,
+										   AttrNumber *attno);
+extern void ColstoreAggPathInit(void);
+
+#endif							/* AGG_PATH_H */
