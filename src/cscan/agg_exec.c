@@ -212,6 +212,57 @@ IntegerValue(Oid type, Datum value)
 	}
 }
 
+/*
+ * Sum, minimum and maximum of all nrows values of a batch without NULLs:
+ * the common case, in a loop per type that the compiler can unroll.
+ */
+#define FOLD_ALL(GET) \
+	do { \
+		int64		lo = GET(values[0]); \
+		int64		hi = lo; \
+		for (i = 0; i < nrows; i++) \
+		{ \
+			int64		v = GET(values[i]); \
+			sum += v; \
+			lo = Min(lo, v); \
+			hi = Max(hi, v); \
+		} \
+		min = lo; \
+		max = hi; \
+	} while (0)
+
+static void
+FoldAllValues(AggFold *agg, const Datum *values, int nrows)
+{
+	int128		sum = 0;
+	int64		min;
+	int64		max;
+	int			i;
+
+	switch (agg->type)
+	{
+		case INT2OID:
+			FOLD_ALL(DatumGetInt16);
+			break;
+		case INT4OID:
+			FOLD_ALL(DatumGetInt32);
+			break;
+		case DATEOID:
+			FOLD_ALL(DatumGetDateADT);
+			break;
+		default:
+			FOLD_ALL(DatumGetInt64);
+			break;
+	}
+	if (agg->kind == COLSTORE_AGG_SUM)
+		agg->sum += sum;
+	else if (agg->kind == COLSTORE_AGG_MIN)
+		agg->minmax = agg->count == 0 ? min : Min(agg->minmax, min);
+	else
+		agg->minmax = agg->count == 0 ? max : Max(agg->minmax, max);
+	agg->count += nrows;
+}
+
 /* Fold the selected rows (all if selected is NULL) of a batch into agg. */
 static void
 FoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
@@ -237,6 +288,12 @@ FoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
 		}
 	}
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
+	if (selected == NULL && nrows > 0 && agg->kind != COLSTORE_AGG_COUNT &&
+		ColstoreScanBatchNulls(scan, agg->attno) == 0)
+	{
+		FoldAllValues(agg, values, nrows);
+		return;
+	}
 	for (i = 0; i < nrows; i++)
 	{
 		int64		v;

@@ -34,6 +34,7 @@
 
 #include "access/nbtree.h"
 #include "access/stratnum.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -64,6 +65,10 @@ typedef struct PruneKey
 	ExprState  *value_expr;
 	int16		value_typlen;
 	bool		value_typbyval;
+	/* both sides int2/int4/int8 (or both date): compare as int64 */
+	Oid			int_column_type;	/* InvalidOid: use cmp */
+	Oid			int_value_type;
+	int64		int_value;
 	Datum		value;			/* evaluated by ChunkPrunerEvaluate */
 	bool		value_isnull;
 } PruneKey;
@@ -193,6 +198,39 @@ PruningClauseColumn(Expr *clause, Index relid)
 }
 
 /*
+ * Can "column op value" with these types be decided by comparing int64s?
+ * True for the integer types among themselves (btree family integer_ops)
+ * and for date with date; not for date against timestamps.
+ */
+static bool
+IntegerLike(Oid column_type, Oid value_type)
+{
+	bool		column_int = (column_type == INT2OID || column_type == INT4OID ||
+							  column_type == INT8OID);
+	bool		value_int = (value_type == INT2OID || value_type == INT4OID ||
+							 value_type == INT8OID);
+
+	return (column_int && value_int) ||
+		(column_type == DATEOID && value_type == DATEOID);
+}
+
+/* An int2/int4/int8/date datum as int64. */
+static inline int64
+IntegerDatum(Oid type, Datum value)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return DatumGetInt16(value);
+		case INT4OID:
+		case DATEOID:
+			return DatumGetInt32(value);
+		default:
+			return DatumGetInt64(value);
+	}
+}
+
+/*
  * ChunkPrunerCreate
  *		Build pruning keys from clauses (the executor's copies of clauses
  *		PruningClauseColumn accepted, whose Vars of the scanned relation
@@ -238,6 +276,11 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 			fmgr_info(cmp_proc, &key->cmp);
 			key->strict = op_strict(opno);
 			key->value_expr = ExecInitExpr(value, parent);
+			if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
+			{
+				key->int_column_type = getBaseType(var->vartype);
+				key->int_value_type = exprType((Node *) value);
+			}
 			get_typlenbyval(exprType((Node *) value), &key->value_typlen,
 							&key->value_typbyval);
 			key->value_isnull = true;
@@ -292,6 +335,8 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		oldcxt = MemoryContextSwitchTo(pruner->value_cxt);
 		key->value = key->value_isnull ? (Datum) 0 :
 			datumCopy(value, key->value_typbyval, key->value_typlen);
+		if (!key->value_isnull && OidIsValid(key->int_column_type))
+			key->int_value = IntegerDatum(key->int_value_type, key->value);
 		MemoryContextSwitchTo(oldcxt);
 	}
 }
@@ -397,6 +442,43 @@ ComparePasses(PruneKey *key, Datum value)
 	return false;
 }
 
+/* Does an integer pass "column <strategy> key value"? */
+static inline bool
+IntegerPasses(int strategy, int64 v, int64 c)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			return v < c;
+		case BTLessEqualStrategyNumber:
+			return v <= c;
+		case BTEqualStrategyNumber:
+			return v == c;
+		case BTGreaterEqualStrategyNumber:
+			return v >= c;
+		case BTGreaterStrategyNumber:
+			return v > c;
+	}
+	return false;
+}
+
+/* ChunkPrunerFilterRows for a comparison of integers: no function calls. */
+static void
+FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
+				 const bool *isnull, bool *selected)
+{
+	int			i;
+
+	for (i = 0; i < nrows; i++)
+	{
+		if (!selected[i])
+			continue;
+		selected[i] = !isnull[i] &&
+			IntegerPasses(key->strategy, IntegerDatum(key->int_column_type, values[i]),
+						  key->int_value);
+	}
+}
+
 /*
  * ChunkPrunerFilterRows
  *		Clear selected[i] for each of the nrows rows of a batch that fails a
@@ -420,6 +502,12 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
 		int			i;
 
 		fetch(arg, key->attno, &values, &isnull);
+		if (key->kind == PRUNE_COMPARE && !key->value_isnull &&
+			OidIsValid(key->int_column_type))
+		{
+			FilterIntegerKey(key, nrows, values, isnull, selected);
+			continue;
+		}
 		/* comparison functions may allocate (detoasting): per batch memory */
 		oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
 		for (i = 0; i < nrows; i++)

@@ -598,11 +598,32 @@ intenc_iter_read(IntStreamIter *it, uint64 *out, uint64 count)
 		it->prev = out[0];
 		k = 1;
 	}
-	part_read(it, out + k, count - k);
-	for (j = k; j < count; j++)
+	if (it->s->part.kind == CHUNK_ENCODING_FOR && it->s->part.width == 0)
 	{
-		it->prev += out[j];
-		out[j] = it->prev;
+		/* constant differences (sequences): no differences to unpack */
+		uint64		step = it->s->part.base;
+		uint64		prev = it->prev;
+
+		for (j = k; j < count; j++)
+		{
+			prev += step;
+			out[j] = prev;
+		}
+		it->prev = prev;
+		it->ppos += count - k;
+	}
+	else
+	{
+		/* a local running value: it->prev could alias out[] */
+		uint64		prev = it->prev;
+
+		part_read(it, out + k, count - k);
+		for (j = k; j < count; j++)
+		{
+			prev += out[j];
+			out[j] = prev;
+		}
+		it->prev = prev;
 	}
 	it->pos += count;
 }
