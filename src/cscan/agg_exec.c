@@ -44,7 +44,6 @@
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
-#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
@@ -56,6 +55,8 @@
 #include "cscan/agg_exec.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
+#include "cscan/cscan_exec.h"
+#include "storage/integer_order.h"
 #include "tableam/am_scan.h"
 
 /* One aggregate of the scan tuple and its running state. */
@@ -64,7 +65,7 @@ typedef struct AggFold
 	ColstoreAggKind kind;
 	int			resno;			/* position in the scan tuple, 0-based */
 	int			attno;			/* argument column, 0-based; -1: count(*) */
-	Oid			type;			/* argument's base type */
+	Oid			type;			/* argument's type */
 	int64		count;			/* values folded */
 	int128		sum;
 	int64		minmax;
@@ -176,8 +177,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 		agg->resno = te->resno - 1;
 		agg->attno = attno - 1;
 		if (attno > 0)
-			agg->type = getBaseType(TupleDescAttr(RelationGetDescr(state->rel),
-												  attno - 1)->atttypid);
+			agg->type = TupleDescAttr(RelationGetDescr(state->rel),
+									  attno - 1)->atttypid;
 		state->naggs++;
 	}
 	state->quals = (List *) ResolveIndexVars((Node *) cscan->custom_exprs,
@@ -193,23 +194,6 @@ static void
 FetchBatchColumn(void *arg, int attno, Datum **values, bool **isnull)
 {
 	ColstoreScanBatchColumn((TableScanDesc) arg, attno, values, isnull);
-}
-
-/* A value of an integer-like column as int64. */
-static inline int64
-IntegerValue(Oid type, Datum value)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(value);
-		case INT4OID:
-			return DatumGetInt32(value);
-		case DATEOID:
-			return DatumGetDateADT(value);
-		default:
-			return DatumGetInt64(value);
-	}
 }
 
 /*
@@ -303,7 +287,7 @@ FoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
 		agg->count++;
 		if (agg->kind == COLSTORE_AGG_COUNT)
 			continue;
-		v = IntegerValue(agg->type, values[i]);
+		v = SignedIntegerDatum(agg->type, values[i]);
 		if (agg->kind == COLSTORE_AGG_SUM)
 			agg->sum += v;
 		else if (agg->count == 1 ||
@@ -512,24 +496,5 @@ ColstoreAgg_ExplainCustomScan(CustomScanState *node, List *ancestors,
 							deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
 											   context, es->verbose, false), es);
 	if (es->analyze)
-	{
-		ColstoreScanCounters *c = &state->counters;
-
-		if (es->format == EXPLAIN_FORMAT_TEXT)
-		{
-			ExplainPropertyText("Row Groups",
-								psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
-										 c->groups_read, c->groups_skipped), es);
-			ExplainPropertyText("Chunks",
-								psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
-										 c->chunks_read, c->chunks_skipped), es);
-		}
-		else
-		{
-			ExplainPropertyUInteger("Row Groups Read", NULL, c->groups_read, es);
-			ExplainPropertyUInteger("Row Groups Skipped", NULL, c->groups_skipped, es);
-			ExplainPropertyUInteger("Chunks Read", NULL, c->chunks_read, es);
-			ExplainPropertyUInteger("Chunks Skipped", NULL, c->chunks_skipped, es);
-		}
-	}
+		ColstoreScanExplainCounters(&state->counters, es);
 }

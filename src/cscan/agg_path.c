@@ -50,7 +50,6 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/fmgroids.h"
-#include "utils/lsyscache.h"
 
 #include "colstore.h"
 #include "cscan/agg_exec.h"
@@ -70,13 +69,6 @@ static const CustomPathMethods ColstoreAggPathMethods = {
 	.CustomName = "ColstoreAgg",
 	.PlanCustomPath = ColstoreAgg_PlanCustomPath,
 };
-
-/* Is the aggregate's argument type (base type of the column) typid? */
-static bool
-ArgTypeIs(Var *var, Oid typid)
-{
-	return getBaseType(var->vartype) == typid;
-}
 
 /*
  * ColstoreAggClassify
@@ -101,6 +93,7 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 	if (list_length(aggref->args) != 1)
 		return COLSTORE_AGG_NONE;
 	te = linitial_node(TargetEntry, aggref->args);
+	/* a domain-typed argument arrives relabeled, and is not taken */
 	if (!IsA(te->expr, Var))
 		return COLSTORE_AGG_NONE;
 	var = (Var *) te->expr;
@@ -112,11 +105,11 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 		case F_COUNT_ANY:
 			return COLSTORE_AGG_COUNT;
 		case F_SUM_INT8:
-			return ArgTypeIs(var, INT8OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+			return var->vartype == INT8OID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
 		case F_SUM_INT4:
-			return ArgTypeIs(var, INT4OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+			return var->vartype == INT4OID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
 		case F_SUM_INT2:
-			return ArgTypeIs(var, INT2OID) ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+			return var->vartype == INT2OID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
 		case F_MIN_INT8:
 		case F_MAX_INT8:
 		case F_MIN_INT4:
@@ -126,7 +119,7 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 		case F_MIN_DATE:
 		case F_MAX_DATE:
 			{
-				Oid			base = getBaseType(var->vartype);
+				Oid			base = var->vartype;
 				bool		is_min = (aggref->aggfnoid == F_MIN_INT8 ||
 									  aggref->aggfnoid == F_MIN_INT4 ||
 									  aggref->aggfnoid == F_MIN_INT2 ||

@@ -46,6 +46,7 @@
 #include "utils/typcache.h"
 
 #include "cscan/chunk_pruning.h"
+#include "storage/integer_order.h"
 
 /* What a key tests. */
 typedef enum PruneKeyKind
@@ -214,22 +215,6 @@ IntegerLike(Oid column_type, Oid value_type)
 		(column_type == DATEOID && value_type == DATEOID);
 }
 
-/* An int2/int4/int8/date datum as int64. */
-static inline int64
-IntegerDatum(Oid type, Datum value)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(value);
-		case INT4OID:
-		case DATEOID:
-			return DatumGetInt32(value);
-		default:
-			return DatumGetInt64(value);
-	}
-}
-
 /*
  * ChunkPrunerCreate
  *		Build pruning keys from clauses (the executor's copies of clauses
@@ -336,7 +321,7 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		key->value = key->value_isnull ? (Datum) 0 :
 			datumCopy(value, key->value_typbyval, key->value_typlen);
 		if (!key->value_isnull && OidIsValid(key->int_column_type))
-			key->int_value = IntegerDatum(key->int_value_type, key->value);
+			key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
 		MemoryContextSwitchTo(oldcxt);
 	}
 }
@@ -474,7 +459,7 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 		if (!selected[i])
 			continue;
 		selected[i] = !isnull[i] &&
-			IntegerPasses(key->strategy, IntegerDatum(key->int_column_type, values[i]),
+			IntegerPasses(key->strategy, SignedIntegerDatum(key->int_column_type, values[i]),
 						  key->int_value);
 	}
 }

@@ -65,20 +65,25 @@ typedef struct ColstoreScanState
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
-static void ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags);
+static void ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate,
+										 int eflags);
 static TupleTableSlot *ColstoreScan_ExecCustomScan(CustomScanState *node);
 static void ColstoreScan_EndCustomScan(CustomScanState *node);
 static void ColstoreScan_ReScanCustomScan(CustomScanState *node);
-static Size ColstoreScan_EstimateDSMCustomScan(CustomScanState *node, ParallelContext *pcxt);
+static Size ColstoreScan_EstimateDSMCustomScan(CustomScanState *node,
+											   ParallelContext *pcxt);
 static void ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
-									  ParallelContext *pcxt, void *coordinate);
+												 ParallelContext *pcxt,
+												 void *coordinate);
 static void ColstoreScan_ReInitializeDSMCustomScan(CustomScanState *node,
-										ParallelContext *pcxt, void *coordinate);
-static void ColstoreScan_InitializeWorkerCustomScan(CustomScanState *node, shm_toc *toc,
-										 void *coordinate);
+												   ParallelContext *pcxt,
+												   void *coordinate);
+static void ColstoreScan_InitializeWorkerCustomScan(CustomScanState *node,
+													shm_toc *toc,
+													void *coordinate);
 static void ColstoreScan_ShutdownCustomScan(CustomScanState *node);
-static void ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
-								ExplainState *es);
+static void ColstoreScan_ExplainCustomScan(CustomScanState *node,
+										   List *ancestors, ExplainState *es);
 
 static const CustomScanMethods ColstoreScanMethods = {
 	.CustomName = "ColstoreScan",
@@ -233,49 +238,55 @@ ColstoreScan_EstimateDSMCustomScan(CustomScanState *node, ParallelContext *pcxt)
 												node->ss.ps.state->es_snapshot));
 }
 
-static void
-ColstoreScan_InitializeDSMCustomScan(CustomScanState *node, ParallelContext *pcxt,
-						  void *coordinate)
+/* The table AM's parallel scan descriptor, after the counters. */
+static inline ParallelTableScanDesc
+SharedTableScan(void *coordinate)
 {
-	ColstoreScanState *state = (ColstoreScanState *) node;
-	ParallelTableScanDesc pscan =
-		(ParallelTableScanDesc) ((char *) coordinate + SHARED_COUNTERS_SIZE);
+	return (ParallelTableScanDesc) ((char *) coordinate + SHARED_COUNTERS_SIZE);
+}
 
+/* Join the parallel scan in the DSM segment (leader and workers alike). */
+static void
+BeginParallelScan(ColstoreScanState *state, void *coordinate)
+{
 	state->shared = (SharedScanCounters *) coordinate;
-	state->shut_down = false;
-	pg_atomic_init_u64(&state->shared->groups_read, 0);
-	pg_atomic_init_u64(&state->shared->groups_skipped, 0);
-	pg_atomic_init_u64(&state->shared->chunks_read, 0);
-	pg_atomic_init_u64(&state->shared->chunks_skipped, 0);
-	table_parallelscan_initialize(node->ss.ss_currentRelation, pscan,
-								  node->ss.ps.state->es_snapshot);
-	node->ss.ss_currentScanDesc =
-		table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
+	state->css.ss.ss_currentScanDesc =
+		table_beginscan_parallel(state->css.ss.ss_currentRelation,
+								 SharedTableScan(coordinate));
 	ConfigureScan(state);
 }
 
 static void
-ColstoreScan_ReInitializeDSMCustomScan(CustomScanState *node, ParallelContext *pcxt,
-							void *coordinate)
+ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
+									 ParallelContext *pcxt, void *coordinate)
 {
-	ParallelTableScanDesc pscan =
-		(ParallelTableScanDesc) ((char *) coordinate + SHARED_COUNTERS_SIZE);
+	ColstoreScanState *state = (ColstoreScanState *) node;
+	SharedScanCounters *shared = (SharedScanCounters *) coordinate;
 
-	table_parallelscan_reinitialize(node->ss.ss_currentRelation, pscan);
+	state->shut_down = false;
+	pg_atomic_init_u64(&shared->groups_read, 0);
+	pg_atomic_init_u64(&shared->groups_skipped, 0);
+	pg_atomic_init_u64(&shared->chunks_read, 0);
+	pg_atomic_init_u64(&shared->chunks_skipped, 0);
+	table_parallelscan_initialize(node->ss.ss_currentRelation,
+								  SharedTableScan(coordinate),
+								  node->ss.ps.state->es_snapshot);
+	BeginParallelScan(state, coordinate);
+}
+
+static void
+ColstoreScan_ReInitializeDSMCustomScan(CustomScanState *node,
+									   ParallelContext *pcxt, void *coordinate)
+{
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									SharedTableScan(coordinate));
 }
 
 static void
 ColstoreScan_InitializeWorkerCustomScan(CustomScanState *node, shm_toc *toc,
-							 void *coordinate)
+										void *coordinate)
 {
-	ColstoreScanState *state = (ColstoreScanState *) node;
-	ParallelTableScanDesc pscan =
-		(ParallelTableScanDesc) ((char *) coordinate + SHARED_COUNTERS_SIZE);
-
-	state->shared = (SharedScanCounters *) coordinate;
-	node->ss.ss_currentScanDesc =
-		table_beginscan_parallel(node->ss.ss_currentRelation, pscan);
-	ConfigureScan(state);
+	BeginParallelScan((ColstoreScanState *) node, coordinate);
 }
 
 /*
@@ -317,7 +328,8 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
  * (text format: two lines; other formats: four integer properties).
  */
 static void
-ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors, ExplainState *es)
+ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
+							   ExplainState *es)
 {
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
@@ -353,21 +365,30 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors, ExplainSt
 
 		if (node->ss.ss_currentScanDesc != NULL)
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
-		if (es->format == EXPLAIN_FORMAT_TEXT)
-		{
-			ExplainPropertyText("Row Groups",
-								psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
-										 total.groups_read, total.groups_skipped), es);
-			ExplainPropertyText("Chunks",
-								psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
-										 total.chunks_read, total.chunks_skipped), es);
-		}
-		else
-		{
-			ExplainPropertyUInteger("Row Groups Read", NULL, total.groups_read, es);
-			ExplainPropertyUInteger("Row Groups Skipped", NULL, total.groups_skipped, es);
-			ExplainPropertyUInteger("Chunks Read", NULL, total.chunks_read, es);
-			ExplainPropertyUInteger("Chunks Skipped", NULL, total.chunks_skipped, es);
-		}
+		ColstoreScanExplainCounters(&total, es);
 	}
+}
+
+/*
+ * ColstoreScanExplainCounters
+ *		EXPLAIN ANALYZE's report of row groups and chunks read and skipped:
+ *		two lines in text format, four integer properties otherwise.
+ */
+void
+ColstoreScanExplainCounters(const ColstoreScanCounters *c, ExplainState *es)
+{
+	if (es->format == EXPLAIN_FORMAT_TEXT)
+	{
+		ExplainPropertyText("Row Groups",
+							psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
+									 c->groups_read, c->groups_skipped), es);
+		ExplainPropertyText("Chunks",
+							psprintf(UINT64_FORMAT " read, " UINT64_FORMAT " skipped",
+									 c->chunks_read, c->chunks_skipped), es);
+		return;
+	}
+	ExplainPropertyUInteger("Row Groups Read", NULL, c->groups_read, es);
+	ExplainPropertyUInteger("Row Groups Skipped", NULL, c->groups_skipped, es);
+	ExplainPropertyUInteger("Chunks Read", NULL, c->chunks_read, es);
+	ExplainPropertyUInteger("Chunks Skipped", NULL, c->chunks_skipped, es);
 }

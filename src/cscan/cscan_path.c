@@ -65,8 +65,8 @@
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
 static Plan *ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
-								  CustomPath *best_path, List *tlist,
-								  List *clauses, List *custom_plans);
+										 CustomPath *best_path, List *tlist,
+										 List *clauses, List *custom_plans);
 
 static const CustomPathMethods ColstoreScanPathMethods = {
 	.CustomName = "ColstoreScan",
@@ -322,8 +322,9 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
  *		setrefs gives their Vars the scan's final range table index.
  */
 static Plan *
-ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
-					 List *tlist, List *clauses, List *custom_plans)
+ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
+							CustomPath *best_path, List *tlist, List *clauses,
+							List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *pruning = NIL;

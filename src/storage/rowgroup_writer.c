@@ -37,6 +37,7 @@
 
 #include "encoding/chunk_encoding.h"
 #include "storage/directory.h"
+#include "storage/integer_order.h"
 #include "storage/metapage.h"
 #include "storage/page_stream.h"
 #include "storage/rowgroup_writer.h"
@@ -113,42 +114,6 @@ AppendStatsValue(StringInfo buf, Form_pg_attribute att, Datum value)
 }
 
 /*
- * Types whose default btree order is the order of their datums read as
- * signed integers: their min/max need no function calls.
- */
-static bool
-HasSignedIntegerOrder(Form_pg_attribute att)
-{
-	switch (att->atttypid)
-	{
-		case INT2OID:
-		case INT4OID:
-		case INT8OID:
-		case DATEOID:
-		case TIMEOID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			return true;
-		default:
-			return false;
-	}
-}
-
-static int64
-SignedValue(Form_pg_attribute att, Datum d)
-{
-	switch (att->attlen)
-	{
-		case 2:
-			return DatumGetInt16(d);
-		case 4:
-			return DatumGetInt32(d);
-		default:
-			return DatumGetInt64(d);
-	}
-}
-
-/*
  * Compute min and max of the non-null values of one chunk and append them,
  * followed by the column's type and collation, to stats; returns false (nothing appended) if the type has no default
  * btree ordering or a value is too large to keep.  If rows is not NULL,
@@ -164,7 +129,7 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 	Datum		min = 0,
 				max = 0;
 	bool		found = false;
-	bool		integer_order = HasSignedIntegerOrder(att);
+	bool		integer_order = TypeHasSignedIntegerOrder(att->atttypid);
 	int			k;
 
 	if (cmp == NULL)
@@ -184,11 +149,11 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 		}
 		else if (integer_order)
 		{
-			int64		v = SignedValue(att, values[i]);
+			int64		v = SignedIntegerDatum(att->atttypid, values[i]);
 
-			if (v < SignedValue(att, min))
+			if (v < SignedIntegerDatum(att->atttypid, min))
 				min = values[i];
-			else if (v > SignedValue(att, max))
+			else if (v > SignedIntegerDatum(att->atttypid, max))
 				max = values[i];
 		}
 		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], min)) < 0)
