@@ -381,8 +381,12 @@ ComputeAggregates(ColstoreAggState *state)
 						  state->pruner);
 	while ((nrows = ColstoreScanNextBatch(scan, desc)) >= 0)
 	{
+		/* deleted rows are in the batch but not returned by the scan */
+		const bool *hidden = ColstoreScanBatchHidden(scan);
+		bool		select = filtered || hidden != NULL;
+
 		CHECK_FOR_INTERRUPTS();
-		if (filtered)
+		if (select)
 		{
 			if (nrows > state->selected_size)
 			{
@@ -391,12 +395,14 @@ ComputeAggregates(ColstoreAggState *state)
 					MemoryContextAlloc(estate->es_query_cxt, nrows) :
 					repalloc(state->selected, nrows);
 			}
-			memset(state->selected, true, nrows);
-			ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn, scan,
-								  state->selected);
+			for (i = 0; i < nrows; i++)
+				state->selected[i] = hidden == NULL || !hidden[i];
+			if (filtered)
+				ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn, scan,
+									  state->selected);
 		}
 		for (i = 0; i < state->naggs; i++)
-			FoldBatch(&state->aggs[i], scan, nrows, filtered ? state->selected : NULL);
+			FoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL);
 	}
 	ColstoreScanAddCounters(scan, &state->counters);
 	table_endscan(scan);

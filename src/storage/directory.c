@@ -185,6 +185,15 @@ CompareByFirstRow(const void *a, const void *b)
 	return (ra > rb) - (ra < rb);
 }
 
+static int
+CompareByBlock(const void *a, const void *b)
+{
+	BlockNumber ba = SortTarget->entries[*(const int *) a].rg_header.sp_block;
+	BlockNumber bb = SortTarget->entries[*(const int *) b].rg_header.sp_block;
+
+	return (ba > bb) - (ba < bb);
+}
+
 static void
 SortDirectory(ColstoreDirectory *dir)
 {
@@ -194,19 +203,36 @@ SortDirectory(ColstoreDirectory *dir)
 		pfree(dir->groups);
 	if (dir->reservations)
 		pfree(dir->reservations);
+	if (dir->deltas)
+		pfree(dir->deltas);
+	if (dir->deltas_by_block)
+		pfree(dir->deltas_by_block);
 	dir->groups = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
 	dir->reservations = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
-	dir->ngroups = dir->nreservations = 0;
+	dir->deltas = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
+	dir->ngroups = dir->nreservations = dir->ndeltas = 0;
 	for (i = 0; i < (int) dir->count; i++)
 	{
-		if (dir->entries[i].rg_kind == RG_KIND_ROWGROUP)
-			dir->groups[dir->ngroups++] = i;
-		else
-			dir->reservations[dir->nreservations++] = i;
+		switch (dir->entries[i].rg_kind)
+		{
+			case RG_KIND_ROWGROUP:
+				dir->groups[dir->ngroups++] = i;
+				break;
+			case RG_KIND_DELTA_PAGE:
+				dir->deltas[dir->ndeltas++] = i;
+				break;
+			default:
+				dir->reservations[dir->nreservations++] = i;
+				break;
+		}
 	}
 	SortTarget = dir;
 	qsort(dir->groups, dir->ngroups, sizeof(int), CompareByFirstRow);
 	qsort(dir->reservations, dir->nreservations, sizeof(int), CompareByFirstRow);
+	qsort(dir->deltas, dir->ndeltas, sizeof(int), CompareByFirstRow);
+	dir->deltas_by_block = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->ndeltas + 1));
+	memcpy(dir->deltas_by_block, dir->deltas, sizeof(int) * dir->ndeltas);
+	qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
 	dir->sorted = true;
 }
 
@@ -317,6 +343,35 @@ int
 DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum)
 {
 	return FindContaining(dir, dir->reservations, dir->nreservations, rownum);
+}
+
+/* Index of the delta page whose pseudo-block holds rownum, or -1. */
+int
+DirectoryFindDeltaPage(ColstoreDirectory *dir, uint64 rownum)
+{
+	return FindContaining(dir, dir->deltas, dir->ndeltas, rownum);
+}
+
+/* Index of the delta page entry of heap block blkno, or -1. */
+int
+DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno)
+{
+	int			lo = 0,
+				hi = dir->ndeltas - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		BlockNumber b = dir->entries[dir->deltas_by_block[mid]].rg_header.sp_block;
+
+		if (blkno < b)
+			hi = mid - 1;
+		else if (blkno > b)
+			lo = mid + 1;
+		else
+			return dir->deltas_by_block[mid];
+	}
+	return -1;
 }
 
 /*

@@ -37,6 +37,9 @@ typedef struct ColstoreDirectory
 	int			ngroups;
 	int		   *reservations;	/* indexes of reservations, by first row */
 	int			nreservations;
+	int		   *deltas;			/* indexes of delta pages, by first row */
+	int		   *deltas_by_block;	/* the same, by heap block number */
+	int			ndeltas;
 	bool		sorted;
 	MemoryContext cxt;
 } ColstoreDirectory;
@@ -44,6 +47,8 @@ typedef struct ColstoreDirectory
 extern ColstoreDirectory *DirectoryGet(Relation rel);
 extern int	DirectoryFindRowGroup(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum);
+extern int	DirectoryFindDeltaPage(ColstoreDirectory *dir, uint64 rownum);
+extern int	DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno);
 extern void DirectoryInvalidate(Oid relid);
 
 extern uint32 DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,

@@ -31,9 +31,12 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/promotion_map.h"
 #include "storage/row_fetch.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/write_buffer.h"
@@ -60,6 +63,72 @@ FetchReserved(Relation rel, const RowGroupDirEntry *res, Snapshot snapshot,
 	ExecStoreAllNullTuple(slot);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	return ROW_VISIBLE;
+}
+
+/*
+ * StoreHeapVersion
+ *		Store a heap row version of rel in slot, materialised, with its
+ *		inserter for the slot's xmin/cmin.  The slot's TID is left alone.
+ */
+void
+StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot)
+{
+	TransactionId xmin = HeapTupleHeaderGetXmin(tuple->t_data);
+
+	ExecClearTuple(slot);
+	heap_deform_tuple(tuple, slot->tts_tupleDescriptor, slot->tts_values,
+					  slot->tts_isnull);
+	StoreFilledSlot(slot);
+	ExecMaterializeSlot(slot);
+	ColstoreSlotSetInsertInfo(slot, xmin,
+							  TransactionIdIsCurrentTransactionId(xmin) ?
+							  HeapTupleHeaderGetCmin(tuple->t_data) : FirstCommandId);
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/* A row of a delta page: a heap tuple, not a promoted copy. */
+static RowFetchState
+FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
+		   Snapshot snapshot, TupleTableSlot *slot)
+{
+	ItemPointerData phys;
+	HeapTuple	tuple = NULL;
+
+	ItemPointerSet(&phys, page->rg_header.sp_block,
+				   (OffsetNumber) (rownum - page->rg_first_row + 1));
+	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple))
+		return ROW_INVISIBLE;
+	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
+	{
+		heap_freetuple(tuple);
+		return ROW_NOT_FOUND;
+	}
+	StoreHeapVersion(rel, tuple, slot);
+	heap_freetuple(tuple);
+	RowNumberToItemPointer(rownum, &slot->tts_tid);
+	return ROW_VISIBLE;
+}
+
+/*
+ * Does the delete half of a promoted row-group row let snapshot see it?
+ * The row group's insert half has been checked; for a dirty snapshot, the
+ * inserter it reported in xmin is kept.
+ */
+static bool
+PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
+				   Snapshot snapshot)
+{
+	ItemPointerData copy;
+	TransactionId dirty_xmin = snapshot->xmin;
+
+	if (entry->rg_state_root == 0 || snapshot->snapshot_type == SNAPSHOT_ANY ||
+		!PromotionMapGet(rel, entry, row, &copy))
+		return true;
+	if (!HeapVersionVisible(rel, &copy, snapshot, NULL))
+		return false;
+	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
+		snapshot->xmin = dirty_xmin;
+	return true;
 }
 
 /*
@@ -99,6 +168,12 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 
 	ChunkCacheTrim();
 	dir = DirectoryGet(rel);
+	index = DirectoryFindDeltaPage(dir, rownum);
+	if (index >= 0)
+	{
+		entry = dir->entries[index];
+		return FetchDelta(rel, &entry, rownum, snapshot, slot);
+	}
 	index = DirectoryFindRowGroup(dir, rownum);
 	if (index < 0)
 	{
@@ -117,8 +192,10 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 		return RowGroupInsertAborted(&entry) ? ROW_DEAD : ROW_INVISIBLE;
 	}
 
-	h = ChunkCacheGetHeader(rel, index, &entry);
 	row = (uint32) (rownum - entry.rg_first_row);
+	if (!PromotedRowVisible(rel, &entry, row, snapshot))
+		return ROW_INVISIBLE;
+	h = ChunkCacheGetHeader(rel, index, &entry);
 	chunkno = RowGroupFindChunk(h, row);
 	row -= h->chunk_first_row[chunkno];
 

@@ -11,6 +11,7 @@
 #ifndef ROW_FETCH_H
 #define ROW_FETCH_H
 
+#include "access/htup.h"
 #include "executor/tuptable.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
@@ -24,6 +25,7 @@ typedef enum RowFetchState
 	ROW_VISIBLE
 } RowFetchState;
 
+extern void StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot);
 extern RowFetchState RowFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 							  TupleTableSlot *slot);
 

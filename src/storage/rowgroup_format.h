@@ -34,6 +34,8 @@
 #define COLSTORE_PAGE_META			0xC001
 #define COLSTORE_PAGE_DIRECTORY		0xC002
 #define COLSTORE_PAGE_DATA			0xC003
+#define COLSTORE_PAGE_STATE_ROOT	0xC004	/* promotion map: leaf pages */
+#define COLSTORE_PAGE_STATE_LEAF	0xC005	/* promotion map: TIDs per row */
 
 typedef struct ColstorePageOpaqueData
 {
@@ -95,10 +97,14 @@ typedef struct StreamPointer
  * [rg_first_row, rg_first_row + rg_nrows) for rows it is still buffering in
  * its own memory.  Index entries may already point there, so other backends
  * need it to know whom to wait for (see am_index.c).  A ROWGROUP holds
- * written rows [rg_first_row, rg_first_row + rg_nrows).
+ * written rows [rg_first_row, rg_first_row + rg_nrows).  A DELTA_PAGE says
+ * that the pseudo-block of rows [rg_first_row, rg_first_row +
+ * ROWS_PER_TID_BLOCK) names the line pointers of heap page rg_header.sp_block
+ * (storage/delta_heap.c): row rg_first_row + i is its item i + 1.
  */
 #define RG_KIND_ROWGROUP		1
 #define RG_KIND_RESERVATION		2
+#define RG_KIND_DELTA_PAGE		3
 
 /* Flags */
 #define RG_FLAG_FROZEN			0x0001	/* inserted by a committed xact that
@@ -121,7 +127,9 @@ typedef struct RowGroupDirEntry
 	uint32		rg_nchunks;		/* chunks per column */
 	uint64		rg_stored_bytes;	/* header + all chunk images */
 	uint64		rg_raw_bytes;	/* in-memory size of the values */
-	uint32		rg_reserved[4]; /* zero; room for delete-state pointers */
+	BlockNumber rg_state_root;	/* first root page of the group's promotion
+								 * map (storage/promotion_map.c), or 0 */
+	uint32		rg_reserved[3]; /* zero */
 } RowGroupDirEntry;
 
 #define DIR_ENTRIES_PER_PAGE \

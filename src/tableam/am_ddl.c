@@ -28,6 +28,8 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/heapam.h"
+#include "catalog/pg_am_d.h"
 #include "access/multixact.h"
 #include "access/tableam.h"
 #include "access/transam.h"
@@ -41,9 +43,11 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "sqlapi/options.h"
 #include "storage/chunk_cache.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/rowgroup_builder.h"
@@ -135,12 +139,14 @@ WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
 }
 
 /*
- * Copy the rows of the "old" row groups (marked in is_old), in index order
- * if OldIndex is given, else in table order, into frozen row groups.
+ * Copy the rows snapshot sees of the "old" row groups (marked in is_old;
+ * NULL: every row), in index order if OldIndex is given, else in table
+ * order, into frozen row groups.
  */
 static double
 CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
-			bool *is_old, ColstoreDirectory *dir, const ColstoreOptions *opts)
+			Snapshot snapshot, bool *is_old, ColstoreDirectory *dir,
+			const ColstoreOptions *opts)
 {
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
@@ -151,11 +157,11 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 
 	if (OldIndex != NULL)
 	{
-		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		iscan = index_beginscan(OldTable, OldIndex, snapshot, 0, 0);
 		index_rescan(iscan, NULL, 0, NULL, 0);
 	}
 	else
-		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
+		tscan = table_beginscan(OldTable, snapshot, 0, NULL);
 
 	for (;;)
 	{
@@ -169,7 +175,7 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
 			continue;
 		g = DirectoryFindRowGroup(dir, rownum);
-		if (g < 0 || !is_old[g])
+		if (is_old != NULL && (g < 0 || !is_old[g]))
 			continue;
 		RowGroupBuilderAdd(b, slot);
 		copied += 1;
@@ -231,6 +237,44 @@ CopyYoungGroup(Relation OldTable, Relation NewTable, uint32 index,
 	return entry->rg_nrows;
 }
 
+/*
+ * Rewrite a table that has changed rows (heap tuples), which is possible
+ * only when every change and every row group is settled: visible to every
+ * snapshot, or dead to every snapshot.  Then a fresh MVCC snapshot sees
+ * exactly the rows every snapshot sees, and they are copied frozen.
+ * Keeping older versions for older snapshots, as heap's rewrite does, is
+ * not supported yet.
+ */
+static double
+CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
+				 TransactionId OldestXmin, const ColstoreOptions *opts)
+{
+	ColstoreDirectory *dir = DirectoryGet(OldTable);
+	Snapshot	snapshot;
+	double		copied;
+	int			i;
+
+	for (i = 0; i < dir->ngroups; i++)
+	{
+		RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
+
+		if (!RowGroupInsertAborted(e) && !(e->rg_flags & RG_FLAG_FROZEN) &&
+			!(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
+			break;
+	}
+	if (i < dir->ngroups || !DeltaPagesSettled(OldTable, OldestXmin))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot rewrite colstore table \"%s\" while some of its changes are not yet visible to every transaction",
+						RelationGetRelationName(OldTable)),
+				 errhint("Retry when the transactions that were running during the last changes to the table have ended.")));
+
+	snapshot = RegisterSnapshot(GetLatestSnapshot());
+	copied = CopyOldRows(OldTable, NewTable, OldIndex, snapshot, NULL, dir, opts);
+	UnregisterSnapshot(snapshot);
+	return copied;
+}
+
 void
 colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 								   Relation OldIndex, bool use_sort,
@@ -256,6 +300,13 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	is_old = palloc0(sizeof(bool) * (count + 1));
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 
+	if (dir->ndeltas > 0)
+	{
+		*num_tuples = CopyChangedTable(OldTable, NewTable, OldIndex, OldestXmin,
+									   &opts);
+		return;
+	}
+
 	for (i = 0; i < count; i++)
 	{
 		RowGroupDirEntry *e = &entries[i];
@@ -269,7 +320,7 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 				  TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
 			is_old[i] = true;
 	}
-	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, is_old,
+	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, SnapshotAny, is_old,
 							   DirectoryGet(OldTable), &opts);
 
 	for (i = 0; i < count; i++)
@@ -286,6 +337,10 @@ uint64
 colstore_relation_size(Relation rel, ForkNumber forkNumber)
 {
 	ColstoreMetaPageData meta;
+
+	/* heap code inside a colstore heap call must find no "last page" */
+	if (DeltaHeapHidesSize(RelationGetRelid(rel)))
+		return 0;
 
 	if (forkNumber != MAIN_FORKNUM)
 	{
@@ -307,17 +362,21 @@ colstore_relation_size(Relation rel, ForkNumber forkNumber)
 		(uint64) BLCKSZ;
 }
 
-/* Values are stored compressed in chunks, never in a TOAST table. */
+/*
+ * Row groups store values compressed in chunks, never in a TOAST table; but
+ * heap tuples of changed rows (storage/delta_heap.c) are heap's, and wide
+ * ones need a TOAST table exactly when a heap table's would.
+ */
 bool
 colstore_relation_needs_toast_table(Relation rel)
 {
-	return false;
+	return GetHeapamTableAmRoutine()->relation_needs_toast_table(rel);
 }
 
 Oid
 colstore_relation_toast_am(Relation rel)
 {
-	return InvalidOid;
+	return HEAP_TABLE_AM_OID;
 }
 
 void

@@ -19,6 +19,7 @@
 #include "fmgr.h"
 
 #include "tableam/am_ddl.h"
+#include "tableam/am_dml.h"
 #include "tableam/am_handler.h"
 #include "tableam/am_index.h"
 #include "tableam/am_modify.h"

@@ -5,14 +5,16 @@
  *	  scans, and scanning the table to build and validate indexes.
  *
  * Fetches go through RowFetch (storage/row_fetch.c), which decodes one
- * chunk per needed column through the backend's chunk cache.  There are no
- * update chains yet, so a TID is its row's only version: call_again is
- * always false, and all_dead is set only for rows whose inserter aborted,
- * which lets btree mark such entries dead.
+ * chunk per needed column through the backend's chunk cache, or reads a
+ * delta page's heap tuple.  Every row version has its own TID and its own
+ * index entries (UPDATE makes new ones), so call_again is always false, and
+ * all_dead is set only for rows whose inserter aborted, which lets btree
+ * mark such entries dead.
  *
- * Index builds see every row group except those of aborted inserters,
- * exactly the rows heap's build would call alive; concurrent builds use
- * the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
+ * Index builds see every row group except those of aborted inserters, and
+ * every row version that is not dead to everyone, telling the index which
+ * are alive as heap's build does (so a unique index is not violated by a
+ * row's older versions); concurrent builds use the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
  * merges the table's rows, which a scan returns in TID order, with the
  * sorted TIDs already in the index, as heapam_index_validate_scan does.
  *
@@ -183,7 +185,8 @@ colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
 		if (predicate != NULL && !ExecQual(predicate, econtext))
 			continue;
 		FormIndexDatum(index_info, slot, estate, values, isnull);
-		callback(index_rel, &slot->tts_tid, values, isnull, true, callback_state);
+		callback(index_rel, &slot->tts_tid, values, isnull,
+				 ColstoreScanRowIsAlive(scan), callback_state);
 		reltuples += 1;
 	}
 

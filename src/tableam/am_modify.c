@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * am_modify.c
- *	  Inserting rows into colstore tables; UPDATE, DELETE and row locks are
- *	  not supported yet and say so.
+ *	  Inserting rows into colstore tables (UPDATE, DELETE and row locks are
+ *	  in am_dml.c).
  *
  * Inserts go to the backend's write buffer (storage/write_buffer.c), which
  * assigns TIDs at once and writes row groups later.  A speculative
@@ -90,47 +90,6 @@ colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	for (i = 0; i < nslots; i++)
 		WriteBufferInsert(rel, slots[i], cid, false);
 	pgstat_count_heap_insert(rel, nslots);
-}
-
-TM_Result
-colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
-					  Snapshot snapshot, Snapshot crosscheck, bool wait,
-					  TM_FailureData *tmfd, bool changingPart)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("colstore tables do not support DELETE yet"),
-			 errdetail("Table \"%s\" uses access method colstore.",
-					   RelationGetRelationName(rel))));
-	return TM_Ok;				/* keep compiler quiet */
-}
-
-TM_Result
-colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
-					  CommandId cid, Snapshot snapshot, Snapshot crosscheck,
-					  bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
-					  bool *update_indexes)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("colstore tables do not support UPDATE yet"),
-			 errdetail("Table \"%s\" uses access method colstore.",
-					   RelationGetRelationName(rel))));
-	return TM_Ok;				/* keep compiler quiet */
-}
-
-TM_Result
-colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
-					TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
-					LockWaitPolicy wait_policy, uint8 flags,
-					TM_FailureData *tmfd)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("colstore tables do not support SELECT FOR UPDATE/SHARE yet"),
-			 errdetail("Row locks on table \"%s\" are also needed by foreign keys that reference it and by INSERT ... ON CONFLICT DO UPDATE.",
-					   RelationGetRelationName(rel))));
-	return TM_Ok;				/* keep compiler quiet */
 }
 
 /*

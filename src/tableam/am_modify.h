@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * am_modify.h
- *	  Table AM callbacks of colstore that change rows.
+ *	  Table AM callbacks of colstore that insert rows.
  *
  * IDENTIFICATION
  *	  src/tableam/am_modify.h
@@ -28,21 +28,6 @@ extern void colstore_tuple_complete_speculative(Relation rel,
 extern void colstore_multi_insert(Relation rel, TupleTableSlot **slots,
 								  int nslots, CommandId cid, int options,
 								  struct BulkInsertStateData *bistate);
-extern TM_Result colstore_tuple_delete(Relation rel, ItemPointer tid,
-									   CommandId cid, Snapshot snapshot,
-									   Snapshot crosscheck, bool wait,
-									   TM_FailureData *tmfd, bool changingPart);
-extern TM_Result colstore_tuple_update(Relation rel, ItemPointer otid,
-									   TupleTableSlot *slot, CommandId cid,
-									   Snapshot snapshot, Snapshot crosscheck,
-									   bool wait, TM_FailureData *tmfd,
-									   LockTupleMode *lockmode,
-									   bool *update_indexes);
-extern TM_Result colstore_tuple_lock(Relation rel, ItemPointer tid,
-									 Snapshot snapshot, TupleTableSlot *slot,
-									 CommandId cid, LockTupleMode mode,
-									 LockWaitPolicy wait_policy, uint8 flags,
-									 TM_FailureData *tmfd);
 extern void colstore_finish_bulk_insert(Relation rel, int options);
 
 #endif							/* AM_MODIFY_H */

@@ -44,10 +44,12 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/directory.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/predicate.h"
+#include "storage/procarray.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_scan.h"
@@ -56,15 +58,20 @@
 typedef struct ParallelColstoreScanDescData
 {
 	ParallelTableScanDescData base;
-	pg_atomic_uint32 next_group;	/* next row group to hand out */
+	pg_atomic_uint32 next_group;	/* next row group or delta page */
 } ParallelColstoreScanDescData;
 
 typedef ParallelColstoreScanDescData *ParallelColstoreScanDesc;
 
+/*
+ * A unit of the scan: a row group, or a delta page (a heap page of the
+ * relation, whose rows are read as one chunk of its pseudo-block).
+ */
 typedef struct ScanGroup
 {
 	RowGroupDirEntry entry;
 	uint32		dir_index;
+	bool		is_delta;
 	bool		visible;
 	bool		dead;			/* aborted inserter */
 } ScanGroup;
@@ -79,7 +86,7 @@ typedef struct ColstoreScanDescData
 	int			ngroups;
 	int			next_group;		/* next group for a serial scan */
 	int			cur_group;		/* -1: none */
-	RowGroupHeader *header;
+	RowGroupHeader *header;		/* of the current group; NULL: delta page */
 	int			cur_chunk;		/* -1: none decoded */
 	int			chunk_rows;
 	int			chunk_pos;		/* next row of the chunk to return */
@@ -89,6 +96,15 @@ typedef struct ColstoreScanDescData
 	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
 	int			max_natts;		/* room in values/isnull/decoded */
 	uint32		chunk_generation;	/* bumped whenever decoded data goes */
+	/* RowLiveness of each row of the current chunk, or NULL: all ROW_LIVE */
+	uint8	   *row_mask;
+	uint8		last_liveness;	/* of the row returned last */
+	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
+	/* current delta page: its rows (copies) and item numbers */
+	HeapTuple  *delta_tuples;
+	OffsetNumber *delta_offsets;
+	uint8	   *delta_liveness;
+	int			delta_rows;
 	/* set by ColstoreScanConfigure (the custom scan); forward scans only */
 	bool	   *needed;			/* [needed_natts]: columns to decode, or NULL */
 	int			needed_natts;
@@ -107,7 +123,10 @@ typedef struct ColstoreScanDescData
 
 typedef ColstoreScanDescData *ColstoreScanDesc;
 
-/* Copy the directory's row groups and judge their visibility once. */
+/*
+ * Copy the directory's row groups and delta pages, in row number order, and
+ * judge the row groups' visibility once.
+ */
 static void
 LoadGroups(ColstoreScanDesc s)
 {
@@ -115,16 +134,33 @@ LoadGroups(ColstoreScanDesc s)
 	Snapshot	snapshot = s->rs_base.rs_snapshot;
 	ColstoreDirectory *dir = DirectoryGet(rel);
 	int			i;
+	int			gi = 0;
+	int			di = 0;
 
 	MemoryContextReset(s->scan_cxt);
-	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (dir->ngroups + 1));
-	s->ngroups = dir->ngroups;
-	for (i = 0; i < dir->ngroups; i++)
+	s->ngroups = dir->ngroups + dir->ndeltas;
+	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (s->ngroups + 1));
+	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
+		s->oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	for (i = 0; i < s->ngroups; i++)
 	{
 		ScanGroup  *g = &s->groups[i];
 
-		g->dir_index = dir->groups[i];
+		if (di < dir->ndeltas &&
+			(gi >= dir->ngroups ||
+			 dir->entries[dir->deltas[di]].rg_first_row <
+			 dir->entries[dir->groups[gi]].rg_first_row))
+		{
+			g->dir_index = dir->deltas[di++];
+			g->entry = dir->entries[g->dir_index];
+			g->is_delta = true;
+			g->dead = false;
+			g->visible = true;
+			continue;
+		}
+		g->dir_index = dir->groups[gi++];
 		g->entry = dir->entries[g->dir_index];
+		g->is_delta = false;
 		g->dead = RowGroupInsertAborted(&g->entry);
 		if (g->dead)
 			g->visible = false;
@@ -142,6 +178,24 @@ LoadGroups(ColstoreScanDesc s)
 	if (snapshot != NULL && IsMVCCSnapshot(snapshot))
 		for (i = 0; i < dir->nreservations; i++)
 			RowGroupCheckConflictOut(rel, &dir->entries[dir->reservations[i]], snapshot);
+
+	/*
+	 * Parallel participants claim units by position, so their lists must
+	 * agree; each reads the directory at its own time.  A row group written
+	 * in between may sort before others, but it is invisible to the shared
+	 * snapshot, so keep visible groups only.  Delta pages registered in
+	 * between sort last and hold no row the snapshot sees (rows the
+	 * snapshot sees were committed after their page was registered).
+	 */
+	if (s->rs_base.rs_parallel != NULL)
+	{
+		int			kept = 0;
+
+		for (i = 0; i < s->ngroups; i++)
+			if (s->groups[i].visible)
+				s->groups[kept++] = s->groups[i];
+		s->ngroups = kept;
+	}
 	s->next_group = 0;
 	s->cur_group = -1;
 	s->cur_chunk = -1;
@@ -228,6 +282,9 @@ colstore_scan_rescan(TableScanDesc scan, struct ScanKeyData *key,
 	LoadGroups(s);
 }
 
+/* Chunks of the current group: a delta page is read as one. */
+#define GroupChunks(s)	((int) ((s)->header != NULL ? (s)->header->nchunks : 1))
+
 /* Make group i current (reading its header); no chunk decoded yet. */
 static void
 OpenGroup(ColstoreScanDesc s, int i)
@@ -237,12 +294,26 @@ OpenGroup(ColstoreScanDesc s, int i)
 	MemoryContextReset(s->chunk_cxt);
 	MemoryContextReset(s->group_cxt);
 	oldcxt = MemoryContextSwitchTo(s->group_cxt);
-	s->header = RowGroupReadHeader(s->rs_base.rs_rd, s->groups[i].dir_index,
-								   &s->groups[i].entry);
+	if (s->groups[i].is_delta)
+	{
+		s->header = NULL;
+		s->delta_tuples = palloc(sizeof(HeapTuple) * MaxHeapTuplesPerPage);
+		s->delta_offsets = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
+		s->delta_liveness = palloc(sizeof(uint8) * MaxHeapTuplesPerPage);
+		s->delta_rows = DeltaPageCollect(s->rs_base.rs_rd,
+										 s->groups[i].entry.rg_header.sp_block,
+										 s->rs_base.rs_snapshot, s->oldest_xmin,
+										 s->delta_tuples, s->delta_offsets,
+										 s->delta_liveness);
+	}
+	else
+		s->header = RowGroupReadHeader(s->rs_base.rs_rd, s->groups[i].dir_index,
+									   &s->groups[i].entry);
 	MemoryContextSwitchTo(oldcxt);
 	s->cur_group = i;
 	s->cur_chunk = -1;
 	s->chunk_rows = s->chunk_pos = 0;
+	s->row_mask = NULL;
 	s->group_has_reads = false;
 	s->chunk_generation++;
 	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
@@ -268,8 +339,56 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 	s->chunk_generation++;
 	s->chunk_desc = desc;
 	s->cur_chunk = c;
-	s->chunk_rows = RowGroupChunkRows(s->header, c);
 	s->chunk_pos = 0;
+	if (s->header == NULL)
+	{
+		s->chunk_rows = s->delta_rows;
+		s->row_mask = s->delta_liveness;
+		return;
+	}
+	s->chunk_rows = RowGroupChunkRows(s->header, c);
+	s->row_mask = NULL;
+	if (s->groups[s->cur_group].entry.rg_state_root != 0)
+	{
+		uint8	   *mask = MemoryContextAlloc(s->chunk_cxt, Max(s->chunk_rows, 1));
+
+		if (RowGroupMaskChanged(s->rs_base.rs_rd, &s->groups[s->cur_group].entry,
+								s->header->chunk_first_row[c], (uint32) s->chunk_rows,
+								s->rs_base.rs_snapshot, s->oldest_xmin, mask))
+			s->row_mask = mask;
+	}
+}
+
+/*
+ * Deform every row of the current delta page into the chunk arrays, typed
+ * by the chunk's descriptor.
+ */
+static void
+DeformDeltaRows(ColstoreScanDesc s)
+{
+	TupleDesc	desc = s->chunk_desc;
+	MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+	Datum	   *values = palloc(sizeof(Datum) * Max(desc->natts, 1));
+	bool	   *isnull = palloc(sizeof(bool) * Max(desc->natts, 1));
+	int			att;
+	int			row;
+
+	for (att = 0; att < desc->natts; att++)
+	{
+		s->values[att] = palloc(sizeof(Datum) * Max(s->chunk_rows, 1));
+		s->isnull[att] = palloc(sizeof(bool) * Max(s->chunk_rows, 1));
+		s->decoded[att] = true;
+	}
+	for (row = 0; row < s->chunk_rows; row++)
+	{
+		heap_deform_tuple(s->delta_tuples[row], desc, values, isnull);
+		for (att = 0; att < desc->natts; att++)
+		{
+			s->values[att][row] = values[att];
+			s->isnull[att][row] = isnull[att];
+		}
+	}
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /* Decode column att of the current chunk unless done already. */
@@ -280,6 +399,11 @@ DecodeColumn(ColstoreScanDesc s, int att)
 
 	if (s->decoded[att])
 		return;
+	if (s->header == NULL)
+	{
+		DeformDeltaRows(s);
+		return;
+	}
 	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
 	s->values[att] = palloc(sizeof(Datum) * s->chunk_rows);
 	s->isnull[att] = palloc(sizeof(bool) * s->chunk_rows);
@@ -353,10 +477,10 @@ ClaimNextGroup(ColstoreScanDesc s)
 static bool
 SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
 {
-	int			nchunks = (int) s->header->nchunks;
+	int			nchunks = GroupChunks(s);
 	int			c = s->cur_chunk + 1;
 
-	while (c < nchunks && s->filter != NULL &&
+	while (c < nchunks && s->filter != NULL && s->header != NULL &&
 		   s->filter(s->filter_arg, s->header, (uint32) c))
 	{
 		s->counters.chunks_skipped++;
@@ -397,12 +521,31 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 					  slot->tts_tupleDescriptor->natts);
 		StoreFilledSlot(slot);
 	}
-	ColstoreSlotSetInsertInfo(slot, g->entry.rg_xmin, g->entry.rg_cmin);
-	RowNumberToItemPointer(g->entry.rg_first_row +
-						   s->header->chunk_first_row[s->cur_chunk] + pos,
-						   &slot->tts_tid);
+	s->last_liveness = s->row_mask != NULL ? s->row_mask[pos] : ROW_LIVE;
+	if (s->header == NULL)
+	{
+		HeapTupleHeader tup = s->delta_tuples[pos]->t_data;
+		TransactionId xmin = HeapTupleHeaderGetXmin(tup);
+
+		ColstoreSlotSetInsertInfo(slot, xmin,
+								  TransactionIdIsCurrentTransactionId(xmin) ?
+								  HeapTupleHeaderGetCmin(tup) : FirstCommandId);
+		RowNumberToItemPointer(g->entry.rg_first_row + s->delta_offsets[pos] - 1,
+							   &slot->tts_tid);
+	}
+	else
+	{
+		ColstoreSlotSetInsertInfo(slot, g->entry.rg_xmin, g->entry.rg_cmin);
+		RowNumberToItemPointer(g->entry.rg_first_row +
+							   s->header->chunk_first_row[s->cur_chunk] + pos,
+							   &slot->tts_tid);
+	}
 	slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
 }
+
+/* Is row pos of the current chunk one the scan must not return? */
+#define RowHidden(s, pos) \
+	((s)->row_mask != NULL && (s)->row_mask[pos] == ROW_HIDDEN)
 
 /*
  * ColstoreScanConfigure
@@ -444,7 +587,7 @@ ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc)
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
+		if (s->cur_group >= 0 && s->cur_chunk + 1 < GroupChunks(s))
 		{
 			if (SelectNextChunk(s, desc))
 			{
@@ -487,7 +630,8 @@ ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values, bool **isnu
 /*
  * NULLs of column att in the batch, from the row group header without
  * decoding, or -1 if the header does not know (the column was added after
- * the row group was written: its rows read as the column's missing value).
+ * the row group was written: its rows read as the column's missing value;
+ * or the batch is a delta page, or has rows the scan does not return).
  */
 int
 ColstoreScanBatchNulls(TableScanDesc scan, int att)
@@ -495,9 +639,41 @@ ColstoreScanBatchNulls(TableScanDesc scan, int att)
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
 	Assert(s->cur_chunk >= 0);
-	if (att >= s->header->natts)
+	if (s->header == NULL || s->row_mask != NULL || att >= s->header->natts)
 		return -1;
 	return (int) RowGroupChunk(s->header, att, s->cur_chunk)->cd_nnulls;
+}
+
+/*
+ * ColstoreScanBatchHidden
+ *		NULL if the scan returns every row of the batch; else an array with
+ *		true for the rows it does not return (deleted rows).
+ */
+const bool *
+ColstoreScanBatchHidden(TableScanDesc scan)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	bool	   *hidden;
+	int			i;
+
+	if (s->row_mask == NULL)
+		return NULL;
+	hidden = MemoryContextAlloc(s->chunk_cxt, Max(s->chunk_rows, 1));
+	for (i = 0; i < s->chunk_rows; i++)
+		hidden[i] = RowHidden(s, i);
+	return hidden;
+}
+
+/*
+ * ColstoreScanRowIsAlive
+ *		For scans with SnapshotAny (index builds): false if the row returned
+ *		last is a version that is dead to some snapshots only (deleted or
+ *		updated by a committed or our own transaction).
+ */
+bool
+ColstoreScanRowIsAlive(TableScanDesc scan)
+{
+	return ((ColstoreScanDesc) scan)->last_liveness == ROW_LIVE;
 }
 
 /* Add the scan's row group and chunk counts (since it began) to *counters. */
@@ -582,13 +758,15 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 			}
 			OpenGroup(s, g);
 			s->next_group = g + 1;
-			SelectChunk(s, s->header->nchunks - 1, desc);
+			SelectChunk(s, GroupChunks(s) - 1, desc);
 			s->chunk_pos = s->chunk_rows + 1;
 		}
 		row = s->chunk_pos - 2;
 		if (row >= 0)
 		{
 			s->chunk_pos = row + 1;
+			if (RowHidden(s, row))
+				continue;
 			StoreRow(s, row, slot);
 			if (!RowQualifies(s, slot))
 				continue;
@@ -632,13 +810,18 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 				SelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
 				s->chunk_pos = pos;
 			}
+			if (RowHidden(s, s->chunk_pos))
+			{
+				s->chunk_pos++;
+				continue;
+			}
 			StoreRow(s, s->chunk_pos++, slot);
 			if (!RowQualifies(s, slot))
 				continue;
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}
-		if (s->cur_group >= 0 && s->cur_chunk + 1 < (int) s->header->nchunks)
+		if (s->cur_group >= 0 && s->cur_chunk + 1 < GroupChunks(s))
 		{
 			SelectNextChunk(s, slot->tts_tupleDescriptor);
 			continue;
@@ -739,7 +922,8 @@ FindGroup(ColstoreScanDesc s, uint64 rownum)
 
 /*
  * Put row rownum into slot if it exists and is visible to the scan.
- * *dead is set when it exists but its inserter aborted.
+ * *dead is set when it exists but its inserter aborted or it was deleted
+ * (or, for scans without an MVCC snapshot, is dead to everyone).
  */
 static bool
 FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
@@ -747,6 +931,7 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 {
 	int			g = FindGroup(s, rownum);
 	uint32		row;
+	int			pos;
 	uint32		c;
 
 	*dead = false;
@@ -760,10 +945,30 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 	if (g != s->cur_group)
 		OpenGroup(s, g);
 	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
-	c = RowGroupFindChunk(s->header, row);
-	if ((int) c != s->cur_chunk || slot->tts_tupleDescriptor != s->chunk_desc)
-		SelectChunk(s, c, slot->tts_tupleDescriptor);
-	StoreRow(s, row - s->header->chunk_first_row[c], slot);
+	if (s->header == NULL)
+	{
+		/* a delta page: its visible rows, in item number order */
+		if (s->cur_chunk != 0 || slot->tts_tupleDescriptor != s->chunk_desc)
+			SelectChunk(s, 0, slot->tts_tupleDescriptor);
+		for (pos = 0; pos < s->chunk_rows; pos++)
+			if (s->delta_offsets[pos] == row + 1)
+				break;
+		if (pos == s->chunk_rows)
+			return false;
+	}
+	else
+	{
+		c = RowGroupFindChunk(s->header, row);
+		if ((int) c != s->cur_chunk || slot->tts_tupleDescriptor != s->chunk_desc)
+			SelectChunk(s, c, slot->tts_tupleDescriptor);
+		pos = (int) (row - s->header->chunk_first_row[c]);
+		if (RowHidden(s, pos))
+		{
+			*dead = true;
+			return false;
+		}
+	}
+	StoreRow(s, pos, slot);
 	return true;
 }
 
@@ -794,6 +999,11 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
 		s->cur_offset++;
 		if (FetchPositioned(s, rownum, slot, &dead))
 		{
+			if (s->last_liveness == ROW_RECENTLY_DEAD)
+			{
+				*deadrows += 1;
+				continue;
+			}
 			/* analyze keeps the values beyond the next call */
 			ExecMaterializeSlot(slot);
 			*liverows += 1;
@@ -927,10 +1137,4 @@ colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
 		return false;
 	dir = DirectoryGet(scan->rs_rd);
 	return rownum < dir->next_row;
-}
-
-/* Rows are never updated yet, so a TID is always its own latest version. */
-void
-colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
-{
 }

@@ -75,8 +75,9 @@ extern void ColstoreScanAddCounters(TableScanDesc scan,
 extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
 extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
 									bool **isnull);
+extern const bool *ColstoreScanBatchHidden(TableScanDesc scan);
+extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
 extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
-extern void colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid);
 
 #endif							/* AM_SCAN_H */

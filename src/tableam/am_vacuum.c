@@ -4,15 +4,16 @@
  *	  VACUUM of colstore tables: freezing and retiring directory entries,
  *	  and advancing relfrozenxid.
  *
- * Rows are never deleted yet, so VACUUM has no dead rows to remove from
- * indexes except those of aborted inserters, which stay invisible and are
- * marked dead in btree indexes by index scans (all_dead).  What VACUUM must
- * do is keep transaction ids from wrapping around: row groups inserted by
+ * VACUUM does not reclaim deleted rows or old row versions yet (issue 4):
+ * they stay, invisible, in the heap pages of changed rows, and so do their
+ * index entries.  Index entries of aborted inserters are marked dead in
+ * btree indexes by index scans (all_dead).  What VACUUM does is count live
+ * and dead rows and keep transaction ids from wrapping around: row groups inserted by
  * committed transactions older than the freeze limit are marked frozen;
  * row groups of aborted inserters, and reservations of finished
  * transactions, are marked invalid, after which their xids are never
  * looked at again.  relfrozenxid then becomes the oldest xid still
- * referenced by a live entry (or OldestXmin if none).
+ * referenced by a live entry or a heap tuple (or OldestXmin if none).
  *
  * IDENTIFICATION
  *	  src/tableam/am_vacuum.c
@@ -21,15 +22,18 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/transam.h"
 #include "access/xact.h"
 #include "commands/vacuum.h"
 #include "pgstat.h"
+#include "storage/bufmgr.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
 #include "mvcc/visibility.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "tableam/am_vacuum.h"
@@ -68,6 +72,85 @@ VacuumEntry(RowGroupDirEntry *e, TransactionId freeze_limit, bool *keeps_xid)
 	}
 	*keeps_xid = true;
 	return false;
+}
+
+/*
+ * Heap tuples of changed rows (storage/delta_heap.c) hold transaction ids
+ * too.  Nothing reclaims or freezes them yet, so relfrozenxid must not pass
+ * the oldest of them; *oldest_xid is lowered to it.  Returns false if some
+ * xmax is a multixact, which this does not resolve: then neither
+ * relfrozenxid nor relminmxid may advance.  Counts live and dead rows:
+ * a dead promoted copy is a dead row-group row.
+ */
+static bool
+ScanHeapPages(Relation rel, ColstoreDirectory *dir, TransactionId oldest_xmin,
+			  TransactionId *oldest_xid, double *live_rows, double *dead_rows)
+{
+	bool		no_multi = true;
+	int			i;
+
+	for (i = 0; i < dir->ndeltas; i++)
+	{
+		BlockNumber blkno = dir->entries[dir->deltas[i]].rg_header.sp_block;
+		Buffer		buf;
+		Page		page;
+		OffsetNumber off;
+
+		vacuum_delay_point();
+		buf = ReadBuffer(rel, blkno);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		for (off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+		{
+			ItemId		lp = PageGetItemId(page, off);
+			HeapTupleData tuple;
+			TransactionId xid;
+			bool		promoted;
+			bool		dead;
+
+			if (!ItemIdIsNormal(lp))
+				continue;
+			tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+			tuple.t_len = ItemIdGetLength(lp);
+			ItemPointerSet(&tuple.t_self, blkno, off);
+			tuple.t_tableOid = RelationGetRelid(rel);
+			promoted = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
+
+			xid = HeapTupleHeaderGetRawXmin(tuple.t_data);
+			if (!HeapTupleHeaderXminFrozen(tuple.t_data) && TransactionIdIsNormal(xid) &&
+				TransactionIdPrecedes(xid, *oldest_xid))
+				*oldest_xid = xid;
+			if (!(tuple.t_data->t_infomask & HEAP_XMAX_INVALID))
+			{
+				xid = HeapTupleHeaderGetRawXmax(tuple.t_data);
+				if (tuple.t_data->t_infomask & HEAP_XMAX_IS_MULTI)
+					no_multi = false;
+				else if (TransactionIdIsNormal(xid) &&
+						 TransactionIdPrecedes(xid, *oldest_xid))
+					*oldest_xid = xid;
+			}
+
+			switch (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf))
+			{
+				case HEAPTUPLE_DEAD:
+				case HEAPTUPLE_RECENTLY_DEAD:
+					dead = true;
+					break;
+				default:
+					dead = false;
+					break;
+			}
+			if (promoted && dead)
+			{
+				*live_rows -= 1;
+				*dead_rows += 1;
+			}
+			else if (!promoted)
+				*(dead ? dead_rows : live_rows) += 1;
+		}
+		UnlockReleaseBuffer(buf);
+	}
+	return no_multi;
 }
 
 void
@@ -120,7 +203,13 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	}
 	ColstoreUnlockWriter(rel);
 
-	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), live_rows, 0,
+	if (!ScanHeapPages(rel, DirectoryGet(rel), oldest_xmin, &new_frozen_xid,
+					   &live_rows, &dead_rows))
+	{
+		new_frozen_xid = InvalidTransactionId;
+		oldest_mxact = InvalidMultiXactId;
+	}
+	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
 						RelationGetForm(rel)->relhasindex, new_frozen_xid,
 						oldest_mxact, &frozenxid_updated, &minmulti_updated,
 						false);

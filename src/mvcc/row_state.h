@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_state.h
+ *	  Where the delete and lock state of a row lives, and reading it.
+ *
+ * IDENTIFICATION
+ *	  src/mvcc/row_state.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ROW_STATE_H
+#define ROW_STATE_H
+
+#include "access/htup.h"
+#include "storage/rowgroup_format.h"
+#include "utils/rel.h"
+#include "utils/snapshot.h"
+
+typedef enum RowStateKind
+{
+	ROWSTATE_NONE,				/* the TID names no written row */
+	ROWSTATE_GROUP,				/* a row-group row never changed or locked */
+	ROWSTATE_PROMOTED,			/* a row-group row whose heap copy is phys */
+	ROWSTATE_DELTA				/* a heap tuple of a delta page, at phys */
+} RowStateKind;
+
+typedef struct RowState
+{
+	RowStateKind kind;
+	uint64		rownum;			/* the row number the TID names */
+	uint32		dir_index;		/* GROUP, PROMOTED: the row group's entry */
+	RowGroupDirEntry group;		/* ... and a copy of it */
+	ItemPointerData phys;		/* PROMOTED, DELTA: heap position */
+} RowState;
+
+/* What a scan that must see every version makes of one row. */
+typedef enum RowLiveness
+{
+	ROW_LIVE = 0,				/* alive: visible, and index it as alive */
+	ROW_HIDDEN = 1,				/* skip it */
+	ROW_RECENTLY_DEAD = 2		/* return it, but it is not alive */
+} RowLiveness;
+
+extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
+extern void RowStatePromote(Relation rel, RowState *state);
+
+extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
+							   HeapTuple *copy);
+extern bool RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group,
+								uint32 first, uint32 n, Snapshot snapshot,
+								TransactionId oldest_xmin, uint8 *mask);
+extern bool DeltaPagesSettled(Relation rel, TransactionId oldest_xmin);
+extern int	DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
+							 TransactionId oldest_xmin, HeapTuple *tuples,
+							 OffsetNumber *offsets, uint8 *liveness);
+
+#endif							/* ROW_STATE_H */

@@ -1,0 +1,271 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_heap.c
+ *	  Heap pages inside a colstore relation: where heapam keeps the state of
+ *	  changed rows and the new versions UPDATE writes.
+ *
+ * colstore does not re-implement row-level MVCC.  heap_update, heap_delete
+ * and heap_lock_tuple run on the colstore relation itself and keep their
+ * tuples on ordinary heap pages of its main fork, between colstore's own
+ * pages (metapage, directory, page stream, promotion maps).  So TRUNCATE,
+ * rewrites, DROP, TEMP and UNLOGGED, WAL, crash recovery and standbys treat
+ * them exactly like the rest of the table, and the tuple locks, multixacts,
+ * EvalPlanQual chains and SERIALIZABLE checks are heap's own.
+ *
+ * Heap code looks for room through the relation's target block, then the
+ * free space map, then "the last page of the relation", then extends the
+ * relation.  colstore pages never enter the free space map, and
+ * DeltaHeapInsert and DeltaHeapUpdate point the target block at a heap
+ * page before calling heap_insert or heap_update.  The target block can
+ * still be lost inside the call (TOASTing a value opens the TOAST table,
+ * which processes invalidations, which may close the relation's smgr), so
+ * during the call colstore_relation_size reports the relation as empty:
+ * heap code then finds no "last page" and extends the relation instead of
+ * picking a colstore page or a pseudo-block.  Nothing in colstore calls heapam's scan or index fetch
+ * functions, the only callers of opportunistic pruning, so heap tuples stay
+ * until colstore's own VACUUM handles them.
+ *
+ * Every heap page that receives a tuple is registered in the directory
+ * (RG_KIND_DELTA_PAGE) with a pseudo-block of the row-number space, before
+ * the inserting transaction can commit.  Its item i is then the row with
+ * logical TID (pseudo-block, i): inside the TID space that scans, TID
+ * bitmaps, BRIN and TABLESAMPLE cover, with the same offsets as on the page.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delta_heap.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/transam.h"
+#include "pgstat.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "storage/delta_heap.h"
+#include "storage/directory.h"
+#include "storage/metapage.h"
+
+/* relation inside heap_insert/heap_update (see DeltaHeapHidesSize) */
+static Oid	InsertingRelid = InvalidOid;
+
+/* Append the directory entry of heap page blkno.  Caller holds the writer lock. */
+static void
+AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
+{
+	ColstoreMetaPageData meta;
+	RowGroupDirEntry entry;
+	uint64		first;
+
+	ColstoreReadMeta(rel, &meta);
+	first = (meta.cm_next_row + ROWS_PER_TID_BLOCK - 1) / ROWS_PER_TID_BLOCK *
+		ROWS_PER_TID_BLOCK;
+	if (first + ROWS_PER_TID_BLOCK > COLSTORE_MAX_ROW_NUMBER)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("colstore table \"%s\" has run out of row numbers",
+						RelationGetRelationName(rel)),
+				 errhint("Rewrite the table with VACUUM FULL.")));
+	memset(&entry, 0, sizeof(entry));
+	entry.rg_first_row = first;
+	entry.rg_nrows = ROWS_PER_TID_BLOCK;
+	entry.rg_kind = RG_KIND_DELTA_PAGE;
+	entry.rg_flags = RG_FLAG_FROZEN;
+	entry.rg_xmin = FrozenTransactionId;
+	entry.rg_cmin = FirstCommandId;
+	entry.rg_header.sp_block = blkno;
+	meta.cm_next_row = first + ROWS_PER_TID_BLOCK;
+	DirectoryAppend(rel, &entry, &meta);
+}
+
+/*
+ * DeltaHeapRegisterPage
+ *		Make sure heap page blkno has its pseudo-block.  Call it after every
+ *		heap call that placed a tuple, before the transaction can commit.
+ */
+void
+DeltaHeapRegisterPage(Relation rel, BlockNumber blkno)
+{
+	if (DirectoryFindDeltaBlock(DirectoryGet(rel), blkno) >= 0)
+		return;
+	ColstoreLockWriter(rel);
+	if (DirectoryFindDeltaBlock(DirectoryGet(rel), blkno) < 0)
+		AppendDeltaPageEntry(rel, blkno);
+	ColstoreUnlockWriter(rel);
+}
+
+/* Add an empty, registered heap page.  Caller holds the writer lock. */
+static BlockNumber
+AddFirstHeapPage(Relation rel)
+{
+	GenericXLogState *state;
+	Buffer		buf;
+	BlockNumber blkno;
+	Page		page;
+
+	/* make sure the metapage exists before block 1 is taken */
+	UnlockReleaseBuffer(ColstoreLockMetaForUpdate(rel));
+	buf = ColstoreExtend(rel);
+	blkno = BufferGetBlockNumber(buf);
+	state = GenericXLogStart(rel);
+	page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+	PageInit(page, BLCKSZ, 0);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+	AppendDeltaPageEntry(rel, blkno);
+	return blkno;
+}
+
+/*
+ * Point the relation's target block at its newest heap page (creating the
+ * first one if there is none), so that the heap call that follows places
+ * its tuple on a heap page or extends the relation.
+ */
+static void
+PrepareInsert(Relation rel)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	BlockNumber blkno;
+
+	if (dir->ndeltas == 0)
+	{
+		ColstoreLockWriter(rel);
+		dir = DirectoryGet(rel);
+		if (dir->ndeltas == 0)
+			AddFirstHeapPage(rel);
+		ColstoreUnlockWriter(rel);
+		dir = DirectoryGet(rel);
+	}
+	blkno = dir->entries[dir->deltas_by_block[dir->ndeltas - 1]].rg_header.sp_block;
+	RelationSetTargetBlock(rel, blkno);
+}
+
+/*
+ * DeltaHeapToLogical
+ *		The logical TID of the heap tuple at phys (a registered page), or
+ *		phys unchanged if it is not a tuple position (the "moved to another
+ *		partition" marker).
+ */
+void
+DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical)
+{
+	BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(phys);
+	ColstoreDirectory *dir;
+	int			index;
+
+	if (blkno == InvalidBlockNumber)
+	{
+		*logical = *phys;
+		return;
+	}
+	dir = DirectoryGet(rel);
+	index = DirectoryFindDeltaBlock(dir, blkno);
+	if (index < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": heap block %u has no pseudo-block",
+								 RelationGetRelationName(rel), blkno)));
+	RowNumberToItemPointer(dir->entries[index].rg_first_row +
+						   ItemPointerGetOffsetNumberNoCheck(phys) - 1,
+						   logical);
+}
+
+/*
+ * DeltaHeapToPhysical
+ *		If logical names a row of a delta page, set *phys to its heap
+ *		position and return true.
+ */
+bool
+DeltaHeapToPhysical(Relation rel, ItemPointer logical, ItemPointer phys)
+{
+	ColstoreDirectory *dir;
+	uint64		rownum;
+	int			index;
+
+	if (!ItemPointerToRowNumber(logical, &rownum))
+		return false;
+	dir = DirectoryGet(rel);
+	index = DirectoryFindDeltaPage(dir, rownum);
+	if (index < 0)
+		return false;
+	ItemPointerSet(phys, dir->entries[index].rg_header.sp_block,
+				   (OffsetNumber) (rownum - dir->entries[index].rg_first_row + 1));
+	return true;
+}
+
+/*
+ * DeltaHeapUncountInsert
+ *		heap_insert counted a promoted copy as an inserted row; it is not
+ *		one, so take it back (the counts feed autovacuum's thresholds).
+ */
+void
+DeltaHeapUncountInsert(Relation rel)
+{
+	if (pgstat_should_count_relation(rel) && rel->pgstat_info->trans != NULL)
+		rel->pgstat_info->trans->tuples_inserted--;
+}
+
+/*
+ * DeltaHeapHidesSize
+ *		True while heap_insert or heap_update runs on relid for colstore:
+ *		its size must then read as zero (see the file header).
+ */
+bool
+DeltaHeapHidesSize(Oid relid)
+{
+	return OidIsValid(InsertingRelid) && InsertingRelid == relid;
+}
+
+/*
+ * DeltaHeapInsert
+ *		heap_insert of tuple into rel's heap pages, registering the page it
+ *		lands on.
+ */
+void
+DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
+{
+	PrepareInsert(rel);
+	InsertingRelid = RelationGetRelid(rel);
+	PG_TRY();
+	{
+		heap_insert(rel, tuple, cid, options, NULL);
+	}
+	PG_FINALLY();
+	{
+		InsertingRelid = InvalidOid;
+	}
+	PG_END_TRY();
+	DeltaHeapRegisterPage(rel, ItemPointerGetBlockNumber(&tuple->t_self));
+}
+
+/*
+ * DeltaHeapUpdate
+ *		heap_update of the heap tuple at otid to newtup, registering the page
+ *		the new version lands on if it succeeds.
+ */
+TM_Result
+DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
+				CommandId cid, Snapshot crosscheck, bool wait,
+				TM_FailureData *tmfd, LockTupleMode *lockmode)
+{
+	TM_Result	result;
+
+	PrepareInsert(rel);
+	InsertingRelid = RelationGetRelid(rel);
+	PG_TRY();
+	{
+		result = heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
+							 lockmode);
+	}
+	PG_FINALLY();
+	{
+		InsertingRelid = InvalidOid;
+	}
+	PG_END_TRY();
+	if (result == TM_Ok)
+		DeltaHeapRegisterPage(rel, ItemPointerGetBlockNumber(&newtup->t_self));
+	return result;
+}

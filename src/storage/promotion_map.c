@@ -1,0 +1,263 @@
+/*-------------------------------------------------------------------------
+ *
+ * promotion_map.c
+ *	  Per row group map from a row to its promoted copy.
+ *
+ * A row-group row that is deleted, updated or locked for the first time is
+ * promoted (mvcc/row_state.c): a frozen heap copy of it is made, and from
+ * then on heapam keeps the row's delete and lock state in that copy's
+ * header.  This map says, for every row of a row group, where its copy is.
+ *
+ * The directory entry's rg_state_root names the first of the group's root
+ * pages (0: nothing promoted yet).  Root pages hold block numbers of leaf
+ * pages, STATE_ROOT_SLOTS each, chained through cp_next; a leaf holds one
+ * ItemPointerData per row, STATE_LEAF_SLOTS rows each (an invalid TID: not
+ * promoted).  All root pages of a group are made at once; leaves are made
+ * when a row of their range is first promoted.  Both are made under the
+ * writer lock; a leaf slot is set under the leaf's exclusive buffer lock,
+ * once: a copy, once recorded, is the row's for good.  Every change is one
+ * generic WAL record.
+ *
+ * IDENTIFICATION
+ *	  src/storage/promotion_map.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/promotion_map.h"
+
+#define STATE_ROOT_SLOTS	((uint32) (COLSTORE_DATA_PER_PAGE / sizeof(BlockNumber)))
+#define STATE_LEAF_SLOTS	((uint32) (COLSTORE_DATA_PER_PAGE / sizeof(ItemPointerData)))
+#define ROWS_PER_ROOT		(STATE_ROOT_SLOTS * STATE_LEAF_SLOTS)
+
+/* generic WAL records take at most this many pages */
+#define MAX_ROOT_PAGES		(MAX_GENERIC_XLOG_PAGES)
+
+#define RootSlots(page)	((BlockNumber *) ((char *) (page) + COLSTORE_DATA_START))
+#define LeafSlots(page)	((ItemPointerData *) ((char *) (page) + COLSTORE_DATA_START))
+
+/* Root page holding row's leaf pointer, found by walking the chain. */
+static BlockNumber
+FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
+{
+	BlockNumber blkno = group->rg_state_root;
+	uint32		steps = row / ROWS_PER_ROOT;
+
+	while (steps-- > 0)
+	{
+		Buffer		buf = ReadBuffer(rel, blkno);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
+		blkno = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
+		UnlockReleaseBuffer(buf);
+		if (blkno == InvalidBlockNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is too short",
+									 RelationGetRelationName(rel),
+									 (unsigned long long) group->rg_first_row)));
+	}
+	return blkno;
+}
+
+/* Leaf block of row, or InvalidBlockNumber if its leaf does not exist. */
+static BlockNumber
+FindLeaf(Relation rel, const RowGroupDirEntry *group, uint32 row)
+{
+	BlockNumber rootblk;
+	BlockNumber leaf;
+	Buffer		buf;
+
+	if (group->rg_state_root == 0)
+		return InvalidBlockNumber;
+	rootblk = FindRootPage(rel, group, row);
+	buf = ReadBuffer(rel, rootblk);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	ColstoreCheckPage(rel, rootblk, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
+	leaf = RootSlots(BufferGetPage(buf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];
+	UnlockReleaseBuffer(buf);
+	return leaf == 0 ? InvalidBlockNumber : leaf;
+}
+
+/*
+ * PromotionMapGet
+ *		If row (0-based within group) has a promoted copy, set *copy to its
+ *		heap TID and return true.
+ */
+bool
+PromotionMapGet(Relation rel, const RowGroupDirEntry *group, uint32 row,
+				ItemPointer copy)
+{
+	BlockNumber leaf = FindLeaf(rel, group, row);
+	Buffer		buf;
+
+	if (leaf == InvalidBlockNumber)
+		return false;
+	buf = ReadBuffer(rel, leaf);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
+	*copy = LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS];
+	UnlockReleaseBuffer(buf);
+	return ItemPointerIsValid(copy);
+}
+
+/*
+ * PromotionMapGetRange
+ *		copies[i] = the copy of row first + i for i < n, invalid where the
+ *		row is not promoted.
+ */
+void
+PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
+					 uint32 first, uint32 n, ItemPointerData *copies)
+{
+	uint32		i = 0;
+
+	while (i < n)
+	{
+		uint32		row = first + i;
+		uint32		run = Min(n - i, STATE_LEAF_SLOTS - row % STATE_LEAF_SLOTS);
+		BlockNumber leaf = FindLeaf(rel, group, row);
+
+		if (leaf == InvalidBlockNumber)
+		{
+			uint32		j;
+
+			for (j = 0; j < run; j++)
+				ItemPointerSetInvalid(&copies[i + j]);
+		}
+		else
+		{
+			Buffer		buf = ReadBuffer(rel, leaf);
+
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
+			memcpy(&copies[i], &LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS],
+				   sizeof(ItemPointerData) * run);
+			UnlockReleaseBuffer(buf);
+		}
+		i += run;
+	}
+}
+
+/* Give the group at dir_index its root pages.  Caller holds the writer lock. */
+static void
+AddRootPages(Relation rel, uint32 dir_index)
+{
+	RowGroupDirEntry entry = DirectoryGet(rel)->entries[dir_index];
+	uint32		nroots = (entry.rg_nrows + ROWS_PER_ROOT - 1) / ROWS_PER_ROOT;
+	Buffer		bufs[MAX_ROOT_PAGES] = {InvalidBuffer};
+	GenericXLogState *state;
+	uint32		i;
+
+	if (entry.rg_state_root != 0)
+		return;
+	if (nroots > MAX_ROOT_PAGES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row group of %u rows in colstore table \"%s\" is too large to change rows in",
+						entry.rg_nrows, RelationGetRelationName(rel))));
+	for (i = 0; i < nroots; i++)
+		bufs[i] = ColstoreExtend(rel);
+	state = GenericXLogStart(rel);
+	for (i = 0; i < nroots; i++)
+	{
+		Page		page = GenericXLogRegisterBuffer(state, bufs[i], GENERIC_XLOG_FULL_IMAGE);
+
+		ColstoreInitPage(page, COLSTORE_PAGE_STATE_ROOT);
+		memset(RootSlots(page), 0, COLSTORE_DATA_PER_PAGE);
+		((PageHeader) page)->pd_lower = COLSTORE_DATA_END;
+		if (i + 1 < nroots)
+			ColstorePageGetOpaque(page)->cp_next = BufferGetBlockNumber(bufs[i + 1]);
+	}
+	GenericXLogFinish(state);
+	entry.rg_state_root = BufferGetBlockNumber(bufs[0]);
+	for (i = 0; i < nroots; i++)
+		UnlockReleaseBuffer(bufs[i]);
+	DirectoryUpdateEntry(rel, dir_index, &entry);
+}
+
+/* Give row's range a leaf page.  Caller holds the writer lock. */
+static void
+AddLeafPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
+{
+	BlockNumber rootblk = FindRootPage(rel, group, row);
+	uint32		slot = (row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS;
+	GenericXLogState *state;
+	Buffer		rootbuf;
+	Buffer		leafbuf;
+	Page		rootpage;
+	Page		leafpage;
+
+	leafbuf = ColstoreExtend(rel);
+	rootbuf = ReadBuffer(rel, rootblk);
+	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	rootpage = GenericXLogRegisterBuffer(state, rootbuf, 0);
+	ColstoreCheckPage(rel, rootblk, rootpage, COLSTORE_PAGE_STATE_ROOT);
+	if (RootSlots(rootpage)[slot] != 0)
+	{
+		/* not reached: leaves are only added under the writer lock */
+		GenericXLogAbort(state);
+		elog(ERROR, "leaf of the promotion map of colstore table \"%s\" exists already",
+			 RelationGetRelationName(rel));
+	}
+	leafpage = GenericXLogRegisterBuffer(state, leafbuf, GENERIC_XLOG_FULL_IMAGE);
+	ColstoreInitPage(leafpage, COLSTORE_PAGE_STATE_LEAF);
+	memset(LeafSlots(leafpage), 0, COLSTORE_DATA_PER_PAGE);
+	((PageHeader) leafpage)->pd_lower = COLSTORE_DATA_END;
+	RootSlots(rootpage)[slot] = BufferGetBlockNumber(leafbuf);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(leafbuf);
+	UnlockReleaseBuffer(rootbuf);
+}
+
+/*
+ * PromotionMapSet
+ *		Record *copy as the copy of row (0-based) of the row group at
+ *		directory index dir_index, unless the row has one already; either
+ *		way, *copy is the recorded copy on return.
+ */
+void
+PromotionMapSet(Relation rel, uint32 dir_index, uint32 row, ItemPointer copy)
+{
+	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
+	BlockNumber leaf = FindLeaf(rel, &group, row);
+	GenericXLogState *state;
+	Buffer		buf;
+	Page		page;
+	ItemPointer slot;
+
+	if (leaf == InvalidBlockNumber)
+	{
+		ColstoreLockWriter(rel);
+		AddRootPages(rel, dir_index);
+		group = DirectoryGet(rel)->entries[dir_index];
+		if (FindLeaf(rel, &group, row) == InvalidBlockNumber)
+			AddLeafPage(rel, &group, row);
+		ColstoreUnlockWriter(rel);
+		leaf = FindLeaf(rel, &group, row);
+	}
+
+	buf = ReadBuffer(rel, leaf);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
+	slot = &LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS];
+	if (ItemPointerIsValid(slot))
+		*copy = *slot;
+	else
+	{
+		state = GenericXLogStart(rel);
+		page = GenericXLogRegisterBuffer(state, buf, 0);
+		LeafSlots(page)[row % STATE_LEAF_SLOTS] = *copy;
+		GenericXLogFinish(state);
+	}
+	UnlockReleaseBuffer(buf);
+}

@@ -1,0 +1,358 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_dml.c
+ *	  DELETE, UPDATE and row locks of colstore tables.
+ *
+ * Each callback finds where the row's state lives (mvcc/row_state.c),
+ * promotes a row-group row to its heap copy on first use, and hands the
+ * work to heapam on the heap position: heap_delete, heap_update and
+ * heap_lock_tuple, with their tuple locks, waits, multixacts, key-column
+ * rules and SERIALIZABLE checks.  What comes back is translated from heap
+ * positions to colstore TIDs: a promoted row keeps its row-group TID, and
+ * a heap tuple's TID is its delta page's pseudo-block with the same item
+ * number (storage/delta_heap.c).  tuple_lock follows update chains for
+ * EvalPlanQual as heapam_tuple_lock does.
+ *
+ * New row versions are heap tuples; every UPDATE makes new index entries,
+ * since the new version has a TID of its own.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_dml.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "executor/tuptable.h"
+#include "storage/bufmgr.h"
+#include "storage/lmgr.h"
+#include "storage/predicate.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "mvcc/row_state.h"
+#include "mvcc/visibility.h"
+#include "storage/delta_heap.h"
+#include "storage/row_fetch.h"
+#include "storage/write_buffer.h"
+#include "tableam/am_dml.h"
+
+/*
+ * The heap position of the row tid names, promoting a row-group row.
+ * Raises an error for TIDs that name no row: the executor only passes TIDs
+ * it read from the table.  Returns false, promoting nothing, if the row is
+ * a row-group row that command cid cannot change because our own
+ * transaction inserted it in cid or later (heap's TM_Invisible, which is
+ * how the executor detects a row that one command would change twice).
+ */
+static bool
+LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
+{
+	WriteBufferFlush(rel);
+	RowStateLocate(rel, tid, state);
+	if (state->kind == ROWSTATE_NONE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg_internal("colstore table \"%s\" has no row at TID (%u,%u)",
+								 RelationGetRelationName(rel),
+								 ItemPointerGetBlockNumberNoCheck(tid),
+								 ItemPointerGetOffsetNumberNoCheck(tid))));
+	if (state->kind != ROWSTATE_DELTA &&
+		!(state->group.rg_flags & RG_FLAG_FROZEN) &&
+		TransactionIdIsCurrentTransactionId(state->group.rg_xmin) &&
+		state->group.rg_cmin >= cid)
+		return false;
+	RowStatePromote(rel, state);
+	return true;
+}
+
+/* tmfd->ctid from a heap position to a TID; the row itself maps to tid. */
+static void
+TranslateFailure(Relation rel, const RowState *state, ItemPointer tid,
+				 TM_Result result, TM_FailureData *tmfd)
+{
+	if (result == TM_Ok || result == TM_Invisible)
+		return;
+	if (ItemPointerEquals(&tmfd->ctid, (ItemPointer) &state->phys))
+		tmfd->ctid = *tid;
+	else
+		DeltaHeapToLogical(rel, &tmfd->ctid, &tmfd->ctid);
+}
+
+/*
+ * The transaction-snapshot check of RI actions (crosscheck, see heap_delete):
+ * a row-group row whose insert the crosscheck snapshot does not see counts
+ * as concurrently updated.  The heap copy's insert is frozen, so heapam
+ * cannot tell; this checks the row group, after waiting for the row's
+ * lockers as heapam would (by locking it).  Returns TM_Ok if the check
+ * passes.
+ */
+static TM_Result
+CrosscheckRowGroup(Relation rel, RowState *state, ItemPointer tid,
+				   CommandId cid, Snapshot crosscheck, bool wait,
+				   TM_FailureData *tmfd)
+{
+	HeapTupleData tuple;
+	Buffer		buffer;
+	TM_Result	result;
+
+	if (crosscheck == InvalidSnapshot || state->kind != ROWSTATE_PROMOTED ||
+		RowGroupIsVisible(&state->group, crosscheck))
+		return TM_Ok;
+	tuple.t_self = state->phys;
+	result = heap_lock_tuple(rel, &tuple, cid, LockTupleExclusive,
+							 wait ? LockWaitBlock : LockWaitError, false,
+							 &buffer, tmfd);
+	ReleaseBuffer(buffer);
+	if (result != TM_Ok)
+	{
+		TranslateFailure(rel, state, tid, result, tmfd);
+		return result;
+	}
+	tmfd->ctid = *tid;
+	tmfd->xmax = state->group.rg_xmin;
+	tmfd->cmax = InvalidCommandId;
+	return TM_Updated;
+}
+
+TM_Result
+colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
+					  Snapshot snapshot, Snapshot crosscheck, bool wait,
+					  TM_FailureData *tmfd, bool changingPart)
+{
+	RowState	state;
+	TM_Result	result;
+
+	if (!LocateForChange(rel, tid, cid, &state))
+		return TM_Invisible;
+	/* readers of the colstore TID take predicate locks on it */
+	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	result = CrosscheckRowGroup(rel, &state, tid, cid, crosscheck, wait, tmfd);
+	if (result != TM_Ok)
+		return result;
+	result = heap_delete(rel, &state.phys, cid, crosscheck, wait, tmfd,
+						 changingPart);
+	TranslateFailure(rel, &state, tid, result, tmfd);
+	return result;
+}
+
+TM_Result
+colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
+					  CommandId cid, Snapshot snapshot, Snapshot crosscheck,
+					  bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
+					  bool *update_indexes)
+{
+	RowState	state;
+	TM_Result	result;
+	bool		shouldFree = true;
+	HeapTuple	tuple;
+
+	if (!LocateForChange(rel, otid, cid, &state))
+		return TM_Invisible;
+	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
+	result = CrosscheckRowGroup(rel, &state, otid, cid, crosscheck, wait, tmfd);
+	if (result != TM_Ok)
+		return result;
+
+	tuple = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+	if (!shouldFree)
+	{
+		/* the marker bits are ours to clear: work on a copy */
+		tuple = heap_copytuple(tuple);
+		shouldFree = true;
+	}
+	tuple->t_data->t_infomask2 &= ~HEAP_COLSTORE_PROMOTED;
+	slot->tts_tableOid = RelationGetRelid(rel);
+	tuple->t_tableOid = slot->tts_tableOid;
+
+	result = DeltaHeapUpdate(rel, &state.phys, tuple, cid, crosscheck, wait,
+							 tmfd, lockmode);
+	if (result == TM_Ok)
+		DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
+	TranslateFailure(rel, &state, otid, result, tmfd);
+	*update_indexes = (result == TM_Ok);
+	if (shouldFree)
+		heap_freetuple(tuple);
+	return result;
+}
+
+/*
+ * Put the locked row into slot: a row-group row from its row group (its
+ * promoted copy's TOASTed values are not the row's to hand out), a heap
+ * row from its tuple.
+ */
+static void
+StoreLockedRow(Relation rel, const RowState *state, HeapTuple tuple,
+			   ItemPointer tid, TupleTableSlot *slot)
+{
+	if (state->kind == ROWSTATE_PROMOTED)
+	{
+		if (RowFetch(rel, state->rownum, SnapshotAny, slot) != ROW_VISIBLE)
+			elog(ERROR, "could not read locked row %llu of colstore table \"%s\"",
+				 (unsigned long long) state->rownum, RelationGetRelationName(rel));
+	}
+	else
+		StoreHeapVersion(rel, tuple, slot);
+	slot->tts_tid = *tid;
+	slot->tts_tableOid = RelationGetRelid(rel);
+}
+
+/*
+ * Follow the update chain from the heap position next (whose inserter must
+ * be prior_xmax), as heapam_tuple_lock does for TUPLE_LOCK_FLAG_FIND_LAST_
+ * VERSION: wait for in-progress updaters per wait_policy, skip versions
+ * our own command made.  Returns TM_Ok with *next set to the latest live
+ * version, or the result to give up with.
+ */
+static TM_Result
+FindLastVersion(Relation rel, ItemPointer next, TransactionId prior_xmax,
+				CommandId cid, LockWaitPolicy wait_policy, TM_FailureData *tmfd)
+{
+	SnapshotData SnapshotDirty;
+	HeapTupleData tuple;
+	Buffer		buffer;
+
+	InitDirtySnapshot(SnapshotDirty);
+	for (;;)
+	{
+		if (ItemPointerIndicatesMovedPartitions(next))
+			ereport(ERROR,
+					(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+					 errmsg("tuple to be locked was already moved to another partition due to concurrent update")));
+
+		tuple.t_self = *next;
+		if (heap_fetch(rel, &SnapshotDirty, &tuple, &buffer, true))
+		{
+			/* a reused slot: the latest version was deleted */
+			if (!TransactionIdEquals(HeapTupleHeaderGetXmin(tuple.t_data), prior_xmax))
+			{
+				ReleaseBuffer(buffer);
+				return TM_Deleted;
+			}
+			if (TransactionIdIsValid(SnapshotDirty.xmin))
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("t_xmin %u is uncommitted in tuple to be updated in table \"%s\"",
+										 SnapshotDirty.xmin, RelationGetRelationName(rel))));
+			if (TransactionIdIsValid(SnapshotDirty.xmax))
+			{
+				ReleaseBuffer(buffer);
+				switch (wait_policy)
+				{
+					case LockWaitBlock:
+						XactLockTableWait(SnapshotDirty.xmax, rel, &tuple.t_self,
+										  XLTW_FetchUpdated);
+						break;
+					case LockWaitSkip:
+						if (!ConditionalXactLockTableWait(SnapshotDirty.xmax))
+							return TM_WouldBlock;
+						break;
+					case LockWaitError:
+						if (!ConditionalXactLockTableWait(SnapshotDirty.xmax))
+							ereport(ERROR,
+									(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+									 errmsg("could not obtain lock on row in relation \"%s\"",
+											RelationGetRelationName(rel))));
+						break;
+				}
+				continue;
+			}
+			if (TransactionIdIsCurrentTransactionId(prior_xmax) &&
+				HeapTupleHeaderGetCmin(tuple.t_data) >= cid)
+			{
+				tmfd->xmax = prior_xmax;
+				tmfd->cmax = HeapTupleHeaderGetCmin(tuple.t_data);
+				ReleaseBuffer(buffer);
+				return TM_SelfModified;
+			}
+			ReleaseBuffer(buffer);
+			return TM_Ok;
+		}
+		if (tuple.t_data == NULL)
+			return TM_Deleted;
+		if (!TransactionIdEquals(HeapTupleHeaderGetXmin(tuple.t_data), prior_xmax) ||
+			ItemPointerEquals(&tuple.t_self, &tuple.t_data->t_ctid))
+		{
+			ReleaseBuffer(buffer);
+			return TM_Deleted;
+		}
+		*next = tuple.t_data->t_ctid;
+		prior_xmax = HeapTupleHeaderGetUpdateXid(tuple.t_data);
+		ReleaseBuffer(buffer);
+	}
+}
+
+TM_Result
+colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
+					TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
+					LockWaitPolicy wait_policy, uint8 flags,
+					TM_FailureData *tmfd)
+{
+	bool		follow_updates = (flags & TUPLE_LOCK_FLAG_LOCK_UPDATE_IN_PROGRESS) != 0;
+	RowState	state;
+	HeapTupleData tuple;
+	Buffer		buffer;
+	TM_Result	result;
+
+	tmfd->traversed = false;
+	for (;;)
+	{
+		ItemPointerData next;
+
+		if (!LocateForChange(rel, tid, cid, &state))
+		{
+			/* the executor reads the row's xmin to say why */
+			(void) RowFetch(rel, state.rownum, SnapshotAny, slot);
+			return TM_Invisible;
+		}
+		tuple.t_self = state.phys;
+		result = heap_lock_tuple(rel, &tuple, cid, mode, wait_policy,
+								 follow_updates, &buffer, tmfd);
+		if (result != TM_Updated || !(flags & TUPLE_LOCK_FLAG_FIND_LAST_VERSION))
+			break;
+		ReleaseBuffer(buffer);
+		if (ItemPointerEquals(&tmfd->ctid, &tuple.t_self))
+			return TM_Deleted;
+
+		/* updated: lock the latest version instead */
+		next = tmfd->ctid;
+		tmfd->traversed = true;
+		result = FindLastVersion(rel, &next, tmfd->xmax, cid, wait_policy, tmfd);
+		if (result != TM_Ok)
+			return result;
+		DeltaHeapToLogical(rel, &next, tid);
+	}
+
+	if (result == TM_Ok)
+		StoreLockedRow(rel, &state, &tuple, tid, slot);
+	else
+		ExecClearTuple(slot);
+	ReleaseBuffer(buffer);
+	TranslateFailure(rel, &state, tid, result, tmfd);
+	return result;
+}
+
+/*
+ * colstore_tuple_get_latest_tid
+ *		Replace *tid by the TID of the latest version of its row that the
+ *		scan's snapshot sees, following heap's update chain.
+ */
+void
+colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
+{
+	Relation	rel = scan->rs_rd;
+	RowState	state;
+	ItemPointerData phys;
+
+	WriteBufferFlush(rel);
+	RowStateLocate(rel, tid, &state);
+	if (state.kind != ROWSTATE_PROMOTED && state.kind != ROWSTATE_DELTA)
+		return;
+	phys = state.phys;
+	heap_get_latest_tid(scan, &phys);
+	if (!ItemPointerEquals(&phys, &state.phys))
+		DeltaHeapToLogical(rel, &phys, tid);
+}
