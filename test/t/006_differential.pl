@@ -337,6 +337,47 @@ foreach my $family (@families)
 }
 note("$queries queries");
 
+### The same queries after UPDATE and DELETE
+
+# Identical changes to both tables: deleted rows must stay invisible and new
+# versions (heap tuples on delta pages) must be seen by every scan path,
+# including chunk pruning and ColstoreAgg.
+my @changes;
+foreach (1 .. 24)
+{
+	my $lo = between(-2600, 30100);
+	my $hi = $lo + between(0, 3000);
+	push @changes, pick(
+		"UPDATE {t} SET a = a + 1, t = 'upd' WHERE id BETWEEN $lo AND $hi",
+		"UPDATE {t} SET n = n * 2, d = d + 3 WHERE id BETWEEN $lo AND $hi AND a > " . between(-32, 32),
+		"UPDATE {t} SET id = id + 100000 WHERE id BETWEEN $lo AND " . ($lo + between(0, 50)),
+		"DELETE FROM {t} WHERE id BETWEEN $lo AND $hi AND s > " . between(-52, 52),
+		"DELETE FROM {t} WHERE id BETWEEN $lo AND " . ($lo + between(0, 400)));
+}
+foreach my $sql (@changes)
+{
+	is(run(for_table($sql, 'c')), run(for_table($sql, 'h')), "change: " . for_table($sql, 'c'));
+}
+$node->safe_psql('postgres', 'ANALYZE h; ANALYZE c;');
+foreach my $i (0 .. $#settings)
+{
+	my @failed;
+	foreach my $n (0 .. $#all)
+	{
+		my $heap = run(for_table($all[$n], 'h'));
+		my $colstore = run($settings[$i][1] . for_table($all[$n], 'c'));
+		push @failed, [ $n + 1, $all[$n], $colstore, $heap ] if $colstore ne $heap;
+	}
+	is(scalar @failed, 0, "all queries after changes: colstore matches heap, $settings[$i][0]");
+	foreach my $f (@failed > 3 ? @failed[ 0 .. 2 ] : @failed)
+	{
+		my ($number, $sql, $colstore, $heap) = @$f;
+		diag("query $number after changes ($settings[$i][0]): " . for_table($sql, 'c')
+			  . "\n--- colstore:\n" . substr($colstore, 0, 1500)
+			  . "\n--- heap:\n" . substr($heap, 0, 1500));
+	}
+}
+
 # Under these settings, the queries exercise every scan path of colstore.
 my $plans = '';
 foreach my $setting (@settings)
