@@ -5,7 +5,8 @@
 # t5 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) with N rows into a heap and a
 # colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
 # point lookups (pgbench, select-only style, 2 clients), a 100,000-row range (through the primary
-# key, and without indexes: chunk pruning against a sequential scan) and TRUNCATE, with
+# key, and without indexes: chunk pruning against a sequential scan), UPDATE and DELETE of a tenth
+# of the rows each, a scan after them, and TRUNCATE, with
 # colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
 # Usage: bash bench/run.sh [--rows N] [--port P] [--pgbench-seconds S]
 # Never run by CI; results go to bench/results/ (not committed).
@@ -123,6 +124,22 @@ done
 
 [ "${R["digest|load|heap"]}" = "${R["digest|load|colstore"]}" ] || mismatch=1
 
+# UPDATE and DELETE of a tenth of the rows each (issue 4's workload), then the table's content
+upd_hi=$((rows / 10))
+del_lo=$((rows / 5 + 1))
+del_hi=$((rows * 3 / 10))
+for am in heap colstore; do
+	echo "== $am: UPDATE and DELETE" >&2
+	psql -X -q -c "CHECKPOINT"
+	add update "$am" "$(ms "UPDATE t5_$am SET c2 = 2 WHERE c1 BETWEEN 1 AND $upd_hi")"
+	psql -X -q -c "CHECKPOINT"
+	add delete "$am" "$(ms "DELETE FROM t5_$am WHERE c1 BETWEEN $del_lo AND $del_hi")"
+	R["digest|changes|$am"]=$(digest "SELECT count(*), sum(hashtext(r::text)) FROM t5_$am r")
+	add "sum(c2) after changes" "$am" "$(median3 "SELECT sum(c2) FROM t5_$am")"
+	add changed_size "$am" "$(psql -X -At -c "SELECT pg_table_size('t5_$am')")"
+done
+[ "${R["digest|changes|heap"]}" = "${R["digest|changes|colstore"]}" ] || mismatch=1
+
 for am in heap colstore; do
 	add truncate "$am" "$(ms "TRUNCATE t5_$am")"
 done
@@ -151,6 +168,10 @@ out=$(mktemp)
 		echo "| $name | $(fmt_ms "${R[$name|heap]}") | $(fmt_ms "${R[$name|colstore]}") | $(ratio "${R[$name|heap]}" "${R[$name|colstore]}") | $(same "$name") |"
 	done
 	echo "| point lookup (tps, higher is better) | ${R[point lookup tps|heap]} | ${R[point lookup tps|colstore]} | $(ratio "${R[point lookup tps|heap]}" "${R[point lookup tps|colstore]}") | $(same lookup) |"
+	echo "| UPDATE $upd_hi rows | $(fmt_ms "${R[update|heap]}") | $(fmt_ms "${R[update|colstore]}") | $(ratio "${R[update|heap]}" "${R[update|colstore]}") | $(same changes) |"
+	echo "| DELETE $((del_hi - del_lo + 1)) rows | $(fmt_ms "${R[delete|heap]}") | $(fmt_ms "${R[delete|colstore]}") | $(ratio "${R[delete|heap]}" "${R[delete|colstore]}") | $(same changes) |"
+	echo "| sum(c2) after the changes | $(fmt_ms "${R[sum(c2) after changes|heap]}") | $(fmt_ms "${R[sum(c2) after changes|colstore]}") | $(ratio "${R[sum(c2) after changes|heap]}" "${R[sum(c2) after changes|colstore]}") | $(same changes) |"
+	echo "| table size after the changes | $(mb "${R[changed_size|heap]}") | $(mb "${R[changed_size|colstore]}") | $(ratio "${R[changed_size|heap]}" "${R[changed_size|colstore]}") | |"
 	echo "| truncate | $(fmt_ms "${R[truncate|heap]}") | $(fmt_ms "${R[truncate|colstore]}") | $(ratio "${R[truncate|heap]}" "${R[truncate|colstore]}") | |"
 } >"$out"
 cat "$out"

@@ -34,15 +34,54 @@
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
+#include "utils/memutils.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
 #include "mvcc/row_state.h"
+#include "storage/chunk_cache.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/promotion_map.h"
 #include "storage/row_fetch.h"
+
+/*
+ * Rows a statement promotes one after the other (a bulk DELETE or UPDATE
+ * walking a row group in order) are promoted in growing batches: one heap
+ * insertion call and one promotion map record per batch instead of per row.
+ * A batch never leaves the row group or the map leaf; the rows it promotes
+ * ahead that end up unchanged just carry an unset state.
+ */
+#define MAX_PROMOTION_BATCH		256
+
+static struct
+{
+	Oid			relid;
+	RelFileNode node;
+	uint32		dir_index;
+	uint64		next_row;		/* row after the last batch */
+	uint32		batch;			/* size of the last batch */
+	ItemPointerData copies[MAX_PROMOTION_BATCH];	/* the batch's copies */
+} LastPromotion;
+
+/*
+ * The copy of rownum of the row group at dir_index if the last batch
+ * recorded it (a recorded copy is the row's for good, so remembering it is
+ * safe while the relation keeps its file).
+ */
+static bool
+LastPromotionCopy(Relation rel, uint32 dir_index, uint64 rownum, ItemPointer copy)
+{
+	if (LastPromotion.relid != RelationGetRelid(rel) ||
+		!RelFileNodeEquals(LastPromotion.node, rel->rd_node) ||
+		LastPromotion.dir_index != dir_index ||
+		rownum >= LastPromotion.next_row ||
+		rownum < LastPromotion.next_row - LastPromotion.batch)
+		return false;
+	*copy = LastPromotion.copies[rownum - (LastPromotion.next_row - LastPromotion.batch)];
+	return ItemPointerIsValid(copy);
+}
 
 /*
  * RowStateLocate
@@ -75,10 +114,101 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 	state->dir_index = (uint32) index;
 	state->group = dir->entries[index];
 	state->kind = ROWSTATE_GROUP;
-	if (PromotionMapGet(rel, &state->group,
+	if (LastPromotionCopy(rel, state->dir_index, state->rownum, &state->phys) ||
+		PromotionMapGet(rel, &state->group,
 						(uint32) (state->rownum - state->group.rg_first_row),
 						&state->phys))
 		state->kind = ROWSTATE_PROMOTED;
+}
+
+/*
+ * The decoded columns of the chunk the last promotion batch read from,
+ * kept for the next batch of the same statement (batches walk a chunk in
+ * order, so it is decoded once instead of fetching every value).
+ */
+static struct
+{
+	Oid			relid;
+	RelFileNode node;
+	TransactionId xid;			/* statement: transaction and command */
+	CommandId	cid;
+	uint32		dir_index;
+	int			chunk;			/* -1: nothing cached */
+	uint32		first;			/* first row of the chunk in the group */
+	Datum	  **values;			/* [natts][chunk rows] */
+	bool	  **isnull;
+	MemoryContext cxt;
+} PromotionChunk = {.chunk = -1};
+
+/* Store row (0-based in the group) of state's row group in virtual slot. */
+static void
+StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *slot)
+{
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	const RowGroupHeader *h = ChunkCacheGetHeader(rel, state->dir_index, &state->group);
+	uint32		c = RowGroupFindChunk(h, row);
+	uint32		pos;
+	int			att;
+
+	if (PromotionChunk.chunk != (int) c ||
+		PromotionChunk.relid != RelationGetRelid(rel) ||
+		!RelFileNodeEquals(PromotionChunk.node, rel->rd_node) ||
+		PromotionChunk.dir_index != state->dir_index ||
+		PromotionChunk.xid != GetCurrentTransactionIdIfAny() ||
+		PromotionChunk.cid != GetCurrentCommandId(false))
+	{
+		MemoryContext oldcxt;
+		int			nrows = RowGroupChunkRows(h, c);
+
+		if (PromotionChunk.cxt == NULL)
+			PromotionChunk.cxt = AllocSetContextCreate(TopMemoryContext,
+													   "colstore promotion chunk",
+													   ALLOCSET_DEFAULT_SIZES);
+		MemoryContextReset(PromotionChunk.cxt);
+		PromotionChunk.chunk = -1;
+		oldcxt = MemoryContextSwitchTo(PromotionChunk.cxt);
+		PromotionChunk.values = palloc(sizeof(Datum *) * Max(desc->natts, 1));
+		PromotionChunk.isnull = palloc(sizeof(bool *) * Max(desc->natts, 1));
+		for (att = 0; att < desc->natts; att++)
+		{
+			PromotionChunk.values[att] = palloc(sizeof(Datum) * nrows);
+			PromotionChunk.isnull[att] = palloc(sizeof(bool) * nrows);
+			RowGroupReadColumnChunk(rel, h, desc, att, c, PromotionChunk.values[att],
+									PromotionChunk.isnull[att]);
+		}
+		MemoryContextSwitchTo(oldcxt);
+		PromotionChunk.relid = RelationGetRelid(rel);
+		PromotionChunk.node = rel->rd_node;
+		PromotionChunk.xid = GetCurrentTransactionIdIfAny();
+		PromotionChunk.cid = GetCurrentCommandId(false);
+		PromotionChunk.dir_index = state->dir_index;
+		PromotionChunk.first = h->chunk_first_row[c];
+		PromotionChunk.chunk = (int) c;
+	}
+	pos = row - PromotionChunk.first;
+	ExecClearTuple(slot);
+	for (att = 0; att < desc->natts; att++)
+	{
+		slot->tts_values[att] = PromotionChunk.values[att][pos];
+		slot->tts_isnull[att] = PromotionChunk.isnull[att][pos];
+	}
+	ExecStoreVirtualTuple(slot);
+}
+
+/* Batch size for promoting the row of state: doubling while sequential. */
+static uint32
+PromotionBatchSize(Relation rel, const RowState *state)
+{
+	uint32		row = (uint32) (state->rownum - state->group.rg_first_row);
+	uint32		batch = 1;
+
+	if (LastPromotion.relid == RelationGetRelid(rel) &&
+		RelFileNodeEquals(LastPromotion.node, rel->rd_node) &&
+		LastPromotion.dir_index == state->dir_index &&
+		LastPromotion.next_row == state->rownum)
+		batch = Min(LastPromotion.batch * 2, MAX_PROMOTION_BATCH);
+	batch = Min(batch, state->group.rg_nrows - row);
+	return Min(batch, PromotionMapLeafRemaining(row));
 }
 
 /*
@@ -86,37 +216,77 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
  *		Give a ROWSTATE_GROUP row its heap copy (or find the one another
  *		backend made meanwhile); the state becomes ROWSTATE_PROMOTED.  The
  *		copy is frozen, TOASTed values included, and logged without logical
- *		decoding information: it is not a change of the row.
+ *		decoding information: it is not a change of the row.  Following rows
+ *		of the group may be promoted with it (see PromotionBatchSize).
  */
 void
 RowStatePromote(Relation rel, RowState *state)
 {
-	TupleTableSlot *slot;
-	HeapTuple	tuple;
-	ItemPointerData copy;
+	uint32		first = (uint32) (state->rownum - state->group.rg_first_row);
+	uint32		n;
+	ItemPointerData *copies;
+	TupleTableSlot **slots;
+	TupleTableSlot *row_slot;
+	int			nnew = 0;
+	uint32		i;
 
 	if (state->kind != ROWSTATE_GROUP)
 		return;
-	slot = table_slot_create(rel, NULL);
-	if (RowFetch(rel, state->rownum, SnapshotAny, slot) != ROW_VISIBLE)
-		elog(ERROR, "could not read row %llu of colstore table \"%s\" to promote it",
-			 (unsigned long long) state->rownum, RelationGetRelationName(rel));
-	tuple = ExecCopySlotHeapTuple(slot);
-	ExecDropSingleTupleTableSlot(slot);
-	tuple->t_data->t_infomask2 |= HEAP_COLSTORE_PROMOTED;
-	tuple->t_tableOid = RelationGetRelid(rel);
+	n = PromotionBatchSize(rel, state);
+	copies = palloc(sizeof(ItemPointerData) * n);
+	slots = palloc(sizeof(TupleTableSlot *) * n);
+	PromotionMapGetRange(rel, &state->group, first, n, copies);
 
-	DeltaHeapInsert(rel, tuple, GetCurrentCommandId(true),
-					HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
-	DeltaHeapUncountInsert(rel);
+	/* copies of the rows that have none yet: one row fetched, or a chunk decoded */
+	row_slot = n == 1 ? table_slot_create(rel, NULL) :
+		MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+	for (i = 0; i < n; i++)
+	{
+		HeapTuple	tuple;
 
-	/* a concurrent promoter may have won; its copy is then the row's */
-	copy = tuple->t_self;
-	PromotionMapSet(rel, state->dir_index,
-					(uint32) (state->rownum - state->group.rg_first_row), &copy);
-	heap_freetuple(tuple);
-	state->phys = copy;
+		if (ItemPointerIsValid(&copies[i]))
+			continue;
+		if (n > 1)
+			StoreChunkRow(rel, state, first + i, row_slot);
+		else if (RowFetch(rel, state->rownum, SnapshotAny, row_slot) != ROW_VISIBLE)
+			elog(ERROR, "could not read row %llu of colstore table \"%s\" to promote it",
+				 (unsigned long long) state->rownum, RelationGetRelationName(rel));
+		tuple = ExecCopySlotHeapTuple(row_slot);
+		tuple->t_data->t_infomask2 |= HEAP_COLSTORE_PROMOTED;
+		tuple->t_tableOid = RelationGetRelid(rel);
+		slots[nnew] = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+		ExecStoreHeapTuple(tuple, slots[nnew], true);
+		nnew++;
+	}
+	ExecDropSingleTupleTableSlot(row_slot);
+
+	if (nnew > 0)
+	{
+		int			k = 0;
+
+		DeltaHeapMultiInsert(rel, slots, nnew, GetCurrentCommandId(true),
+							 HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
+		for (i = 0; i < (uint32) nnew; i++)
+			DeltaHeapUncountInsert(rel);
+		for (i = 0; i < n; i++)
+			if (!ItemPointerIsValid(&copies[i]))
+				copies[i] = slots[k++]->tts_tid;
+		for (i = 0; i < (uint32) nnew; i++)
+			ExecDropSingleTupleTableSlot(slots[i]);
+		/* a concurrent promoter may have won; its copies are then the rows' */
+		PromotionMapSet(rel, state->dir_index, first, n, copies);
+	}
+
+	state->phys = copies[0];
 	state->kind = ROWSTATE_PROMOTED;
+	memcpy(LastPromotion.copies, copies, sizeof(ItemPointerData) * n);
+	LastPromotion.relid = RelationGetRelid(rel);
+	LastPromotion.node = rel->rd_node;
+	LastPromotion.dir_index = state->dir_index;
+	LastPromotion.next_row = state->rownum + n;
+	LastPromotion.batch = n;
+	pfree(copies);
+	pfree(slots);
 }
 
 /* Liveness of a heap version for a scan that sees every version. */

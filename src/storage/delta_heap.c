@@ -242,6 +242,42 @@ DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
 }
 
 /*
+ * DeltaHeapMultiInsert
+ *		heap_multi_insert of the heap tuples in slots (heap tuple slots, whose
+ *		tuples heap_multi_insert changes in place, so header bits the caller
+ *		set survive) into rel's heap pages, registering the pages they land
+ *		on.
+ */
+void
+DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
+					 CommandId cid, int options)
+{
+	BlockNumber last;
+	int			i;
+
+	PrepareInsert(rel);
+	InsertingRelid = RelationGetRelid(rel);
+	PG_TRY();
+	{
+		heap_multi_insert(rel, slots, n, cid, options, NULL);
+	}
+	PG_FINALLY();
+	{
+		InsertingRelid = InvalidOid;
+	}
+	PG_END_TRY();
+	last = InvalidBlockNumber;
+	for (i = 0; i < n; i++)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&slots[i]->tts_tid);
+
+		if (blkno != last)
+			DeltaHeapRegisterPage(rel, blkno);
+		last = blkno;
+	}
+}
+
+/*
  * DeltaHeapUpdate
  *		heap_update of the heap tuple at otid to newtup, registering the page
  *		the new version lands on if it succeeds.

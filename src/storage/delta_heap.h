@@ -31,6 +31,8 @@
 
 extern void DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid,
 							int options);
+extern void DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
+								 CommandId cid, int options);
 extern TM_Result DeltaHeapUpdate(Relation rel, ItemPointer otid,
 								 HeapTuple newtup, CommandId cid,
 								 Snapshot crosscheck, bool wait,

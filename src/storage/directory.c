@@ -171,7 +171,6 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 		}
 		UnlockReleaseBuffer(buf);
 	}
-	dir->sorted = false;
 }
 
 static ColstoreDirectory *SortTarget;
@@ -194,46 +193,92 @@ CompareByBlock(const void *a, const void *b)
 	return (ba > bb) - (ba < bb);
 }
 
-static void
-SortDirectory(ColstoreDirectory *dir)
+/* Append entry index i to an index array; false if that breaks its order. */
+static bool
+AppendIndex(ColstoreDirectory *dir, int *array, int *n, int i, bool by_block)
 {
+	bool		ordered = true;
+
+	if (*n > 0)
+	{
+		const RowGroupDirEntry *last = &dir->entries[array[*n - 1]];
+		const RowGroupDirEntry *e = &dir->entries[i];
+
+		ordered = by_block ? last->rg_header.sp_block <= e->rg_header.sp_block
+			: last->rg_first_row <= e->rg_first_row;
+	}
+	array[(*n)++] = i;
+	return ordered;
+}
+
+/*
+ * Add entries [dir->nindexed, dir->count) to the index arrays (row groups,
+ * reservations and delta pages by first row; delta pages by heap block).
+ * New entries mostly come in order, so an array is sorted again only when
+ * one does not.
+ */
+static void
+IndexNewEntries(ColstoreDirectory *dir)
+{
+	bool		sort_groups = false;
+	bool		sort_reservations = false;
+	bool		sort_deltas = false;
+	bool		sort_blocks = false;
 	int			i;
 
-	if (dir->groups)
-		pfree(dir->groups);
-	if (dir->reservations)
-		pfree(dir->reservations);
-	if (dir->deltas)
-		pfree(dir->deltas);
-	if (dir->deltas_by_block)
-		pfree(dir->deltas_by_block);
-	dir->groups = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
-	dir->reservations = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
-	dir->deltas = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->count + 1));
-	dir->ngroups = dir->nreservations = dir->ndeltas = 0;
-	for (i = 0; i < (int) dir->count; i++)
+	if (dir->index_capacity < (int) dir->count + 1)
+	{
+		int			cap = Max(dir->capacity, (int) dir->count) + 1;
+
+		if (dir->groups == NULL)
+		{
+			dir->groups = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+			dir->reservations = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+			dir->deltas = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+			dir->deltas_by_block = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+		}
+		else
+		{
+			dir->groups = repalloc(dir->groups, sizeof(int) * cap);
+			dir->reservations = repalloc(dir->reservations, sizeof(int) * cap);
+			dir->deltas = repalloc(dir->deltas, sizeof(int) * cap);
+			dir->deltas_by_block = repalloc(dir->deltas_by_block, sizeof(int) * cap);
+		}
+		dir->index_capacity = cap;
+	}
+	for (i = dir->nindexed; i < (int) dir->count; i++)
 	{
 		switch (dir->entries[i].rg_kind)
 		{
 			case RG_KIND_ROWGROUP:
-				dir->groups[dir->ngroups++] = i;
+				sort_groups |= !AppendIndex(dir, dir->groups, &dir->ngroups, i, false);
 				break;
 			case RG_KIND_DELTA_PAGE:
-				dir->deltas[dir->ndeltas++] = i;
+				{
+					int			n = dir->ndeltas;
+
+					sort_deltas |= !AppendIndex(dir, dir->deltas, &n, i, false);
+					n = dir->ndeltas;
+					sort_blocks |= !AppendIndex(dir, dir->deltas_by_block, &n, i, true);
+					dir->ndeltas = n;
+				}
 				break;
 			default:
-				dir->reservations[dir->nreservations++] = i;
+				sort_reservations |= !AppendIndex(dir, dir->reservations,
+												  &dir->nreservations, i, false);
 				break;
 		}
 	}
 	SortTarget = dir;
-	qsort(dir->groups, dir->ngroups, sizeof(int), CompareByFirstRow);
-	qsort(dir->reservations, dir->nreservations, sizeof(int), CompareByFirstRow);
-	qsort(dir->deltas, dir->ndeltas, sizeof(int), CompareByFirstRow);
-	dir->deltas_by_block = MemoryContextAlloc(dir->cxt, sizeof(int) * (dir->ndeltas + 1));
-	memcpy(dir->deltas_by_block, dir->deltas, sizeof(int) * dir->ndeltas);
-	qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
-	dir->sorted = true;
+	if (sort_groups)
+		qsort(dir->groups, dir->ngroups, sizeof(int), CompareByFirstRow);
+	if (sort_reservations)
+		qsort(dir->reservations, dir->nreservations, sizeof(int), CompareByFirstRow);
+	if (sort_deltas)
+		qsort(dir->deltas, dir->ndeltas, sizeof(int), CompareByFirstRow);
+	if (sort_blocks)
+		qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
+	dir->nindexed = dir->count;
 }
 
 /*
@@ -267,12 +312,16 @@ DirectoryGet(Relation rel)
 									 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
 
-	ColstoreReadMeta(rel, &meta);
-
 	entry = hash_search(DirectoryCache, &relid, HASH_ENTER, &found);
 	if (!found)
 		entry->dir = NULL;
 	dir = entry->dir;
+
+	/* a cached directory of this file means its metapage exists */
+	if (dir != NULL && dir->count > 0 && RelFileNodeEquals(dir->node, rel->rd_node))
+		ColstoreReadExistingMeta(rel, &meta);
+	else
+		ColstoreReadMeta(rel, &meta);
 	if (dir != NULL &&
 		(!RelFileNodeEquals(dir->node, rel->rd_node) ||
 		 dir->changes != meta.cm_dir_changes ||
@@ -305,8 +354,8 @@ DirectoryGet(Relation rel)
 	dir->changes = meta.cm_dir_changes;
 	dir->next_row = meta.cm_next_row;
 	dir->live_rows = meta.cm_live_rows;
-	if (!dir->sorted)
-		SortDirectory(dir);
+	if (dir->nindexed < (int) dir->count)
+		IndexNewEntries(dir);
 	return dir;
 }
 

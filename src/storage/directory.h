@@ -40,7 +40,8 @@ typedef struct ColstoreDirectory
 	int		   *deltas;			/* indexes of delta pages, by first row */
 	int		   *deltas_by_block;	/* the same, by heap block number */
 	int			ndeltas;
-	bool		sorted;
+	int			nindexed;		/* entries in the index arrays so far */
+	int			index_capacity; /* room in each index array */
 	MemoryContext cxt;
 } ColstoreDirectory;
 

@@ -138,14 +138,26 @@ EmptyMeta(ColstoreMetaPageData *meta)
 void
 ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta)
 {
-	Buffer		buf;
-	Page		page;
-
 	if (ColstorePhysicalBlocks(rel) == 0)
 	{
 		EmptyMeta(meta);
 		return;
 	}
+	ColstoreReadExistingMeta(rel, meta);
+}
+
+/*
+ * ColstoreReadExistingMeta
+ *		ColstoreReadMeta for a caller that knows the metapage exists (a
+ *		relation file keeps its blocks until it is replaced), which saves
+ *		asking the kernel for the file's size.
+ */
+void
+ColstoreReadExistingMeta(Relation rel, ColstoreMetaPageData *meta)
+{
+	Buffer		buf;
+	Page		page;
+
 	buf = ReadBuffer(rel, COLSTORE_METAPAGE_BLKNO);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);

@@ -16,6 +16,7 @@
 
 extern BlockNumber ColstorePhysicalBlocks(Relation rel);
 extern void ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta);
+extern void ColstoreReadExistingMeta(Relation rel, ColstoreMetaPageData *meta);
 extern Buffer ColstoreLockMetaForUpdate(Relation rel);
 extern void ColstoreInitPage(Page page, uint16 page_type);
 extern Buffer ColstoreExtend(Relation rel);

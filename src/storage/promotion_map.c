@@ -219,45 +219,67 @@ AddLeafPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 	UnlockReleaseBuffer(rootbuf);
 }
 
+/* Rows from row (0-based) to the end of its leaf. */
+uint32
+PromotionMapLeafRemaining(uint32 row)
+{
+	return STATE_LEAF_SLOTS - row % STATE_LEAF_SLOTS;
+}
+
 /*
  * PromotionMapSet
- *		Record *copy as the copy of row (0-based) of the row group at
- *		directory index dir_index, unless the row has one already; either
- *		way, *copy is the recorded copy on return.
+ *		Record copies[i] as the copy of row first + i (0-based) of the row
+ *		group at directory index dir_index, for i < n, where the row has
+ *		none yet and copies[i] is valid; rows must lie in one leaf
+ *		(PromotionMapLeafRemaining).  On return copies[] holds the recorded
+ *		copies, which for rows another backend promoted meanwhile are
+ *		theirs.
  */
 void
-PromotionMapSet(Relation rel, uint32 dir_index, uint32 row, ItemPointer copy)
+PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
+				ItemPointerData *copies)
 {
 	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
-	BlockNumber leaf = FindLeaf(rel, &group, row);
-	GenericXLogState *state;
+	BlockNumber leaf = FindLeaf(rel, &group, first);
+	GenericXLogState *state = NULL;
 	Buffer		buf;
 	Page		page;
-	ItemPointer slot;
+	uint32		i;
+
+	Assert(n >= 1 && n <= PromotionMapLeafRemaining(first));
 
 	if (leaf == InvalidBlockNumber)
 	{
 		ColstoreLockWriter(rel);
 		AddRootPages(rel, dir_index);
 		group = DirectoryGet(rel)->entries[dir_index];
-		if (FindLeaf(rel, &group, row) == InvalidBlockNumber)
-			AddLeafPage(rel, &group, row);
+		if (FindLeaf(rel, &group, first) == InvalidBlockNumber)
+			AddLeafPage(rel, &group, first);
 		ColstoreUnlockWriter(rel);
-		leaf = FindLeaf(rel, &group, row);
+		leaf = FindLeaf(rel, &group, first);
 	}
 
 	buf = ReadBuffer(rel, leaf);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
-	slot = &LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS];
-	if (ItemPointerIsValid(slot))
-		*copy = *slot;
-	else
+	page = BufferGetPage(buf);
+	for (i = 0; i < n; i++)
 	{
-		state = GenericXLogStart(rel);
-		page = GenericXLogRegisterBuffer(state, buf, 0);
-		LeafSlots(page)[row % STATE_LEAF_SLOTS] = *copy;
-		GenericXLogFinish(state);
+		ItemPointer slot = &LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS];
+
+		if (ItemPointerIsValid(slot))
+			copies[i] = *slot;
+		else if (ItemPointerIsValid(&copies[i]))
+		{
+			if (state == NULL)
+			{
+				state = GenericXLogStart(rel);
+				page = GenericXLogRegisterBuffer(state, buf, 0);
+			}
+			LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS] = copies[i];
+		}
 	}
+	if (state != NULL)
+		GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
 }
