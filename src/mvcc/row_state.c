@@ -40,6 +40,7 @@
 #include "utils/snapmgr.h"
 
 #include "mvcc/row_state.h"
+#include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
@@ -351,11 +352,12 @@ ReadVersion(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
  * HeapVersionVisible
  *		Is the heap tuple at phys visible to snapshot?  A dirty snapshot's
  *		xmin/xmax are set as HeapTupleSatisfiesDirty does.  If copy is not
- *		NULL and the answer is yes, *copy gets a palloc'd copy of it.
+ *		NULL and the answer is yes, *copy gets a palloc'd copy of it.  If
+ *		raw_xmax is not NULL, it gets the tuple's raw xmax.
  */
 bool
 HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-				   HeapTuple *copy)
+				   HeapTuple *copy, TransactionId *raw_xmax)
 {
 	HeapTupleData tuple;
 	Buffer		buf;
@@ -368,6 +370,8 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 		visible = VersionLiveness(rel, &tuple, buf, snapshot, InvalidTransactionId) != ROW_HIDDEN;
 		if (visible && copy != NULL)
 			*copy = heap_copytuple(&tuple);
+		if (raw_xmax != NULL)
+			*raw_xmax = HeapTupleHeaderGetRawXmax(tuple.t_data);
 	}
 	UnlockReleaseBuffer(buf);
 	return visible;
@@ -467,50 +471,76 @@ DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 	return n;
 }
 
-/*
- * DeltaPagesSettled
- *		True if every heap tuple of rel is dead to everyone, or live with an
- *		inserter every snapshot sees (or frozen) and no delete or update
- *		(a lock only is fine): then every snapshot sees the same rows.
- */
-bool
-DeltaPagesSettled(Relation rel, TransactionId oldest_xmin)
+/* The delete half of heap version tuple for a rewrite against oldest_xmin. */
+static void
+VersionForRewrite(HeapTuple tuple, Buffer buf, TransactionId oldest_xmin,
+				  RewriteVersion *v)
 {
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			i;
-
-	for (i = 0; i < dir->ndeltas; i++)
+	switch (HeapTupleSatisfiesVacuum(tuple, oldest_xmin, buf))
 	{
-		BlockNumber blkno = dir->entries[dir->deltas[i]].rg_header.sp_block;
-		Buffer		buf = ReadBuffer(rel, blkno);
-		OffsetNumber off;
-		bool		settled = true;
-
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		for (off = FirstOffsetNumber;
-			 settled && off <= PageGetMaxOffsetNumber(BufferGetPage(buf)); off++)
-		{
-			HeapTupleData tuple;
-
-			if (!ReadVersion(rel, buf, off, &tuple))
-				continue;
-			switch (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf))
-			{
-				case HEAPTUPLE_DEAD:
-					break;
-				case HEAPTUPLE_LIVE:
-					settled = HeapTupleHeaderXminFrozen(tuple.t_data) ||
-						TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data),
-											  oldest_xmin);
-					break;
-				default:
-					settled = false;
-					break;
-			}
-		}
-		UnlockReleaseBuffer(buf);
-		if (!settled)
-			return false;
+		case HEAPTUPLE_DEAD:
+			v->dead = true;
+			break;
+		case HEAPTUPLE_RECENTLY_DEAD:
+		case HEAPTUPLE_DELETE_IN_PROGRESS:
+			v->xmax = HeapTupleHeaderGetUpdateXid(tuple->t_data);
+			break;
+		case HEAPTUPLE_LIVE:
+		case HEAPTUPLE_INSERT_IN_PROGRESS:
+			break;
 	}
-	return true;
+}
+
+/*
+ * RowStateForRewrite
+ *		How a table rewrite (VACUUM FULL, CLUSTER) must copy the row version
+ *		tid names, judged against oldest_xmin as heap's rewrite judges its
+ *		tuples.  Row locks are ignored: the rewrite's exclusive lock leaves
+ *		no locker.
+ */
+void
+RowStateForRewrite(Relation rel, ItemPointer tid, TransactionId oldest_xmin,
+				   RewriteVersion *v)
+{
+	RowState	state;
+	HeapTupleData tuple;
+	Buffer		buf;
+
+	memset(v, 0, sizeof(*v));
+	RowStateLocate(rel, tid, &state);
+	if (state.kind == ROWSTATE_NONE)
+	{
+		v->dead = true;
+		return;
+	}
+	if (state.kind != ROWSTATE_DELTA)
+	{
+		if (RowGroupInsertAborted(&state.group))
+		{
+			v->dead = true;
+			return;
+		}
+		v->xmin = state.group.rg_xmin;
+		v->settled = (state.group.rg_flags & RG_FLAG_FROZEN) ||
+			(RowGroupInsertCommitted(&state.group) &&
+			 TransactionIdPrecedes(state.group.rg_xmin, oldest_xmin));
+		if (state.kind == ROWSTATE_GROUP)
+			return;
+	}
+	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(&state.phys));
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	if (!ReadVersion(rel, buf, ItemPointerGetOffsetNumber(&state.phys), &tuple))
+		v->dead = true;
+	else
+	{
+		if (state.kind == ROWSTATE_DELTA)
+		{
+			v->xmin = HeapTupleHeaderGetXmin(tuple.t_data);
+			v->settled = HeapTupleHeaderXminFrozen(tuple.t_data) ||
+				(HeapTupleHeaderXminCommitted(tuple.t_data) &&
+				 TransactionIdPrecedes(v->xmin, oldest_xmin));
+		}
+		VersionForRewrite(&tuple, buf, oldest_xmin, v);
+	}
+	UnlockReleaseBuffer(buf);
 }

@@ -45,11 +45,22 @@ extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
 extern void RowStatePromote(Relation rel, RowState *state);
 
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-							   HeapTuple *copy);
+							   HeapTuple *copy, TransactionId *raw_xmax);
 extern bool RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group,
 								uint32 first, uint32 n, Snapshot snapshot,
 								TransactionId oldest_xmin, uint8 *mask);
-extern bool DeltaPagesSettled(Relation rel, TransactionId oldest_xmin);
+/* A row version as a table rewrite must copy it (RowStateForRewrite). */
+typedef struct RewriteVersion
+{
+	bool		dead;			/* dead to everyone: not copied */
+	bool		settled;		/* inserter seen by every snapshot */
+	TransactionId xmin;			/* inserter, if not settled */
+	TransactionId xmax;			/* committed deleter some snapshot does not
+								 * see, or Invalid */
+} RewriteVersion;
+
+extern void RowStateForRewrite(Relation rel, ItemPointer tid,
+							   TransactionId oldest_xmin, RewriteVersion *v);
 extern int	DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 							 TransactionId oldest_xmin, HeapTuple *tuples,
 							 OffsetNumber *offsets, uint8 *liveness);

@@ -83,6 +83,7 @@ StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot)
 	ColstoreSlotSetInsertInfo(slot, xmin,
 							  TransactionIdIsCurrentTransactionId(xmin) ?
 							  HeapTupleHeaderGetCmin(tuple->t_data) : FirstCommandId);
+	ColstoreSlotSetXmax(slot, HeapTupleHeaderGetRawXmax(tuple->t_data));
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
 
@@ -96,7 +97,7 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
 
 	ItemPointerSet(&phys, page->rg_header.sp_block,
 				   (OffsetNumber) (rownum - page->rg_first_row + 1));
-	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple))
+	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL))
 		return ROW_INVISIBLE;
 	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
 	{
@@ -112,19 +113,20 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
 /*
  * Does the delete half of a promoted row-group row let snapshot see it?
  * The row group's insert half has been checked; for a dirty snapshot, the
- * inserter it reported in xmin is kept.
+ * inserter it reported in xmin is kept.  *xmax gets the copy's raw xmax
+ * (Invalid if the row is not promoted).
  */
 static bool
 PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
-				   Snapshot snapshot)
+				   Snapshot snapshot, TransactionId *xmax)
 {
 	ItemPointerData copy;
 	TransactionId dirty_xmin = snapshot->xmin;
 
-	if (entry->rg_state_root == 0 || snapshot->snapshot_type == SNAPSHOT_ANY ||
-		!PromotionMapGet(rel, entry, row, &copy))
+	*xmax = InvalidTransactionId;
+	if (entry->rg_state_root == 0 || !PromotionMapGet(rel, entry, row, &copy))
 		return true;
-	if (!HeapVersionVisible(rel, &copy, snapshot, NULL))
+	if (!HeapVersionVisible(rel, &copy, snapshot, NULL, xmax))
 		return false;
 	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
 		snapshot->xmin = dirty_xmin;
@@ -147,6 +149,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	uint32		row;
 	uint32		chunkno;
 	bool		buffered;
+	TransactionId xmax;
 	int			index;
 	int			att;
 	MemoryContext oldcxt;
@@ -193,7 +196,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	}
 
 	row = (uint32) (rownum - entry.rg_first_row);
-	if (!PromotedRowVisible(rel, &entry, row, snapshot))
+	if (!PromotedRowVisible(rel, &entry, row, snapshot, &xmax))
 		return ROW_INVISIBLE;
 	h = ChunkCacheGetHeader(rel, index, &entry);
 	chunkno = RowGroupFindChunk(h, row);
@@ -226,6 +229,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	StoreFilledSlot(slot);
 	ExecMaterializeSlot(slot);
 	ColstoreSlotSetInsertInfo(slot, entry.rg_xmin, entry.rg_cmin);
+	ColstoreSlotSetXmax(slot, xmax);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 	return ROW_VISIBLE;

@@ -27,6 +27,7 @@
  */
 #include "postgres.h"
 
+#include "access/generic_xlog.h"
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "catalog/pg_am_d.h"
@@ -139,14 +140,12 @@ WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
 }
 
 /*
- * Copy the rows snapshot sees of the "old" row groups (marked in is_old;
- * NULL: every row), in index order if OldIndex is given, else in table
- * order, into frozen row groups.
+ * Copy the rows of the "old" row groups (marked in is_old), in index order
+ * if OldIndex is given, else in table order, into frozen row groups.
  */
 static double
 CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
-			Snapshot snapshot, bool *is_old, ColstoreDirectory *dir,
-			const ColstoreOptions *opts)
+			bool *is_old, ColstoreDirectory *dir, const ColstoreOptions *opts)
 {
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
@@ -157,11 +156,11 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 
 	if (OldIndex != NULL)
 	{
-		iscan = index_beginscan(OldTable, OldIndex, snapshot, 0, 0);
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
 		index_rescan(iscan, NULL, 0, NULL, 0);
 	}
 	else
-		tscan = table_beginscan(OldTable, snapshot, 0, NULL);
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
 
 	for (;;)
 	{
@@ -175,7 +174,7 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
 			continue;
 		g = DirectoryFindRowGroup(dir, rownum);
-		if (is_old != NULL && (g < 0 || !is_old[g]))
+		if (g < 0 || !is_old[g])
 			continue;
 		RowGroupBuilderAdd(b, slot);
 		copied += 1;
@@ -238,40 +237,108 @@ CopyYoungGroup(Relation OldTable, Relation NewTable, uint32 index,
 }
 
 /*
- * Rewrite a table that has changed rows (heap tuples), which is possible
- * only when every change and every row group is settled: visible to every
- * snapshot, or dead to every snapshot.  Then a fresh MVCC snapshot sees
- * exactly the rows every snapshot sees, and they are copied frozen.
- * Keeping older versions for older snapshots, as heap's rewrite does, is
- * not supported yet.
+ * Insert the row in slot into NewTable as a heap tuple whose header says
+ * inserted by xmin (committed) and, if xmax is valid, deleted by xmax
+ * (committed): a row version that only some snapshots see, copied with
+ * exactly that visibility.  The header is set after heap_insert, in the
+ * same page, logged as a generic WAL record.
+ */
+static void
+CopyVersion(Relation NewTable, TupleTableSlot *slot, TransactionId xmin,
+			TransactionId xmax)
+{
+	HeapTuple	tuple = ExecCopySlotHeapTuple(slot);
+	GenericXLogState *state;
+	HeapTupleHeader htup;
+	Buffer		buf;
+	Page		page;
+
+	tuple->t_tableOid = RelationGetRelid(NewTable);
+	DeltaHeapInsert(NewTable, tuple, GetCurrentCommandId(true), 0);
+	buf = ReadBuffer(NewTable, ItemPointerGetBlockNumber(&tuple->t_self));
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(NewTable);
+	page = GenericXLogRegisterBuffer(state, buf, 0);
+	htup = (HeapTupleHeader) PageGetItem(page,
+										 PageGetItemId(page, ItemPointerGetOffsetNumber(&tuple->t_self)));
+	htup->t_infomask &= ~(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID);
+	htup->t_infomask |= HEAP_XMIN_COMMITTED;
+	HeapTupleHeaderSetXmin(htup, xmin);
+	if (TransactionIdIsValid(xmax))
+	{
+		htup->t_infomask &= ~(HEAP_XMAX_INVALID | HEAP_XMAX_BITS | HEAP_XMAX_IS_MULTI);
+		htup->t_infomask |= HEAP_XMAX_COMMITTED;
+		HeapTupleHeaderSetXmax(htup, xmax);
+	}
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+	heap_freetuple(tuple);
+}
+
+/*
+ * Rewrite a table that has changed rows (heap tuples), keeping what older
+ * snapshots see as heap's rewrite does: every row version not dead to
+ * everyone is copied, in index order if OldIndex is given.  Versions every
+ * snapshot sees go into frozen row groups; the others (inserted by a
+ * transaction some snapshot does not see, or deleted by one some snapshot
+ * does not see) become heap tuples of NewTable carrying their inserting and
+ * deleting transactions.  Row locks are not kept (a rewrite holds an
+ * exclusive lock, so no locker is left).
  */
 static double
 CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
-				 TransactionId OldestXmin, const ColstoreOptions *opts)
+				 TransactionId OldestXmin, const ColstoreOptions *opts,
+				 double *tups_vacuumed, double *tups_recently_dead)
 {
-	ColstoreDirectory *dir = DirectoryGet(OldTable);
-	Snapshot	snapshot;
-	double		copied;
-	int			i;
+	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
+	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
+											   CurrentMemoryContext);
+	IndexScanDesc iscan = NULL;
+	TableScanDesc tscan = NULL;
+	double		copied = 0;
 
-	for (i = 0; i < dir->ngroups; i++)
+	if (OldIndex != NULL)
 	{
-		RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
-
-		if (!RowGroupInsertAborted(e) && !(e->rg_flags & RG_FLAG_FROZEN) &&
-			!(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
-			break;
+		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
+		index_rescan(iscan, NULL, 0, NULL, 0);
 	}
-	if (i < dir->ngroups || !DeltaPagesSettled(OldTable, OldestXmin))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot rewrite colstore table \"%s\" while some of its changes are not yet visible to every transaction",
-						RelationGetRelationName(OldTable)),
-				 errhint("Retry when the transactions that were running during the last changes to the table have ended.")));
+	else
+		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
 
-	snapshot = RegisterSnapshot(GetLatestSnapshot());
-	copied = CopyOldRows(OldTable, NewTable, OldIndex, snapshot, NULL, dir, opts);
-	UnregisterSnapshot(snapshot);
+	for (;;)
+	{
+		RewriteVersion v;
+
+		CHECK_FOR_INTERRUPTS();
+		if (iscan ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
+			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
+			break;
+		RowStateForRewrite(OldTable, &slot->tts_tid, OldestXmin, &v);
+		if (v.dead)
+		{
+			*tups_vacuumed += 1;
+			continue;
+		}
+		copied += 1;
+		if (v.settled && !TransactionIdIsValid(v.xmax))
+		{
+			RowGroupBuilderAdd(b, slot);
+			if (b->nrows >= opts->row_group_size)
+				WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
+							RG_FLAG_FROZEN, opts);
+			continue;
+		}
+		if (TransactionIdIsValid(v.xmax))
+			*tups_recently_dead += 1;
+		CopyVersion(NewTable, slot, v.settled ? FrozenTransactionId : v.xmin, v.xmax);
+	}
+	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId, RG_FLAG_FROZEN, opts);
+	if (iscan)
+		index_endscan(iscan);
+	else
+		table_endscan(tscan);
+	ExecDropSingleTupleTableSlot(slot);
+	RowGroupBuilderFree(b);
 	return copied;
 }
 
@@ -303,7 +370,7 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	if (dir->ndeltas > 0)
 	{
 		*num_tuples = CopyChangedTable(OldTable, NewTable, OldIndex, OldestXmin,
-									   &opts);
+									   &opts, tups_vacuumed, tups_recently_dead);
 		return;
 	}
 
@@ -320,7 +387,7 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 				  TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
 			is_old[i] = true;
 	}
-	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, SnapshotAny, is_old,
+	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, is_old,
 							   DirectoryGet(OldTable), &opts);
 
 	for (i = 0; i < count; i++)

@@ -38,6 +38,7 @@
 #include "storage/delta_heap.h"
 #include "storage/row_fetch.h"
 #include "storage/write_buffer.h"
+#include "tableam/am_slot.h"
 #include "tableam/am_dml.h"
 
 /*
@@ -171,7 +172,11 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	result = DeltaHeapUpdate(rel, &state.phys, tuple, cid, crosscheck, wait,
 							 tmfd, lockmode);
 	if (result == TM_Ok)
+	{
 		DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
+		/* RETURNING xmin of the new version */
+		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
+	}
 	TranslateFailure(rel, &state, otid, result, tmfd);
 	*update_indexes = (result == TM_Ok);
 	if (shouldFree)

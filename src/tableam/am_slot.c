@@ -46,6 +46,8 @@ typedef struct ColstoreTupleTableSlot
 	VirtualTupleTableSlot base;
 	TransactionId xmin;			/* inserter, or Invalid if unknown */
 	CommandId	cmin;
+	TransactionId xmax;			/* raw xmax of a changed row's heap tuple, or
+								 * Invalid */
 	/* lazy source: fills attributes [tts_nvalid, natts) of the row, or NULL */
 	ColstoreSlotFill fill;
 	void	   *fill_arg;
@@ -68,7 +70,7 @@ ColstoreSlotGetSysAttr(TupleTableSlot *slot, int attnum, bool *isnull)
 				break;
 			return TransactionIdGetDatum(cslot->xmin);
 		case MaxTransactionIdAttributeNumber:
-			return TransactionIdGetDatum(InvalidTransactionId);
+			return TransactionIdGetDatum(cslot->xmax);
 		case MinCommandIdAttributeNumber:
 		case MaxCommandIdAttributeNumber:
 			if (!TransactionIdIsValid(cslot->xmin))
@@ -89,6 +91,7 @@ ColstoreSlotClear(TupleTableSlot *slot)
 	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
 
 	cslot->xmin = InvalidTransactionId;
+	cslot->xmax = InvalidTransactionId;
 	cslot->fill = NULL;
 	TTSOpsVirtual.clear(slot);
 }
@@ -146,6 +149,7 @@ ColstoreSlotCopySlot(TupleTableSlot *slot, TupleTableSlot *src)
 
 		cslot->xmin = csrc->xmin;
 		cslot->cmin = csrc->cmin;
+		cslot->xmax = csrc->xmax;
 	}
 }
 
@@ -220,5 +224,19 @@ ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
 
 		cslot->xmin = xmin;
 		cslot->cmin = cmin;
+		cslot->xmax = InvalidTransactionId;
 	}
+}
+
+/*
+ * ColstoreSlotSetXmax
+ *		Record the raw xmax of the row's heap tuple (its deleter, updater or
+ *		locker) for the xmax system column; call after
+ *		ColstoreSlotSetInsertInfo, which clears it.  Other slot types ignore it.
+ */
+void
+ColstoreSlotSetXmax(TupleTableSlot *slot, TransactionId xmax)
+{
+	if (TTS_IS_COLSTORE(slot))
+		((ColstoreTupleTableSlot *) slot)->xmax = xmax;
 }

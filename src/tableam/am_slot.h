@@ -24,6 +24,7 @@ typedef void (*ColstoreSlotFill) (void *arg, int pos, uint32 generation,
 								  TupleTableSlot *slot, int from, int to);
 
 extern void ColstoreSlotOpsInit(void);
+extern void ColstoreSlotSetXmax(TupleTableSlot *slot, TransactionId xmax);
 extern void ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
 									  CommandId cmin);
 
