@@ -21,6 +21,7 @@
 #include "cscan/agg_path.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
+#include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
@@ -96,6 +97,7 @@ _PG_init(void)
 	ColstoreSlotOpsInit();
 	ColstoreScanExecInit();
 	ColstoreScanPathInit();
+	ColstoreRelationInfoInit();
 	ColstoreAggExecInit();
 	ColstoreAggPathInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);

@@ -34,6 +34,7 @@
 #include "access/xact.h"
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
+#include "storage/proc.h"
 #include "utils/memutils.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
@@ -131,7 +132,7 @@ static struct
 {
 	Oid			relid;
 	RelFileNode node;
-	TransactionId xid;			/* statement: transaction and command */
+	LocalTransactionId lxid;	/* statement: transaction and command */
 	CommandId	cid;
 	uint32		dir_index;
 	int			chunk;			/* -1: nothing cached */
@@ -155,7 +156,7 @@ StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *s
 		PromotionChunk.relid != RelationGetRelid(rel) ||
 		!RelFileNodeEquals(PromotionChunk.node, rel->rd_node) ||
 		PromotionChunk.dir_index != state->dir_index ||
-		PromotionChunk.xid != GetCurrentTransactionIdIfAny() ||
+		PromotionChunk.lxid != MyProc->lxid ||
 		PromotionChunk.cid != GetCurrentCommandId(false))
 	{
 		MemoryContext oldcxt;
@@ -180,7 +181,7 @@ StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *s
 		MemoryContextSwitchTo(oldcxt);
 		PromotionChunk.relid = RelationGetRelid(rel);
 		PromotionChunk.node = rel->rd_node;
-		PromotionChunk.xid = GetCurrentTransactionIdIfAny();
+		PromotionChunk.lxid = MyProc->lxid;
 		PromotionChunk.cid = GetCurrentCommandId(false);
 		PromotionChunk.dir_index = state->dir_index;
 		PromotionChunk.first = h->chunk_first_row[c];
@@ -194,6 +195,22 @@ StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *s
 		slot->tts_isnull[att] = PromotionChunk.isnull[att][pos];
 	}
 	ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * RowStateForget
+ *		Drop what this backend remembers of relid's promotions (InvalidOid:
+ *		of every relation).  Called when the relation's storage or
+ *		descriptor changes: a TRUNCATE of a table created in the same
+ *		transaction keeps its file but starts its row numbers again.
+ */
+void
+RowStateForget(Oid relid)
+{
+	if (!OidIsValid(relid) || LastPromotion.relid == relid)
+		LastPromotion.relid = InvalidOid;
+	if (!OidIsValid(relid) || PromotionChunk.relid == relid)
+		PromotionChunk.chunk = -1;
 }
 
 /* Batch size for promoting the row of state: doubling while sequential. */
@@ -533,14 +550,14 @@ RowStateForRewrite(Relation rel, ItemPointer tid, TransactionId oldest_xmin,
 		v->dead = true;
 	else
 	{
-		if (state.kind == ROWSTATE_DELTA)
+		/* judged first: a surviving version's inserter has committed */
+		VersionForRewrite(&tuple, buf, oldest_xmin, v);
+		if (state.kind == ROWSTATE_DELTA && !v->dead)
 		{
 			v->xmin = HeapTupleHeaderGetXmin(tuple.t_data);
 			v->settled = HeapTupleHeaderXminFrozen(tuple.t_data) ||
-				(HeapTupleHeaderXminCommitted(tuple.t_data) &&
-				 TransactionIdPrecedes(v->xmin, oldest_xmin));
+				TransactionIdPrecedes(v->xmin, oldest_xmin);
 		}
-		VersionForRewrite(&tuple, buf, oldest_xmin, v);
 	}
 	UnlockReleaseBuffer(buf);
 }

@@ -43,6 +43,7 @@ typedef enum RowLiveness
 
 extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
 extern void RowStatePromote(Relation rel, RowState *state);
+extern void RowStateForget(Oid relid);
 
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 							   HeapTuple *copy, TransactionId *raw_xmax);

@@ -33,6 +33,7 @@
 #include "utils/inval.h"
 #include "utils/rel.h"
 
+#include "mvcc/row_state.h"
 #include "sqlapi/options.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
@@ -109,6 +110,7 @@ static void
 ColstoreRelcacheCallback(Datum arg, Oid relid)
 {
 	DirectoryInvalidate(relid);
+	RowStateForget(relid);
 	ChunkCacheInvalidate(relid);
 }
 

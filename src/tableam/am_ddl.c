@@ -62,6 +62,7 @@ ForgetRelation(Relation rel)
 {
 	WriteBufferDiscard(RelationGetRelid(rel));
 	DirectoryInvalidate(RelationGetRelid(rel));
+	RowStateForget(RelationGetRelid(rel));
 	ChunkCacheInvalidate(RelationGetRelid(rel));
 }
 
@@ -238,9 +239,9 @@ CopyYoungGroup(Relation OldTable, Relation NewTable, uint32 index,
 
 /*
  * Insert the row in slot into NewTable as a heap tuple whose header says
- * inserted by xmin (committed) and, if xmax is valid, deleted by xmax
- * (committed): a row version that only some snapshots see, copied with
- * exactly that visibility.  The header is set after heap_insert, in the
+ * inserted by xmin (FrozenTransactionId: by a transaction every snapshot
+ * sees) and, if xmax is valid, deleted by xmax: a row version that only
+ * some snapshots see, copied with exactly that visibility.  The header is set after heap_insert, in the
  * same page, logged as a generic WAL record.
  */
 static void
@@ -261,13 +262,13 @@ CopyVersion(Relation NewTable, TupleTableSlot *slot, TransactionId xmin,
 	page = GenericXLogRegisterBuffer(state, buf, 0);
 	htup = (HeapTupleHeader) PageGetItem(page,
 										 PageGetItemId(page, ItemPointerGetOffsetNumber(&tuple->t_self)));
+	/* no hint bits: visibility checks ask pg_xact, as for any new tuple */
 	htup->t_infomask &= ~(HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID);
-	htup->t_infomask |= HEAP_XMIN_COMMITTED;
 	HeapTupleHeaderSetXmin(htup, xmin);
 	if (TransactionIdIsValid(xmax))
 	{
-		htup->t_infomask &= ~(HEAP_XMAX_INVALID | HEAP_XMAX_BITS | HEAP_XMAX_IS_MULTI);
-		htup->t_infomask |= HEAP_XMAX_COMMITTED;
+		htup->t_infomask &= ~(HEAP_XMAX_INVALID | HEAP_XMAX_COMMITTED |
+							  HEAP_XMAX_BITS | HEAP_XMAX_IS_MULTI);
 		HeapTupleHeaderSetXmax(htup, xmax);
 	}
 	GenericXLogFinish(state);

@@ -70,12 +70,17 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 	return true;
 }
 
-/* tmfd->ctid from a heap position to a TID; the row itself maps to tid. */
+/*
+ * tmfd->ctid from a heap position to a TID; the row itself maps to tid.
+ * Only results whose ctid the executor reads are translated: for
+ * TM_BeingModified and TM_WouldBlock it may name a new version whose page
+ * its still running updater has not registered yet.
+ */
 static void
 TranslateFailure(Relation rel, const RowState *state, ItemPointer tid,
 				 TM_Result result, TM_FailureData *tmfd)
 {
-	if (result == TM_Ok || result == TM_Invisible)
+	if (result != TM_Updated && result != TM_Deleted && result != TM_SelfModified)
 		return;
 	if (ItemPointerEquals(&tmfd->ctid, (ItemPointer) &state->phys))
 		tmfd->ctid = *tid;
@@ -331,7 +336,8 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		DeltaHeapToLogical(rel, &next, tid);
 	}
 
-	if (result == TM_Ok)
+	/* TM_Invisible too: the executor reads the row's xmin to say why */
+	if (result == TM_Ok || result == TM_Invisible)
 		StoreLockedRow(rel, &state, &tuple, tid, slot);
 	else
 		ExecClearTuple(slot);

@@ -73,3 +73,21 @@ SELECT id FROM k WHERE qty = 1 AND code = 'f';
 RESET enable_seqscan;
 
 DROP TABLE ix, k, child, parent;
+
+-- No index-only scans: the visibility map describes physical blocks, colstore TIDs name
+-- pseudo-blocks.  Locking rows FOR SHARE fills fresh heap pages with their promoted copies, which
+-- heapam marks all-visible; deleting other rows then leaves deleted rows in pseudo-blocks whose
+-- numbers are those all-visible pages.  An index-only scan would count them.
+CREATE TABLE ios (id int PRIMARY KEY, v int) USING colstore;
+INSERT INTO ios SELECT g, g FROM generate_series(1, 60000) g;
+SELECT count(*) FROM (SELECT id FROM ios WHERE id <= 20000 FOR SHARE) locked;
+DELETE FROM ios WHERE id BETWEEN 1000 AND 59000;
+VACUUM ANALYZE ios;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ios WHERE id BETWEEN 1000 AND 59000;
+SELECT count(*) FROM ios WHERE id BETWEEN 1000 AND 59000;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SELECT count(*) FROM ios WHERE id BETWEEN 1000 AND 59000;
+DROP TABLE ios;
