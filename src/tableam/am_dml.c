@@ -306,13 +306,14 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	HeapTupleData tuple;
 	Buffer		buffer;
 	TM_Result	result;
+	ItemPointerData locked = *tid;	/* tid may point into slot */
 
 	tmfd->traversed = false;
 	for (;;)
 	{
 		ItemPointerData next;
 
-		if (!LocateForChange(rel, tid, cid, &state))
+		if (!LocateForChange(rel, &locked, cid, &state))
 		{
 			/* the executor reads the row's xmin to say why */
 			(void) RowFetch(rel, state.rownum, SnapshotAny, slot);
@@ -333,16 +334,17 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		result = FindLastVersion(rel, &next, tmfd->xmax, cid, wait_policy, tmfd);
 		if (result != TM_Ok)
 			return result;
-		DeltaHeapToLogical(rel, &next, tid);
+		DeltaHeapToLogical(rel, &next, &locked);
 	}
 
 	/* TM_Invisible too: the executor reads the row's xmin to say why */
 	if (result == TM_Ok || result == TM_Invisible)
-		StoreLockedRow(rel, &state, &tuple, tid, slot);
+		StoreLockedRow(rel, &state, &tuple, &locked, slot);
 	else
 		ExecClearTuple(slot);
 	ReleaseBuffer(buffer);
-	TranslateFailure(rel, &state, tid, result, tmfd);
+	TranslateFailure(rel, &state, &locked, result, tmfd);
+	*tid = locked;
 	return result;
 }
 

@@ -134,7 +134,9 @@ ColstoreSlotMaterialize(TupleTableSlot *slot)
 /*
  * Copy src's values into slot (a colstore slot).  The values are copied by
  * the virtual slot's routine, which fetches all of a lazy source's
- * attributes first; the row's inserter comes along when src is a colstore
+ * attributes first; the row's TID and table come along, as in a heap
+ * slot's copy (logical replication's apply worker locks the row it found
+ * through its copy), and so does the row's inserter when src is a colstore
  * slot too, so xmin stays selectable from the copy.
  */
 static void
@@ -143,6 +145,9 @@ ColstoreSlotCopySlot(TupleTableSlot *slot, TupleTableSlot *src)
 	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
 
 	TTSOpsVirtual.copyslot(slot, src);
+	/* the row's identity too, as heap slots' copies keep t_self */
+	slot->tts_tid = src->tts_tid;
+	slot->tts_tableOid = src->tts_tableOid;
 	if (TTS_IS_COLSTORE(src))
 	{
 		ColstoreTupleTableSlot *csrc = (ColstoreTupleTableSlot *) src;
