@@ -28,30 +28,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-data=/var/tmp/colstore-pgbench
-sock=/var/tmp/colstore-pgbench-socket
-export PGHOST="$sock" PGPORT="$port" PGUSER=postgres
-
-stop_server() { as_postgres pg_ctl -D "$data" -m fast -w stop >/dev/null 2>&1 || true; }
-trap stop_server EXIT
-
-make -s >/dev/null && make -s install >/dev/null
-stop_server
-rm -rf "$data"
-mkdir -p "$data" "$sock"
-chown postgres "$data" "$sock"
-as_postgres initdb -D "$data" --locale=C.UTF-8 -E UTF8 -A trust >/dev/null
-cat >>"$data/postgresql.conf" <<CONF
-port = $port
-listen_addresses = ''
-unix_socket_directories = '$sock'
-shared_buffers = 4GB
-jit = off
-max_wal_size = 16GB
-checkpoint_timeout = 30min
-shared_preload_libraries = 'colstore'
-CONF
-as_postgres pg_ctl -D "$data" -l "$data/server.log" -w start >/dev/null
+. bench/lib.sh
+bench_server_start /var/tmp/colstore-pgbench /var/tmp/colstore-pgbench-socket "$port" 'shared_buffers = 4GB' 'max_wal_size = 16GB' 'checkpoint_timeout = 30min'
 
 for am in heap colstore; do
 	echo "== $am: pgbench -i -s $scale $unlogged" >&2

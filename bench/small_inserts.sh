@@ -23,28 +23,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-data=/var/tmp/colstore-small
-sock=/var/tmp/colstore-small-socket
-export PGHOST="$sock" PGPORT="$port" PGDATABASE=bench PGUSER=postgres
-
-stop_server() { as_postgres pg_ctl -D "$data" -m fast -w stop >/dev/null 2>&1 || true; }
-trap stop_server EXIT
-
-make -s >/dev/null && make -s install >/dev/null
-stop_server
-rm -rf "$data"
-mkdir -p "$data" "$sock"
-chown postgres "$data" "$sock"
-as_postgres initdb -D "$data" --locale=C.UTF-8 -E UTF8 -A trust >/dev/null
-cat >>"$data/postgresql.conf" <<CONF
-port = $port
-listen_addresses = ''
-unix_socket_directories = '$sock'
-shared_buffers = 1GB
-jit = off
-shared_preload_libraries = 'colstore'
-CONF
-as_postgres pg_ctl -D "$data" -l "$data/server.log" -w start >/dev/null
+. bench/lib.sh
+bench_server_start /var/tmp/colstore-small /var/tmp/colstore-small-socket "$port" 'shared_buffers = 1GB'
+export PGDATABASE=bench
 psql -X -q -d postgres -c "CREATE DATABASE bench"
 psql -X -q -c "CREATE EXTENSION colstore"
 

@@ -48,6 +48,7 @@
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/rowgroup_writer.h"
 
 /* relation inside heap_insert/heap_update (see DeltaHeapHidesSize) */
 static Oid	InsertingRelid = InvalidOid;
@@ -56,29 +57,16 @@ static Oid	InsertingRelid = InvalidOid;
 static void
 AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
 {
-	ColstoreMetaPageData meta;
 	RowGroupDirEntry entry;
-	uint64		first;
 
-	ColstoreReadMeta(rel, &meta);
-	first = (meta.cm_next_row + ROWS_PER_TID_BLOCK - 1) / ROWS_PER_TID_BLOCK *
-		ROWS_PER_TID_BLOCK;
-	if (first + ROWS_PER_TID_BLOCK > COLSTORE_MAX_ROW_NUMBER)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("colstore table \"%s\" has run out of row numbers",
-						RelationGetRelationName(rel)),
-				 errhint("Rewrite the table with VACUUM FULL.")));
 	memset(&entry, 0, sizeof(entry));
-	entry.rg_first_row = first;
-	entry.rg_nrows = ROWS_PER_TID_BLOCK;
 	entry.rg_kind = RG_KIND_DELTA_PAGE;
 	entry.rg_flags = RG_FLAG_FROZEN;
 	entry.rg_xmin = FrozenTransactionId;
 	entry.rg_cmin = FirstCommandId;
 	entry.rg_header.sp_block = blkno;
-	meta.cm_next_row = first + ROWS_PER_TID_BLOCK;
-	DirectoryAppend(rel, &entry, &meta);
+	/* a pseudo-block of its own, so item numbers are offsets in it */
+	(void) AppendRowRange(rel, &entry, ROWS_PER_TID_BLOCK, ROWS_PER_TID_BLOCK);
 }
 
 /*

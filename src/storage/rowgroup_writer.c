@@ -347,6 +347,38 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 }
 
 /*
+ * AppendRowRange
+ *		Give *entry (its kind, xmin and the rest filled in by the caller) the
+ *		next count row numbers, starting at the first one nobody has reserved
+ *		yet rounded up to a multiple of align, and append it to the
+ *		directory.  Returns the first row number.  Caller holds the writer
+ *		lock.
+ */
+uint64
+AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count, uint32 align)
+{
+	ColstoreMetaPageData meta;
+	Buffer		metabuf;
+	uint64		start;
+
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
+	UnlockReleaseBuffer(metabuf);
+	start = (meta.cm_next_row + align - 1) / align * align;
+	if (start + count > COLSTORE_MAX_ROW_NUMBER)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("colstore table \"%s\" has run out of row numbers",
+						RelationGetRelationName(rel)),
+				 errhint("Rewrite the table with VACUUM FULL.")));
+	entry->rg_first_row = start;
+	entry->rg_nrows = count;
+	meta.cm_next_row = start + count;
+	DirectoryAppend(rel, entry, &meta);
+	return start;
+}
+
+/*
  * RowNumbersReserve
  *		Reserve count row numbers for transaction xid and record the
  *		reservation in the directory.  The range starts at the first row
@@ -357,30 +389,16 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 uint64
 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid)
 {
-	ColstoreMetaPageData meta;
 	RowGroupDirEntry entry;
 	uint64		start;
 
-	LockWriterAndReadMeta(rel, &meta);
-	start = meta.cm_next_row;
-	if (start + count > COLSTORE_MAX_ROW_NUMBER)
-	{
-		ColstoreUnlockWriter(rel);
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("colstore table \"%s\" has run out of row numbers",
-						RelationGetRelationName(rel)),
-				 errhint("Rewrite the table with VACUUM FULL.")));
-	}
 	memset(&entry, 0, sizeof(entry));
-	entry.rg_first_row = start;
-	entry.rg_nrows = count;
 	entry.rg_kind = RG_KIND_RESERVATION;
 	entry.rg_xmin = xid;
 	entry.rg_cmin = InvalidCommandId;
 	entry.rg_header.sp_block = InvalidBlockNumber;
-	meta.cm_next_row = start + count;
-	DirectoryAppend(rel, &entry, &meta);
+	ColstoreLockWriter(rel);
+	start = AppendRowRange(rel, &entry, count, 1);
 	ColstoreUnlockWriter(rel);
 	return start;
 }

@@ -21,5 +21,7 @@ extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
 							TransactionId xmin, CommandId cmin, uint16 flags,
 							const ColstoreOptions *opts);
 extern uint64 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid);
+extern uint64 AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count,
+							 uint32 align);
 
 #endif							/* ROWGROUP_WRITER_H */

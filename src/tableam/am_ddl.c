@@ -140,6 +140,46 @@ WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
 	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts);
 }
 
+/* The scan of a table being rewritten: in index order if an index is given. */
+typedef struct CopyScan
+{
+	IndexScanDesc iscan;
+	TableScanDesc tscan;
+} CopyScan;
+
+/* Start a scan of every row version of table (SnapshotAny). */
+static void
+CopyScanBegin(CopyScan *cs, Relation table, Relation index)
+{
+	cs->iscan = NULL;
+	cs->tscan = NULL;
+	if (index != NULL)
+	{
+		cs->iscan = index_beginscan(table, index, SnapshotAny, 0, 0);
+		index_rescan(cs->iscan, NULL, 0, NULL, 0);
+	}
+	else
+		cs->tscan = table_beginscan(table, SnapshotAny, 0, NULL);
+}
+
+static bool
+CopyScanNext(CopyScan *cs, TupleTableSlot *slot)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (cs->iscan != NULL)
+		return index_getnext_slot(cs->iscan, ForwardScanDirection, slot);
+	return table_scan_getnextslot(cs->tscan, ForwardScanDirection, slot);
+}
+
+static void
+CopyScanEnd(CopyScan *cs)
+{
+	if (cs->iscan != NULL)
+		index_endscan(cs->iscan);
+	else
+		table_endscan(cs->tscan);
+}
+
 /*
  * Copy the rows of the "old" row groups (marked in is_old), in index order
  * if OldIndex is given, else in table order, into frozen row groups.
@@ -152,26 +192,14 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
 											   CurrentMemoryContext);
 	double		copied = 0;
-	IndexScanDesc iscan = NULL;
-	TableScanDesc tscan = NULL;
+	CopyScan	cs;
 
-	if (OldIndex != NULL)
-	{
-		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
-		index_rescan(iscan, NULL, 0, NULL, 0);
-	}
-	else
-		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
-
-	for (;;)
+	CopyScanBegin(&cs, OldTable, OldIndex);
+	while (CopyScanNext(&cs, slot))
 	{
 		uint64		rownum;
 		int			g;
 
-		CHECK_FOR_INTERRUPTS();
-		if (iscan ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
-			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
-			break;
 		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
 			continue;
 		g = DirectoryFindRowGroup(dir, rownum);
@@ -185,10 +213,7 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 	}
 	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
 				RG_FLAG_FROZEN, opts);
-	if (iscan)
-		index_endscan(iscan);
-	else
-		table_endscan(tscan);
+	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);
 	return copied;
@@ -294,26 +319,14 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
 											   CurrentMemoryContext);
-	IndexScanDesc iscan = NULL;
-	TableScanDesc tscan = NULL;
+	CopyScan	cs;
 	double		copied = 0;
 
-	if (OldIndex != NULL)
-	{
-		iscan = index_beginscan(OldTable, OldIndex, SnapshotAny, 0, 0);
-		index_rescan(iscan, NULL, 0, NULL, 0);
-	}
-	else
-		tscan = table_beginscan(OldTable, SnapshotAny, 0, NULL);
-
-	for (;;)
+	CopyScanBegin(&cs, OldTable, OldIndex);
+	while (CopyScanNext(&cs, slot))
 	{
 		RewriteVersion v;
 
-		CHECK_FOR_INTERRUPTS();
-		if (iscan ? !index_getnext_slot(iscan, ForwardScanDirection, slot)
-			: !table_scan_getnextslot(tscan, ForwardScanDirection, slot))
-			break;
 		RowStateForRewrite(OldTable, &slot->tts_tid, OldestXmin, &v);
 		if (v.dead)
 		{
@@ -334,10 +347,7 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 		CopyVersion(NewTable, slot, v.settled ? FrozenTransactionId : v.xmin, v.xmax);
 	}
 	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId, RG_FLAG_FROZEN, opts);
-	if (iscan)
-		index_endscan(iscan);
-	else
-		table_endscan(tscan);
+	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);
 	return copied;

@@ -124,6 +124,27 @@ CrosscheckRowGroup(Relation rel, RowState *state, ItemPointer tid,
 	return TM_Updated;
 }
 
+/*
+ * What DELETE and UPDATE do before heapam changes the row tid names: find
+ * and promote it, report the write to SERIALIZABLE readers of the colstore
+ * TID (they take predicate locks on it), and apply an RI crosscheck to a
+ * row-group row.  Returns TM_Ok to go on, or the result to return.
+ */
+static TM_Result
+PrepareChange(Relation rel, ItemPointer tid, CommandId cid, Snapshot crosscheck,
+			  bool wait, TM_FailureData *tmfd, RowState *state)
+{
+	if (!LocateForChange(rel, tid, cid, state))
+		return TM_Invisible;
+	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+	return CrosscheckRowGroup(rel, state, tid, cid, crosscheck, wait, tmfd);
+}
+
+/*
+ * colstore_tuple_delete
+ *		Delete the row tid names, as heap_delete does (see tableam.h for the
+ *		contract); tmfd->ctid comes back as a colstore TID.
+ */
 TM_Result
 colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 					  Snapshot snapshot, Snapshot crosscheck, bool wait,
@@ -132,11 +153,7 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	RowState	state;
 	TM_Result	result;
 
-	if (!LocateForChange(rel, tid, cid, &state))
-		return TM_Invisible;
-	/* readers of the colstore TID take predicate locks on it */
-	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
-	result = CrosscheckRowGroup(rel, &state, tid, cid, crosscheck, wait, tmfd);
+	result = PrepareChange(rel, tid, cid, crosscheck, wait, tmfd, &state);
 	if (result != TM_Ok)
 		return result;
 	result = heap_delete(rel, &state.phys, cid, crosscheck, wait, tmfd,
@@ -145,6 +162,12 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	return result;
 }
 
+/*
+ * colstore_tuple_update
+ *		Replace the row otid names by the row in slot, as heap_update does
+ *		(see tableam.h): the new version is a heap tuple whose colstore TID is
+ *		stored in slot->tts_tid, and it always needs index entries.
+ */
 TM_Result
 colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 					  CommandId cid, Snapshot snapshot, Snapshot crosscheck,
@@ -156,10 +179,7 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	bool		shouldFree = true;
 	HeapTuple	tuple;
 
-	if (!LocateForChange(rel, otid, cid, &state))
-		return TM_Invisible;
-	CheckForSerializableConflictIn(rel, otid, ItemPointerGetBlockNumber(otid));
-	result = CrosscheckRowGroup(rel, &state, otid, cid, crosscheck, wait, tmfd);
+	result = PrepareChange(rel, otid, cid, crosscheck, wait, tmfd, &state);
 	if (result != TM_Ok)
 		return result;
 
@@ -295,6 +315,13 @@ FindLastVersion(Relation rel, ItemPointer next, TransactionId prior_xmax,
 	}
 }
 
+/*
+ * colstore_tuple_lock
+ *		Lock the row *tid names, as heapam_tuple_lock does (see tableam.h):
+ *		with TUPLE_LOCK_FLAG_FIND_LAST_VERSION, the latest version of an
+ *		updated row is locked instead and *tid set to it.  On TM_Ok and
+ *		TM_Invisible the row is stored in slot.
+ */
 TM_Result
 colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 					TupleTableSlot *slot, CommandId cid, LockTupleMode mode,
