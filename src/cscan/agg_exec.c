@@ -78,7 +78,6 @@ typedef struct ColstoreAggState
 	Index		relid;			/* the table's range table index */
 	int			naggs;
 	AggFold   *aggs;
-	List	   *quals;			/* conditions, with the table's Vars */
 	ChunkPruner *pruner;
 	bool	   *selected;		/* [selected_size] */
 	int			selected_size;
@@ -155,6 +154,7 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ColstoreAggState *state = (ColstoreAggState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *table_entry = llast_node(TargetEntry, cscan->custom_scan_tlist);
+	List	   *quals;
 	ListCell   *lc;
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
@@ -181,11 +181,11 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 									  attno - 1)->atttypid;
 		state->naggs++;
 	}
-	state->quals = (List *) ResolveIndexVars((Node *) cscan->custom_exprs,
-											 cscan->custom_scan_tlist);
-	state->pruner = ChunkPrunerCreate(state->quals, state->relid,
+	quals = (List *) ResolveIndexVars((Node *) cscan->custom_exprs,
+									  cscan->custom_scan_tlist);
+	state->pruner = ChunkPrunerCreate(quals, state->relid,
 									  RelationGetDescr(state->rel), &node->ss.ps);
-	if (ChunkPrunerNumKeys(state->pruner) != list_length(state->quals))
+	if (ChunkPrunerNumKeys(state->pruner) != list_length(quals))
 		elog(ERROR, "ColstoreAgg plan has a condition it cannot evaluate");
 }
 
@@ -381,25 +381,24 @@ ComputeAggregates(ColstoreAggState *state)
 						  state->pruner);
 	while ((nrows = ColstoreScanNextBatch(scan, desc)) >= 0)
 	{
-		/* deleted rows are in the batch but not returned by the scan */
-		const bool *hidden = ColstoreScanBatchHidden(scan);
-		bool		select = filtered || hidden != NULL;
+		bool		select;
 
-		CHECK_FOR_INTERRUPTS();
-		if (select)
+		if (nrows > state->selected_size)
 		{
-			if (nrows > state->selected_size)
-			{
-				state->selected_size = nrows;
-				state->selected = state->selected == NULL ?
-					MemoryContextAlloc(estate->es_query_cxt, nrows) :
-					repalloc(state->selected, nrows);
-			}
-			for (i = 0; i < nrows; i++)
-				state->selected[i] = hidden == NULL || !hidden[i];
-			if (filtered)
-				ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn, scan,
-									  state->selected);
+			state->selected_size = nrows;
+			state->selected = state->selected == NULL ?
+				MemoryContextAlloc(estate->es_query_cxt, nrows) :
+				repalloc(state->selected, nrows);
+		}
+		/* deleted rows are in the batch but not returned by the scan */
+		select = ColstoreScanBatchSelect(scan, state->selected);
+		if (filtered)
+		{
+			if (!select)
+				memset(state->selected, true, nrows);
+			ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn, scan,
+								  state->selected);
+			select = true;
 		}
 		for (i = 0; i < state->naggs; i++)
 			FoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL);

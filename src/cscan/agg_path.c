@@ -250,13 +250,14 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (rte->rtekind != RTE_RELATION || rte->relkind != RELKIND_RELATION ||
 		rte->inh || rte->tablesample != NULL)
 		return;
-	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
-		return;
 	quals = ExactConditions(input_rel, &ok);
 	if (!ok)
 		return;
 	aggs = SupportedAggregates(output_rel->reltarget, input_rel->relid);
 	if (aggs == NIL)
+		return;
+	/* last: reading the options is a catalog lookup */
+	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
 		return;
 
 	cpath = makeNode(CustomPath);

@@ -200,19 +200,17 @@ PruningClauseColumn(Expr *clause, Index relid)
 
 /*
  * Can "column op value" with these types be decided by comparing int64s?
- * True for the integer types among themselves (btree family integer_ops)
- * and for date with date; not for date against timestamps.
+ * True for a type with signed integer order against itself, and for the
+ * integer types among themselves (btree family integer_ops); not across
+ * families (date against timestamps).
  */
 static bool
 IntegerLike(Oid column_type, Oid value_type)
 {
-	bool		column_int = (column_type == INT2OID || column_type == INT4OID ||
-							  column_type == INT8OID);
-	bool		value_int = (value_type == INT2OID || value_type == INT4OID ||
-							 value_type == INT8OID);
-
-	return (column_int && value_int) ||
-		(column_type == DATEOID && value_type == DATEOID);
+	if (column_type == value_type)
+		return TypeHasSignedIntegerOrder(column_type);
+	return (column_type == INT2OID || column_type == INT4OID || column_type == INT8OID) &&
+		(value_type == INT2OID || value_type == INT4OID || value_type == INT8OID);
 }
 
 /*

@@ -61,7 +61,6 @@ typedef struct ColstoreScanState
 	SharedScanCounters *shared; /* parallel: in the DSM segment */
 	bool		keys_ready;		/* pruning values evaluated for this scan */
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
-	bool		shut_down;
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -263,7 +262,6 @@ ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	SharedScanCounters *shared = (SharedScanCounters *) coordinate;
 
-	state->shut_down = false;
 	pg_atomic_init_u64(&shared->groups_read, 0);
 	pg_atomic_init_u64(&shared->groups_skipped, 0);
 	pg_atomic_init_u64(&shared->chunks_read, 0);
@@ -300,18 +298,20 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	ColstoreScanCounters mine = {0};
 
-	if (state->shared == NULL || state->shut_down)
+	/* shared is forgotten once counted, so each participant counts once */
+	if (state->shared == NULL)
 		return;
-	state->shut_down = true;
 	if (IsParallelWorker())
 	{
-		if (node->ss.ss_currentScanDesc == NULL)
-			return;
-		ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &mine);
-		pg_atomic_fetch_add_u64(&state->shared->groups_read, mine.groups_read);
-		pg_atomic_fetch_add_u64(&state->shared->groups_skipped, mine.groups_skipped);
-		pg_atomic_fetch_add_u64(&state->shared->chunks_read, mine.chunks_read);
-		pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
+		if (node->ss.ss_currentScanDesc != NULL)
+		{
+			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &mine);
+			pg_atomic_fetch_add_u64(&state->shared->groups_read, mine.groups_read);
+			pg_atomic_fetch_add_u64(&state->shared->groups_skipped, mine.groups_skipped);
+			pg_atomic_fetch_add_u64(&state->shared->chunks_read, mine.chunks_read);
+			pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
+		}
+		state->shared = NULL;
 		return;
 	}
 	state->workers.groups_read += pg_atomic_read_u64(&state->shared->groups_read);

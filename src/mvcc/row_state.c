@@ -106,8 +106,7 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 	if (index >= 0)
 	{
 		state->kind = ROWSTATE_DELTA;
-		ItemPointerSet(&state->phys, dir->entries[index].rg_header.sp_block,
-					   (OffsetNumber) (state->rownum - dir->entries[index].rg_first_row + 1));
+		DeltaPageItemOfRow(&dir->entries[index], state->rownum, &state->phys);
 		return;
 	}
 	index = DirectoryFindRowGroup(dir, state->rownum);
@@ -284,8 +283,7 @@ RowStatePromote(Relation rel, RowState *state)
 
 		DeltaHeapMultiInsert(rel, slots, nnew, GetCurrentCommandId(true),
 							 HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
-		for (i = 0; i < (uint32) nnew; i++)
-			DeltaHeapUncountInsert(rel);
+		DeltaHeapUncountInserts(rel, nnew);
 		for (i = 0; i < n; i++)
 			if (!ItemPointerIsValid(&copies[i]))
 				copies[i] = slots[k++]->tts_tid;
@@ -346,9 +344,13 @@ VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf, Snapshot snapshot,
 	return visible ? ROW_LIVE : ROW_HIDDEN;
 }
 
-/* Point tuple at item off of the locked page, or return false. */
-static bool
-ReadVersion(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
+/*
+ * HeapVersionRead
+ *		Point tuple at item off of the locked heap page in buf, or return
+ *		false if that item holds no tuple.
+ */
+bool
+HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
 {
 	Page		page = BufferGetPage(buf);
 	ItemId		lp;
@@ -382,7 +384,7 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	if (ReadVersion(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
+	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
 	{
 		visible = VersionLiveness(rel, &tuple, buf, snapshot, InvalidTransactionId) != ROW_HIDDEN;
 		if (visible && copy != NULL)
@@ -431,7 +433,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 			buf = ReadBuffer(rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 		}
-		if (!ReadVersion(rel, buf, ItemPointerGetOffsetNumber(&copies[i]), &tuple))
+		if (!HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(&copies[i]), &tuple))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg_internal("colstore table \"%s\": promoted copy of row %llu is missing",
@@ -472,7 +474,7 @@ DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 		HeapTupleData tuple;
 		RowLiveness live;
 
-		if (!ReadVersion(rel, buf, off, &tuple) ||
+		if (!HeapVersionRead(rel, buf, off, &tuple) ||
 			HeapTupleHeaderIsPromotedCopy(tuple.t_data))
 			continue;
 		live = VersionLiveness(rel, &tuple, buf, snapshot, oldest_xmin);
@@ -546,7 +548,7 @@ RowStateForRewrite(Relation rel, ItemPointer tid, TransactionId oldest_xmin,
 	}
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(&state.phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	if (!ReadVersion(rel, buf, ItemPointerGetOffsetNumber(&state.phys), &tuple))
+	if (!HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(&state.phys), &tuple))
 		v->dead = true;
 	else
 	{

@@ -12,6 +12,7 @@
 #define ROW_STATE_H
 
 #include "access/htup.h"
+#include "storage/buf.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
@@ -45,6 +46,8 @@ extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
 extern void RowStatePromote(Relation rel, RowState *state);
 extern void RowStateForget(Oid relid);
 
+extern bool HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off,
+							HeapTuple tuple);
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 							   HeapTuple *copy, TransactionId *raw_xmax);
 extern bool RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group,

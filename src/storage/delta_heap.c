@@ -70,23 +70,31 @@ AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
 }
 
 /*
- * DeltaHeapRegisterPage
- *		Make sure heap page blkno has its pseudo-block.  Call it after every
- *		heap call that placed a tuple, before the transaction can commit.
+ * Make sure heap page blkno has its pseudo-block, and return the entry.
+ * Called after every heap call that placed a tuple, before the transaction
+ * can commit.
  */
-void
-DeltaHeapRegisterPage(Relation rel, BlockNumber blkno)
+static RowGroupDirEntry
+RegisterPage(Relation rel, BlockNumber blkno)
 {
-	if (DirectoryFindDeltaBlock(DirectoryGet(rel), blkno) >= 0)
-		return;
-	ColstoreLockWriter(rel);
-	if (DirectoryFindDeltaBlock(DirectoryGet(rel), blkno) < 0)
-		AppendDeltaPageEntry(rel, blkno);
-	ColstoreUnlockWriter(rel);
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			index = DirectoryFindDeltaBlock(dir, blkno);
+
+	if (index < 0)
+	{
+		ColstoreLockWriter(rel);
+		dir = DirectoryGet(rel);
+		if (DirectoryFindDeltaBlock(dir, blkno) < 0)
+			AppendDeltaPageEntry(rel, blkno);
+		ColstoreUnlockWriter(rel);
+		dir = DirectoryGet(rel);
+		index = DirectoryFindDeltaBlock(dir, blkno);
+	}
+	return dir->entries[index];
 }
 
 /* Add an empty, registered heap page.  Caller holds the writer lock. */
-static BlockNumber
+static void
 AddFirstHeapPage(Relation rel)
 {
 	GenericXLogState *state;
@@ -104,7 +112,6 @@ AddFirstHeapPage(Relation rel)
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
 	AppendDeltaPageEntry(rel, blkno);
-	return blkno;
 }
 
 /*
@@ -156,44 +163,20 @@ DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("colstore table \"%s\": heap block %u has no pseudo-block",
 								 RelationGetRelationName(rel), blkno)));
-	RowNumberToItemPointer(dir->entries[index].rg_first_row +
-						   ItemPointerGetOffsetNumberNoCheck(phys) - 1,
-						   logical);
+	DeltaPageRowOfItem(&dir->entries[index], ItemPointerGetOffsetNumberNoCheck(phys),
+					   logical);
 }
 
 /*
- * DeltaHeapToPhysical
- *		If logical names a row of a delta page, set *phys to its heap
- *		position and return true.
- */
-bool
-DeltaHeapToPhysical(Relation rel, ItemPointer logical, ItemPointer phys)
-{
-	ColstoreDirectory *dir;
-	uint64		rownum;
-	int			index;
-
-	if (!ItemPointerToRowNumber(logical, &rownum))
-		return false;
-	dir = DirectoryGet(rel);
-	index = DirectoryFindDeltaPage(dir, rownum);
-	if (index < 0)
-		return false;
-	ItemPointerSet(phys, dir->entries[index].rg_header.sp_block,
-				   (OffsetNumber) (rownum - dir->entries[index].rg_first_row + 1));
-	return true;
-}
-
-/*
- * DeltaHeapUncountInsert
- *		heap_insert counted a promoted copy as an inserted row; it is not
- *		one, so take it back (the counts feed autovacuum's thresholds).
+ * DeltaHeapUncountInserts
+ *		heap_insert counted n promoted copies as inserted rows; they are not
+ *		rows, so take them back (the counts feed autovacuum's thresholds).
  */
 void
-DeltaHeapUncountInsert(Relation rel)
+DeltaHeapUncountInserts(Relation rel, int n)
 {
 	if (pgstat_should_count_relation(rel) && rel->pgstat_info->trans != NULL)
-		rel->pgstat_info->trans->tuples_inserted--;
+		rel->pgstat_info->trans->tuples_inserted -= n;
 }
 
 /*
@@ -226,7 +209,7 @@ DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
 		InsertingRelid = InvalidOid;
 	}
 	PG_END_TRY();
-	DeltaHeapRegisterPage(rel, ItemPointerGetBlockNumber(&tuple->t_self));
+	(void) RegisterPage(rel, ItemPointerGetBlockNumber(&tuple->t_self));
 }
 
 /*
@@ -260,7 +243,7 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 		BlockNumber blkno = ItemPointerGetBlockNumber(&slots[i]->tts_tid);
 
 		if (blkno != last)
-			DeltaHeapRegisterPage(rel, blkno);
+			(void) RegisterPage(rel, blkno);
 		last = blkno;
 	}
 }
@@ -268,12 +251,14 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 /*
  * DeltaHeapUpdate
  *		heap_update of the heap tuple at otid to newtup, registering the page
- *		the new version lands on if it succeeds.
+ *		the new version lands on if it succeeds and setting *newtid to the
+ *		new version's colstore TID.
  */
 TM_Result
 DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 				CommandId cid, Snapshot crosscheck, bool wait,
-				TM_FailureData *tmfd, LockTupleMode *lockmode)
+				TM_FailureData *tmfd, LockTupleMode *lockmode,
+				ItemPointer newtid)
 {
 	TM_Result	result;
 
@@ -290,6 +275,11 @@ DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 	}
 	PG_END_TRY();
 	if (result == TM_Ok)
-		DeltaHeapRegisterPage(rel, ItemPointerGetBlockNumber(&newtup->t_self));
+	{
+		RowGroupDirEntry page = RegisterPage(rel,
+											 ItemPointerGetBlockNumber(&newtup->t_self));
+
+		DeltaPageRowOfItem(&page, ItemPointerGetOffsetNumber(&newtup->t_self), newtid);
+	}
 	return result;
 }

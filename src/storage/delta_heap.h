@@ -14,6 +14,7 @@
 
 #include "access/htup_details.h"
 #include "access/tableam.h"
+#include "storage/rowgroup_format.h"
 #include "storage/itemptr.h"
 #include "utils/rel.h"
 
@@ -29,6 +30,23 @@
 #define HeapTupleHeaderIsPromotedCopy(tup) \
 	(((tup)->t_infomask2 & HEAP_COLSTORE_PROMOTED) != 0)
 
+/*
+ * A delta page entry's pseudo-block and its heap page have the same item
+ * numbers: row page->rg_first_row + i is item i + 1.
+ */
+static inline void
+DeltaPageItemOfRow(const RowGroupDirEntry *page, uint64 rownum, ItemPointer phys)
+{
+	ItemPointerSet(phys, page->rg_header.sp_block,
+				   (OffsetNumber) (rownum - page->rg_first_row + 1));
+}
+
+static inline void
+DeltaPageRowOfItem(const RowGroupDirEntry *page, OffsetNumber off, ItemPointer logical)
+{
+	RowNumberToItemPointer(page->rg_first_row + off - 1, logical);
+}
+
 extern void DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid,
 							int options);
 extern void DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
@@ -36,11 +54,10 @@ extern void DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 extern TM_Result DeltaHeapUpdate(Relation rel, ItemPointer otid,
 								 HeapTuple newtup, CommandId cid,
 								 Snapshot crosscheck, bool wait,
-								 TM_FailureData *tmfd, LockTupleMode *lockmode);
+								 TM_FailureData *tmfd, LockTupleMode *lockmode,
+								 ItemPointer newtid);
 extern bool DeltaHeapHidesSize(Oid relid);
-extern void DeltaHeapRegisterPage(Relation rel, BlockNumber blkno);
 extern void DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical);
-extern bool DeltaHeapToPhysical(Relation rel, ItemPointer logical, ItemPointer phys);
-extern void DeltaHeapUncountInsert(Relation rel);
+extern void DeltaHeapUncountInserts(Relation rel, int n);
 
 #endif							/* DELTA_HEAP_H */

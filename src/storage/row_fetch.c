@@ -95,8 +95,7 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
 	ItemPointerData phys;
 	HeapTuple	tuple = NULL;
 
-	ItemPointerSet(&phys, page->rg_header.sp_block,
-				   (OffsetNumber) (rownum - page->rg_first_row + 1));
+	DeltaPageItemOfRow(page, rownum, &phys);
 	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL))
 		return ROW_INVISIBLE;
 	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))

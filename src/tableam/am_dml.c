@@ -195,10 +195,9 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	tuple->t_tableOid = slot->tts_tableOid;
 
 	result = DeltaHeapUpdate(rel, &state.phys, tuple, cid, crosscheck, wait,
-							 tmfd, lockmode);
+							 tmfd, lockmode, &slot->tts_tid);
 	if (result == TM_Ok)
 	{
-		DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
 		/* RETURNING xmin of the new version */
 		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	}

@@ -46,6 +46,7 @@
 
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/predicate.h"
@@ -122,6 +123,19 @@ typedef struct ColstoreScanDescData
 } ColstoreScanDescData;
 
 typedef ColstoreScanDescData *ColstoreScanDesc;
+
+/*
+ * Drop the decoded chunk: its memory, its columns and its row mask.  Lazy
+ * rows stored from it see the generation change and refuse to read it.
+ */
+static void
+ForgetChunk(ColstoreScanDesc s)
+{
+	MemoryContextReset(s->chunk_cxt);
+	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
+	s->row_mask = NULL;
+	s->chunk_generation++;
+}
 
 /*
  * Copy the directory's row groups and delta pages, in row number order, and
@@ -201,8 +215,7 @@ LoadGroups(ColstoreScanDesc s)
 	s->cur_chunk = -1;
 	s->chunk_rows = s->chunk_pos = 0;
 	s->header = NULL;
-	s->chunk_generation++;
-	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
+	ForgetChunk(s);
 	s->cur_block = InvalidBlockNumber;
 }
 
@@ -291,7 +304,7 @@ OpenGroup(ColstoreScanDesc s, int i)
 {
 	MemoryContext oldcxt;
 
-	MemoryContextReset(s->chunk_cxt);
+	ForgetChunk(s);
 	MemoryContextReset(s->group_cxt);
 	oldcxt = MemoryContextSwitchTo(s->group_cxt);
 	if (s->groups[i].is_delta)
@@ -313,10 +326,7 @@ OpenGroup(ColstoreScanDesc s, int i)
 	s->cur_group = i;
 	s->cur_chunk = -1;
 	s->chunk_rows = s->chunk_pos = 0;
-	s->row_mask = NULL;
 	s->group_has_reads = false;
-	s->chunk_generation++;
-	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 }
 
 /*
@@ -334,9 +344,7 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 		s->isnull = repalloc(s->isnull, sizeof(bool *) * s->max_natts);
 		s->decoded = repalloc(s->decoded, sizeof(bool) * s->max_natts);
 	}
-	MemoryContextReset(s->chunk_cxt);
-	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
-	s->chunk_generation++;
+	ForgetChunk(s);
 	s->chunk_desc = desc;
 	s->cur_chunk = c;
 	s->chunk_pos = 0;
@@ -504,6 +512,36 @@ SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
 }
 
 /*
+ * Move a forward scan to its next chunk that the filter (if any) does not
+ * rule out, claiming and opening further units as needed.  Returns false at
+ * the end of the scan, which is left past its last unit.
+ */
+static bool
+AdvanceChunk(ColstoreScanDesc s, TupleDesc desc)
+{
+	for (;;)
+	{
+		int			next;
+
+		CHECK_FOR_INTERRUPTS();
+		if (s->cur_group >= 0 && s->cur_chunk + 1 < GroupChunks(s))
+		{
+			if (SelectNextChunk(s, desc))
+				return true;
+			continue;
+		}
+		next = ClaimNextGroup(s);
+		if (next < 0)
+		{
+			s->cur_group = -1;
+			s->next_group = s->ngroups;
+			return false;
+		}
+		OpenGroup(s, next);
+	}
+}
+
+/*
  * Store row pos of the current chunk in slot: lazily in a colstore slot,
  * decoding every column for other slot types.
  */
@@ -530,8 +568,7 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 		ColstoreSlotSetInsertInfo(slot, xmin,
 								  TransactionIdIsCurrentTransactionId(xmin) ?
 								  HeapTupleHeaderGetCmin(tup) : FirstCommandId);
-		RowNumberToItemPointer(g->entry.rg_first_row + s->delta_offsets[pos] - 1,
-							   &slot->tts_tid);
+		DeltaPageRowOfItem(&g->entry, s->delta_offsets[pos], &slot->tts_tid);
 	}
 	else
 	{
@@ -584,35 +621,15 @@ ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
-	for (;;)
-	{
-		CHECK_FOR_INTERRUPTS();
-		if (s->cur_group >= 0 && s->cur_chunk + 1 < GroupChunks(s))
-		{
-			if (SelectNextChunk(s, desc))
-			{
-				Relation	rel = scan->rs_rd;
+	Relation	rel = scan->rs_rd;
 
-				s->chunk_pos = s->chunk_rows;
-				/* seq_tup_read, as row-by-row scans count it */
-				if (pgstat_should_count_relation(rel))
-					rel->pgstat_info->t_counts.t_tuples_returned += s->chunk_rows;
-				return s->chunk_rows;
-			}
-			continue;
-		}
-		{
-			int			next = ClaimNextGroup(s);
-
-			if (next < 0)
-			{
-				s->cur_group = -1;
-				s->next_group = s->ngroups;
-				return -1;
-			}
-			OpenGroup(s, next);
-		}
-	}
+	if (!AdvanceChunk(s, desc))
+		return -1;
+	s->chunk_pos = s->chunk_rows;
+	/* seq_tup_read, as row-by-row scans count it */
+	if (pgstat_should_count_relation(rel))
+		rel->pgstat_info->t_counts.t_tuples_returned += s->chunk_rows;
+	return s->chunk_rows;
 }
 
 /* Decoded values and NULL flags of column att (0-based) of the batch. */
@@ -645,23 +662,22 @@ ColstoreScanBatchNulls(TableScanDesc scan, int att)
 }
 
 /*
- * ColstoreScanBatchHidden
- *		NULL if the scan returns every row of the batch; else an array with
- *		true for the rows it does not return (deleted rows).
+ * ColstoreScanBatchSelect
+ *		If the scan does not return every row of the batch (deleted rows),
+ *		set selected[i] to whether it returns row i and return true; else
+ *		return false and leave selected alone.
  */
-const bool *
-ColstoreScanBatchHidden(TableScanDesc scan)
+bool
+ColstoreScanBatchSelect(TableScanDesc scan, bool *selected)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-	bool	   *hidden;
 	int			i;
 
 	if (s->row_mask == NULL)
-		return NULL;
-	hidden = MemoryContextAlloc(s->chunk_cxt, Max(s->chunk_rows, 1));
+		return false;
 	for (i = 0; i < s->chunk_rows; i++)
-		hidden[i] = RowHidden(s, i);
-	return hidden;
+		selected[i] = !RowHidden(s, i);
+	return true;
 }
 
 /*
@@ -821,23 +837,11 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}
-		if (s->cur_group >= 0 && s->cur_chunk + 1 < GroupChunks(s))
+		if (!AdvanceChunk(s, slot->tts_tupleDescriptor))
 		{
-			SelectNextChunk(s, slot->tts_tupleDescriptor);
-			continue;
-		}
-		{
-			int			next = ClaimNextGroup(s);
-
-			if (next < 0)
-			{
-				/* past the end; a backward step restarts from the last row */
-				s->cur_group = -1;
-				s->next_group = s->ngroups;
-				ExecClearTuple(slot);
-				return false;
-			}
-			OpenGroup(s, next);
+			/* past the end; a backward step restarts from the last row */
+			ExecClearTuple(slot);
+			return false;
 		}
 	}
 }

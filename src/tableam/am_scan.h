@@ -75,7 +75,7 @@ extern void ColstoreScanAddCounters(TableScanDesc scan,
 extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
 extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
 									bool **isnull);
-extern const bool *ColstoreScanBatchHidden(TableScanDesc scan);
+extern bool ColstoreScanBatchSelect(TableScanDesc scan, bool *selected);
 extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
 extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);

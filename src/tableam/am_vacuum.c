@@ -32,6 +32,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
@@ -102,18 +103,13 @@ ScanHeapPages(Relation rel, ColstoreDirectory *dir, TransactionId oldest_xmin,
 		page = BufferGetPage(buf);
 		for (off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
 		{
-			ItemId		lp = PageGetItemId(page, off);
 			HeapTupleData tuple;
 			TransactionId xid;
 			bool		promoted;
 			bool		dead;
 
-			if (!ItemIdIsNormal(lp))
+			if (!HeapVersionRead(rel, buf, off, &tuple))
 				continue;
-			tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
-			tuple.t_len = ItemIdGetLength(lp);
-			ItemPointerSet(&tuple.t_self, blkno, off);
-			tuple.t_tableOid = RelationGetRelid(rel);
 			promoted = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 
 			xid = HeapTupleHeaderGetRawXmin(tuple.t_data);
