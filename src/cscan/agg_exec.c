@@ -3,27 +3,19 @@
  * agg_exec.c
  *	  Executor side of ColstoreAgg: aggregates folded from decoded chunks.
  *
- * The node returns one row.  On its first call it runs a colstore scan in
- * batches (ColstoreScanNextBatch: one chunk at a time, chunks the
- * conditions refute skipped), marks the rows of each batch that pass the
- * conditions (ChunkPrunerFilterRows, exact for the conditions agg_path.c
- * accepts), and folds the selected values into each aggregate:
+ * On its first call the node runs a colstore scan in batches
+ * (ColstoreScanNextBatch: one chunk at a time, chunks the conditions refute
+ * skipped), marks the rows of each batch that pass the conditions
+ * (ChunkPrunerFilterRows, exact for the conditions agg_path.c accepts),
+ * gives each selected row its group (agg_groups.c; one group without GROUP
+ * BY) and folds the selected values into each aggregate's per-group states
+ * (agg_fold.c).  Then it returns one row per group: without GROUP BY
+ * exactly one, with GROUP BY none for empty input, as Agg does.  The scan
+ * sees exactly the rows a sequential scan with the same snapshot sees.
  *
- *	count(*)		rows selected
- *	count(col)		rows selected and not NULL; without conditions, the
- *					chunk's row count minus the header's NULL count
- *	sum(int2/int4)	int128 accumulator, result bigint; "bigint out of
- *					range" if it does not fit, where PostgreSQL's serial
- *					int4_sum would wrap around silently (it takes over four
- *					billion rows of large values to get there)
- *	sum(int8)		int128 accumulator, result numeric
- *	min/max			int2, int4, int8, date as signed integers
- *
- * Empty input gives 0 for counts and NULL for the others, as Agg does.
- * The scan sees exactly the rows a sequential scan with the same snapshot
- * sees (visibility is per row group).  The scan tuple is the node's
- * custom_scan_tlist: the aggregates' results, then NULL for the columns
- * the conditions read (they are there only so setrefs can resolve the
+ * The scan tuple is the node's custom_scan_tlist: the aggregates' results,
+ * the grouping columns' values, then NULL for the other columns the
+ * conditions read (they are there only so setrefs can resolve the
  * conditions); the target list is projected from it.
  *
  * IDENTIFICATION
@@ -53,23 +45,12 @@
 #endif
 
 #include "cscan/agg_exec.h"
+#include "cscan/agg_fold.h"
+#include "cscan/agg_groups.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
-#include "storage/integer_order.h"
 #include "tableam/am_scan.h"
-
-/* One aggregate of the scan tuple and its running state. */
-typedef struct AggFold
-{
-	ColstoreAggKind kind;
-	int			resno;			/* position in the scan tuple, 0-based */
-	int			attno;			/* argument column, 0-based; -1: count(*) */
-	Oid			type;			/* argument's type */
-	int64		count;			/* values folded */
-	int128		sum;
-	int64		minmax;
-} AggFold;
 
 typedef struct ColstoreAggState
 {
@@ -78,10 +59,18 @@ typedef struct ColstoreAggState
 	Index		relid;			/* the table's range table index */
 	int			naggs;
 	AggFold   *aggs;
+	int			nkeys;			/* grouping columns (0: no GROUP BY) */
+	GroupKeySpec *keys;
+	int			first_key;		/* scan tuple position of the first one */
 	ChunkPruner *pruner;
-	bool	   *selected;		/* [selected_size] */
-	int			selected_size;
-	bool		done;			/* the row was returned */
+	MemoryContext fold_cxt;		/* groups and states of one execution */
+	GroupTable *groups;			/* NULL without GROUP BY */
+	bool	   *selected;		/* [batch_size] */
+	uint32	   *row_groups;		/* [batch_size] */
+	int			batch_size;
+	bool		computed;		/* the groups are complete */
+	uint32		next_group;		/* the next group to return */
+	uint32		ngroups;
 	ColstoreScanCounters counters;
 } ColstoreAggState;
 
@@ -148,6 +137,36 @@ ResolveIndexVars(Node *node, List *scan_tlist)
 	return expression_tree_mutator(node, ResolveIndexVars, scan_tlist);
 }
 
+/*
+ * Read the grouping columns: the nkeys scan tuple entries after the
+ * aggregates (agg_path.c puts them there).
+ */
+static void
+ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys)
+{
+	TupleDesc	desc = RelationGetDescr(state->rel);
+	int			k;
+
+	state->nkeys = nkeys;
+	state->first_key = state->naggs;
+	state->keys = palloc0(sizeof(GroupKeySpec) * Max(nkeys, 1));
+	if (nkeys > INDEX_MAX_KEYS)
+		elog(ERROR, "too many grouping columns in a ColstoreAgg plan");
+	for (k = 0; k < nkeys; k++)
+	{
+		TargetEntry *te = list_nth_node(TargetEntry, scan_tlist, state->first_key + k);
+		Var		   *var = (Var *) te->expr;
+
+		if (!IsA(var, Var) || var->varno != state->relid || var->varattno <= 0 ||
+			var->varattno > desc->natts ||
+			!ColstoreAggGroupKeyType(var->vartype, var->varcollid,
+									 &state->keys[k].byval,
+									 &state->keys[k].blank_padded))
+			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
+		state->keys[k].attno = var->varattno - 1;
+	}
+}
+
 static void
 ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 {
@@ -158,7 +177,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
-		strcmp(table_entry->resname, COLSTORE_AGG_TABLE_ENTRY) != 0)
+		strcmp(table_entry->resname, COLSTORE_AGG_TABLE_ENTRY) != 0 ||
+		list_length(cscan->custom_private) != 1)
 		elog(ERROR, "ColstoreAgg plan does not name its table");
 	state->relid = ((Var *) table_entry->expr)->varno;
 	state->rel = ExecOpenScanRelation(estate, state->relid, eflags);
@@ -166,11 +186,11 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	foreach(lc, cscan->custom_scan_tlist)
 	{
 		TargetEntry *te = lfirst_node(TargetEntry, lc);
-		AggFold   *agg = &state->aggs[state->naggs];
+		AggFold    *agg = &state->aggs[state->naggs];
 		AttrNumber	attno;
 
 		if (!IsA(te->expr, Aggref))
-			continue;			/* a column of the conditions, or the table */
+			break;				/* the aggregates come first */
 		agg->kind = ColstoreAggClassify((Aggref *) te->expr, state->relid, &attno);
 		if (agg->kind == COLSTORE_AGG_NONE)
 			elog(ERROR, "unexpected aggregate in a ColstoreAgg plan");
@@ -181,6 +201,10 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 									  attno - 1)->atttypid;
 		state->naggs++;
 	}
+	ReadGroupKeys(state, cscan->custom_scan_tlist,
+				  intVal(linitial(cscan->custom_private)));
+	state->fold_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg",
+											ALLOCSET_DEFAULT_SIZES);
 	quals = (List *) ResolveIndexVars((Node *) cscan->custom_exprs,
 									  cscan->custom_scan_tlist);
 	state->pruner = ChunkPrunerCreate(quals, state->relid,
@@ -196,167 +220,40 @@ FetchBatchColumn(void *arg, int attno, Datum **values, bool **isnull)
 	ColstoreScanBatchColumn((TableScanDesc) arg, attno, values, isnull);
 }
 
-/*
- * Sum, minimum and maximum of all nrows values of a batch without NULLs:
- * the common case, in a loop per type that the compiler can unroll.
- */
-#define FOLD_ALL(GET) \
-	do { \
-		int64		lo = GET(values[0]); \
-		int64		hi = lo; \
-		for (i = 0; i < nrows; i++) \
-		{ \
-			int64		v = GET(values[i]); \
-			sum += v; \
-			lo = Min(lo, v); \
-			hi = Max(hi, v); \
-		} \
-		min = lo; \
-		max = hi; \
-	} while (0)
-
+/* Room for a batch of nrows rows in the per-row arrays. */
 static void
-FoldAllValues(AggFold *agg, const Datum *values, int nrows)
+EnsureBatchArrays(ColstoreAggState *state, int nrows)
 {
-	int128		sum = 0;
-	int64		min;
-	int64		max;
-	int			i;
+	MemoryContext cxt = state->css.ss.ps.state->es_query_cxt;
 
-	switch (agg->type)
-	{
-		case INT2OID:
-			FOLD_ALL(DatumGetInt16);
-			break;
-		case INT4OID:
-			FOLD_ALL(DatumGetInt32);
-			break;
-		case DATEOID:
-			FOLD_ALL(DatumGetDateADT);
-			break;
-		default:
-			FOLD_ALL(DatumGetInt64);
-			break;
-	}
-	if (agg->kind == COLSTORE_AGG_SUM)
-		agg->sum += sum;
-	else if (agg->kind == COLSTORE_AGG_MIN)
-		agg->minmax = agg->count == 0 ? min : Min(agg->minmax, min);
-	else
-		agg->minmax = agg->count == 0 ? max : Max(agg->minmax, max);
-	agg->count += nrows;
-}
-
-/* Fold the selected rows (all if selected is NULL) of a batch into agg. */
-static void
-FoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
-{
-	Datum	   *values;
-	bool	   *isnull;
-	int			i;
-
-	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
-	{
-		for (i = 0; i < nrows; i++)
-			agg->count += (selected == NULL || selected[i]);
+	if (nrows <= state->batch_size)
 		return;
-	}
-	if (agg->kind == COLSTORE_AGG_COUNT && selected == NULL)
+	if (state->selected != NULL)
 	{
-		int			nulls = ColstoreScanBatchNulls(scan, agg->attno);
-
-		if (nulls >= 0)
-		{
-			agg->count += nrows - nulls;
-			return;
-		}
+		pfree(state->selected);
+		pfree(state->row_groups);
 	}
-	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
-	if (selected == NULL && nrows > 0 && agg->kind != COLSTORE_AGG_COUNT &&
-		ColstoreScanBatchNulls(scan, agg->attno) == 0)
-	{
-		FoldAllValues(agg, values, nrows);
-		return;
-	}
-	for (i = 0; i < nrows; i++)
-	{
-		int64		v;
-
-		if (isnull[i] || (selected != NULL && !selected[i]))
-			continue;
-		agg->count++;
-		if (agg->kind == COLSTORE_AGG_COUNT)
-			continue;
-		v = SignedIntegerDatum(agg->type, values[i]);
-		if (agg->kind == COLSTORE_AGG_SUM)
-			agg->sum += v;
-		else if (agg->count == 1 ||
-				 (agg->kind == COLSTORE_AGG_MIN ? v < agg->minmax : v > agg->minmax))
-			agg->minmax = v;
-	}
+	state->selected = MemoryContextAlloc(cxt, nrows);
+	state->row_groups = MemoryContextAlloc(cxt, sizeof(uint32) * nrows);
+	state->batch_size = nrows;
 }
 
-/* numeric from an int128 (sum of bigints). */
-static Datum
-Int128GetNumeric(int128 value)
+/* Give the selected rows of the batch their groups; returns their array. */
+static const uint32 *
+AssignGroups(ColstoreAggState *state, TableScanDesc scan, int nrows,
+			 const bool *selected)
 {
-	char		buf[48];
-	char	   *p = buf + sizeof(buf) - 1;
-	bool		negative = value < 0;
-	uint128		u = negative ? -(uint128) value : (uint128) value;
+	Datum	   *values[INDEX_MAX_KEYS];
+	bool	   *isnull[INDEX_MAX_KEYS];
+	int			k;
 
-	*p = '\0';
-	do
-	{
-		*--p = '0' + (int) (u % 10);
-		u /= 10;
-	} while (u > 0);
-	if (negative)
-		*--p = '-';
-	return DirectFunctionCall3(numeric_in, CStringGetDatum(p),
-							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-}
-
-/* The aggregate's result, as Agg would return it. */
-static Datum
-AggResult(AggFold *agg, bool *isnull)
-{
-	*isnull = false;
-	switch (agg->kind)
-	{
-		case COLSTORE_AGG_COUNT_STAR:
-		case COLSTORE_AGG_COUNT:
-			return Int64GetDatum(agg->count);
-		case COLSTORE_AGG_SUM:
-			if (agg->count == 0)
-				break;
-			if (agg->type == INT8OID)
-				return Int128GetNumeric(agg->sum);
-			if (agg->sum < PG_INT64_MIN || agg->sum > PG_INT64_MAX)
-				ereport(ERROR,
-						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-						 errmsg("bigint out of range")));
-			return Int64GetDatum((int64) agg->sum);
-		case COLSTORE_AGG_MIN:
-		case COLSTORE_AGG_MAX:
-			if (agg->count == 0)
-				break;
-			switch (agg->type)
-			{
-				case INT2OID:
-					return Int16GetDatum((int16) agg->minmax);
-				case INT4OID:
-					return Int32GetDatum((int32) agg->minmax);
-				case DATEOID:
-					return DateADTGetDatum((DateADT) agg->minmax);
-				default:
-					return Int64GetDatum(agg->minmax);
-			}
-		case COLSTORE_AGG_NONE:
-			break;
-	}
-	*isnull = true;
-	return (Datum) 0;
+	if (state->groups == NULL)
+		return NULL;
+	for (k = 0; k < state->nkeys; k++)
+		ColstoreScanBatchColumn(scan, state->keys[k].attno, &values[k], &isnull[k]);
+	GroupTableAssign(state->groups, nrows, values, isnull, selected,
+					 state->row_groups);
+	return state->row_groups;
 }
 
 /* Scan the table once and fold every batch into the aggregates. */
@@ -366,30 +263,28 @@ ComputeAggregates(ColstoreAggState *state)
 	EState	   *estate = state->css.ss.ps.state;
 	TupleDesc	desc = RelationGetDescr(state->rel);
 	bool		filtered = ChunkPrunerNumKeys(state->pruner) > 0;
+	MemoryContext old;
 	TableScanDesc scan;
 	int			nrows;
 	int			i;
 
+	MemoryContextReset(state->fold_cxt);
+	old = MemoryContextSwitchTo(state->fold_cxt);
+	state->groups = state->nkeys > 0 ? GroupTableCreate(state->nkeys, state->keys) : NULL;
+	MemoryContextSwitchTo(old);
 	for (i = 0; i < state->naggs; i++)
-	{
-		state->aggs[i].count = 0;
-		state->aggs[i].sum = 0;
-	}
+		AggFoldReset(&state->aggs[i], state->fold_cxt);
 	ChunkPrunerEvaluate(state->pruner, state->css.ss.ps.ps_ExprContext);
 	scan = table_beginscan(state->rel, estate->es_snapshot, 0, NULL);
 	ColstoreScanConfigure(scan, NULL, 0, filtered ? ChunkPrunerRefutes : NULL,
 						  state->pruner);
 	while ((nrows = ColstoreScanNextBatch(scan, desc)) >= 0)
 	{
+		const uint32 *groups;
 		bool		select;
 
-		if (nrows > state->selected_size)
-		{
-			state->selected_size = nrows;
-			state->selected = state->selected == NULL ?
-				MemoryContextAlloc(estate->es_query_cxt, nrows) :
-				repalloc(state->selected, nrows);
-		}
+		CHECK_FOR_INTERRUPTS();
+		EnsureBatchArrays(state, nrows);
 		/* deleted rows are in the batch but not returned by the scan */
 		select = ColstoreScanBatchSelect(scan, state->selected);
 		if (filtered)
@@ -400,25 +295,32 @@ ComputeAggregates(ColstoreAggState *state)
 								  state->selected);
 			select = true;
 		}
+		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
 		for (i = 0; i < state->naggs; i++)
-			FoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL);
+			AggFoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL,
+						 groups, state->groups ? GroupTableSize(state->groups) : 1);
 	}
 	ColstoreScanAddCounters(scan, &state->counters);
 	table_endscan(scan);
+	state->ngroups = state->groups ? GroupTableSize(state->groups) : 1;
+	state->next_group = 0;
+	state->computed = true;
 }
 
-/* ExecScan access method: the one result row, then nothing. */
+/* ExecScan access method: one row per group. */
 static TupleTableSlot *
 ColstoreAggNext(ScanState *ss)
 {
 	ColstoreAggState *state = (ColstoreAggState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	uint32		group;
 	int			i;
 
-	if (state->done)
+	if (!state->computed)
+		ComputeAggregates(state);
+	if (state->next_group >= state->ngroups)
 		return NULL;
-	state->done = true;
-	ComputeAggregates(state);
+	group = state->next_group++;
 	ExecClearTuple(slot);
 	for (i = 0; i < slot->tts_tupleDescriptor->natts; i++)
 	{
@@ -427,10 +329,15 @@ ColstoreAggNext(ScanState *ss)
 	}
 	for (i = 0; i < state->naggs; i++)
 	{
-		AggFold   *agg = &state->aggs[i];
+		AggFold    *agg = &state->aggs[i];
 
-		slot->tts_values[agg->resno] = AggResult(agg, &slot->tts_isnull[agg->resno]);
+		slot->tts_values[agg->resno] = AggFoldResult(agg, group,
+													 &slot->tts_isnull[agg->resno]);
 	}
+	for (i = 0; i < state->nkeys; i++)
+		slot->tts_values[state->first_key + i] =
+			GroupTableKey(state->groups, group, i,
+						  &slot->tts_isnull[state->first_key + i]);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -456,7 +363,7 @@ ColstoreAgg_EndCustomScan(CustomScanState *node)
 static void
 ColstoreAgg_ReScanCustomScan(CustomScanState *node)
 {
-	((ColstoreAggState *) node)->done = false;
+	((ColstoreAggState *) node)->computed = false;
 	ExecScanReScan(&node->ss);
 }
 
@@ -496,6 +403,21 @@ ColstoreAgg_ExplainCustomScan(CustomScanState *node, List *ancestors,
 													es->verbose, false));
 	}
 	ExplainPropertyList("Aggregates", aggs, es);
+	if (state->nkeys > 0)
+	{
+		List	   *keys = NIL;
+		int			k;
+
+		for (k = 0; k < state->nkeys; k++)
+		{
+			TargetEntry *te = list_nth_node(TargetEntry, cscan->custom_scan_tlist,
+											state->first_key + k);
+
+			keys = lappend(keys, deparse_expression((Node *) te->expr, context,
+													es->verbose, false));
+		}
+		ExplainPropertyList("Group Key", keys, es);
+	}
 	if (cscan->custom_exprs != NIL)
 		ExplainPropertyText("Conditions",
 							deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),

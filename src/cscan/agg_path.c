@@ -3,16 +3,19 @@
  * agg_path.c
  *	  Planner side of ColstoreAgg: aggregates computed by the scan itself.
  *
- * For "SELECT <aggregates> FROM t [WHERE <conditions>]" on one colstore
- * table, without GROUP BY, HAVING, DISTINCT or ORDER BY inside the
- * aggregates and without FILTER, a ColstoreAgg node replaces Agg over a
- * scan: it walks the table chunk by chunk and folds decoded column arrays
- * into the results, so no row ever becomes a tuple (agg_exec.c).  It
- * computes count(*), count(column), sum of int2/int4/int8 and min/max of
- * int2/int4/int8/date columns; count(column) over a chunk without
- * conditions comes from the header's NULL count without decoding.  The
- * output target may combine those aggregates in any expression
- * (sum(a) / count(*)); the node projects it.
+ * For "SELECT <aggregates> FROM t [WHERE <conditions>] [GROUP BY <columns>]"
+ * on one colstore table, without HAVING, grouping sets, DISTINCT or ORDER
+ * BY inside the aggregates and without FILTER, a ColstoreAgg node replaces
+ * Agg over a scan: it walks the table chunk by chunk and folds decoded
+ * column arrays into per-group results, so no row ever becomes a tuple
+ * (agg_exec.c, agg_groups.c, agg_fold.c).  It computes count(*),
+ * count(column), sum and avg of int2/int4/int8/numeric and min/max of
+ * int2/int4/int8/date columns.  It groups by plain columns of types whose
+ * equality is the identity of their datums or bytes
+ * (ColstoreAggGroupKeyType), with the type's default equality, when the
+ * estimated groups fit in hash_mem (it does not spill).  The output target
+ * may combine those aggregates and grouping columns in any expression
+ * (sum(a) / count(*), upper(g)); the node projects it.
  *
  * The WHERE clause must consist only of conditions the node decides
  * exactly per row from the decoded arrays (PruningClauseIsExact: strict
@@ -39,6 +42,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
 #include "optimizer/clauses.h"
@@ -50,12 +54,16 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/selfuncs.h"
+#include "utils/typcache.h"
 
 #include "colstore.h"
 #include "cscan/agg_exec.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_path.h"
+#include "cscan/numeric_sum.h"
 #include "sqlapi/options.h"
 #include "tableam/am_handler.h"
 
@@ -110,6 +118,16 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 			return var->vartype == INT4OID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
 		case F_SUM_INT2:
 			return var->vartype == INT2OID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_SUM_NUMERIC:
+			return var->vartype == NUMERICOID ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_AVG_INT8:
+			return var->vartype == INT8OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_AVG_INT4:
+			return var->vartype == INT4OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_AVG_INT2:
+			return var->vartype == INT2OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_AVG_NUMERIC:
+			return var->vartype == NUMERICOID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
 		case F_MIN_INT8:
 		case F_MAX_INT8:
 		case F_MIN_INT4:
@@ -137,16 +155,87 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 }
 
 /*
- * The Aggrefs of the grouping target, if ColstoreAgg computes all of them
- * and the target needs nothing else from the rows; else NIL.
+ * ColstoreAggGroupKeyType
+ *		Whether ColstoreAgg can group by a column of this type and collation
+ *		with the type's default equality: pass-by-value types whose equality
+ *		is identity of the datum (so not float4/float8, where -0 = 0), and
+ *		text, varchar and bpchar under a deterministic collation, compared
+ *		by bytes (bpchar without trailing blanks, as bpchareq does).
+ */
+bool
+ColstoreAggGroupKeyType(Oid type, Oid collation, bool *byval, bool *blank_padded)
+{
+	*byval = true;
+	*blank_padded = false;
+	switch (type)
+	{
+		case BOOLOID:
+		case CHAROID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return true;
+		case BPCHAROID:
+			*blank_padded = true;
+			/* FALLTHROUGH */
+		case TEXTOID:
+		case VARCHAROID:
+			*byval = false;
+			return OidIsValid(collation) && get_collation_isdeterministic(collation);
+	}
+	return false;
+}
+
+/*
+ * The GROUP BY columns as Vars of relid, if ColstoreAgg can group by every
+ * one of them (a plain column of a type ColstoreAggGroupKeyType accepts,
+ * grouped with the type's default equality); *ok is false otherwise.
  */
 static List *
-SupportedAggregates(PathTarget *target, Index relid)
+GroupingColumns(Query *parse, Index relid, bool *ok)
+{
+	List	   *vars = NIL;
+	ListCell   *lc;
+
+	*ok = false;
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		Node	   *expr = get_sortgroupclause_expr(sgc, parse->targetList);
+		Var		   *var = (Var *) expr;
+		bool		byval;
+		bool		blank_padded;
+
+		if (!IsA(expr, Var) || var->varno != relid || var->varattno <= 0 ||
+			var->varlevelsup != 0 ||
+			!ColstoreAggGroupKeyType(var->vartype, var->varcollid, &byval,
+									 &blank_padded) ||
+			sgc->eqop != lookup_type_cache(var->vartype, TYPECACHE_EQ_OPR)->eq_opr)
+			return NIL;
+		vars = list_append_unique(vars, var);
+	}
+	*ok = true;
+	return vars;
+}
+
+/*
+ * The Aggrefs of the grouping target, if ColstoreAgg computes all of them
+ * and the target needs nothing else from the rows but the grouping columns
+ * (group_vars); *ok is false otherwise.
+ */
+static List *
+SupportedAggregates(PathTarget *target, Index relid, List *group_vars, bool *ok)
 {
 	List	   *nodes;
 	List	   *aggs = NIL;
 	ListCell   *lc;
 
+	*ok = false;
 	if (contain_subplans((Node *) target->exprs))
 		return NIL;
 	nodes = pull_var_clause((Node *) target->exprs,
@@ -157,11 +246,14 @@ SupportedAggregates(PathTarget *target, Index relid)
 		Node	   *node = lfirst(lc);
 		AttrNumber	attno;
 
+		if (IsA(node, Var) && list_member(group_vars, node))
+			continue;
 		if (!IsA(node, Aggref) ||
 			ColstoreAggClassify((Aggref *) node, relid, &attno) == COLSTORE_AGG_NONE)
 			return NIL;
 		aggs = list_append_unique(aggs, node);
 	}
+	*ok = true;
 	return aggs;
 }
 
@@ -193,16 +285,17 @@ ExactConditions(RelOptInfo *rel, bool *ok)
 }
 
 /*
- * Cost: per decoded value (argument columns and condition columns) rather
- * than per tuple, times the share of the table pruning leaves.
+ * Cost: per decoded value (argument, grouping and condition columns)
+ * rather than per tuple, times the share of the table pruning leaves, plus
+ * a hash probe per row and grouping column and a tuple per group.
  */
 static void
 CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
-				List *quals)
+				List *group_vars, double ngroups, List *quals)
 {
 	int			npruning;
 	double		share = quals != NIL ? ColstoreScanShareRead(root, rel, &npruning) : 1.0;
-	double		columns = list_length(quals);
+	double		columns = list_length(quals) + list_length(group_vars);
 	ListCell   *lc;
 
 	foreach(lc, aggs)
@@ -212,16 +305,31 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 		if (ColstoreAggClassify(lfirst(lc), rel->relid, &attno) != COLSTORE_AGG_COUNT_STAR)
 			columns += 1;
 	}
-	path->rows = 1;
+	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = enable_seqscan ? 0 : disable_cost;
 	path->startup_cost += seq_page_cost * rel->pages * share * Min(1.0, columns / 4) +
-		cpu_operator_cost * rel->tuples * share * Max(columns, 0.1);
-	path->total_cost = path->startup_cost + cpu_tuple_cost +
-		path->pathtarget->cost.per_tuple + path->pathtarget->cost.startup;
+		cpu_operator_cost * rel->tuples * share *
+		(Max(columns, 0.1) + list_length(group_vars));
+	path->total_cost = path->startup_cost +
+		(cpu_tuple_cost + path->pathtarget->cost.per_tuple) * ngroups +
+		path->pathtarget->cost.startup;
 }
 
-/* create_upper_paths_hook: offer ColstoreAgg for plain aggregation. */
+/*
+ * Whether the groups' states are expected to fit in hash_mem, as HashAgg
+ * would keep them (ColstoreAgg does not spill).
+ */
+static bool
+GroupsFitInMemory(double ngroups, List *group_vars, List *aggs)
+{
+	double		per_group = 64 + list_length(group_vars) * 48.0 +
+		list_length(aggs) * (double) sizeof(NumericSum);
+
+	return ngroups * per_group <= (double) get_hash_memory_limit();
+}
+
+/* create_upper_paths_hook: offer ColstoreAgg for aggregation. */
 static void
 ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 						 RelOptInfo *input_rel, RelOptInfo *output_rel,
@@ -232,17 +340,18 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	RangeTblEntry *rte;
 	ColstoreOptions opts;
 	CustomPath *cpath;
+	List	   *group_vars;
 	List	   *aggs;
 	List	   *quals;
+	double		ngroups = 1;
 	bool		ok;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 	if (stage != UPPERREL_GROUP_AGG || !colstore_enable_custom_agg ||
 		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
-		gextra->havingQual != NULL ||
-		parse->groupClause != NIL || parse->groupingSets != NIL ||
-		parse->hasTargetSRFs || !parse->hasAggs ||
+		gextra->havingQual != NULL || parse->groupingSets != NIL ||
+		parse->hasTargetSRFs || (!parse->hasAggs && parse->groupClause == NIL) ||
 		input_rel->reloptkind != RELOPT_BASEREL ||
 		IS_DUMMY_REL(input_rel) || input_rel->lateral_relids != NULL)
 		return;
@@ -253,9 +362,18 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	quals = ExactConditions(input_rel, &ok);
 	if (!ok)
 		return;
-	aggs = SupportedAggregates(output_rel->reltarget, input_rel->relid);
-	if (aggs == NIL)
+	group_vars = GroupingColumns(parse, input_rel->relid, &ok);
+	if (!ok)
 		return;
+	aggs = SupportedAggregates(output_rel->reltarget, input_rel->relid, group_vars, &ok);
+	if (!ok)
+		return;
+	if (group_vars != NIL)
+	{
+		ngroups = estimate_num_groups(root, group_vars, input_rel->rows, NULL, NULL);
+		if (!GroupsFitInMemory(ngroups, group_vars, aggs))
+			return;
+	}
 	/* last: reading the options is a catalog lookup */
 	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
 		return;
@@ -270,21 +388,35 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->path.parallel_workers = 0;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
-	cpath->custom_private = list_make3(aggs, quals, makeInteger(input_rel->relid));
+	cpath->custom_private = list_make4(aggs, group_vars, quals,
+									   makeInteger(input_rel->relid));
 	cpath->methods = &ColstoreAggPathMethods;
-	CostColstoreAgg(root, input_rel, &cpath->path, aggs, quals);
+	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals);
 	add_path(output_rel, (Path *) cpath);
+}
+
+/* Append expr to a scan target list unless it is there already. */
+static List *
+AddScanEntry(List *scan_tlist, Node *expr)
+{
+	if (tlist_member((Expr *) expr, scan_tlist) != NULL)
+		return scan_tlist;
+	return lappend(scan_tlist,
+				   makeTargetEntry((Expr *) copyObject(expr),
+								   list_length(scan_tlist) + 1, NULL, false));
 }
 
 /*
  * ColstoreAgg_PlanCustomPath
- *		A CustomScan with no scan relation of its own (scanrelid 0): its
- *		scan tuple (custom_scan_tlist) holds the aggregates, which setrefs
- *		matches in the target list, followed by the columns the conditions
- *		read, so setrefs can point the conditions in custom_exprs at them,
- *		and last a ctid Var of the table, which tells the executor the
- *		table's final range table index (create_customscan_plan overwrites
- *		custom_relids with the upper relation's, which are empty).
+ *		A CustomScan with no scan relation of its own (scanrelid 0).  Its
+ *		scan tuple (custom_scan_tlist) holds the aggregates, then the
+ *		grouping columns (custom_private: their count), both of which
+ *		setrefs matches in the target list; then the other columns the
+ *		conditions read, so setrefs can point the conditions in
+ *		custom_exprs at them; and last a ctid Var of the table, which tells
+ *		the executor the table's final range table index
+ *		(create_customscan_plan overwrites custom_relids with the upper
+ *		relation's, which are empty).
  */
 static Plan *
 ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
@@ -293,22 +425,18 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *aggs = linitial(best_path->custom_private);
-	List	   *quals = lsecond(best_path->custom_private);
-	Index		relid = intVal(lthird(best_path->custom_private));
+	List	   *group_vars = lsecond(best_path->custom_private);
+	List	   *quals = lthird(best_path->custom_private);
+	Index		relid = intVal(lfourth(best_path->custom_private));
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 
 	foreach(lc, aggs)
-		scan_tlist = lappend(scan_tlist,
-							 makeTargetEntry(copyObject(lfirst(lc)),
-											 list_length(scan_tlist) + 1, NULL, false));
+		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
+	foreach(lc, group_vars)
+		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
 	foreach(lc, pull_var_clause((Node *) quals, 0))
-	{
-		if (tlist_member(lfirst(lc), scan_tlist) == NULL)
-			scan_tlist = lappend(scan_tlist,
-								 makeTargetEntry(copyObject(lfirst(lc)),
-												 list_length(scan_tlist) + 1, NULL, false));
-	}
+		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
 	/* names the table; setrefs keeps its varno right in any query level */
 	scan_tlist = lappend(scan_tlist,
 						 makeTargetEntry((Expr *) makeVar(relid, SelfItemPointerAttributeNumber,
@@ -321,6 +449,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = copyObject(quals);
+	cscan->custom_private = list_make1(makeInteger(list_length(group_vars)));
 	cscan->methods = ColstoreAggPlanMethods();
 	return &cscan->scan.plan;
 }

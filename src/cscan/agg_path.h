@@ -20,6 +20,7 @@ typedef enum ColstoreAggKind
 	COLSTORE_AGG_COUNT_STAR,
 	COLSTORE_AGG_COUNT,
 	COLSTORE_AGG_SUM,
+	COLSTORE_AGG_AVG,
 	COLSTORE_AGG_MIN,
 	COLSTORE_AGG_MAX
 } ColstoreAggKind;
@@ -29,6 +30,8 @@ typedef enum ColstoreAggKind
 
 extern ColstoreAggKind ColstoreAggClassify(Aggref *aggref, Index relid,
 										   AttrNumber *attno);
+extern bool ColstoreAggGroupKeyType(Oid type, Oid collation, bool *byval,
+									bool *blank_padded);
 extern void ColstoreAggPathInit(void);
 
 #endif							/* AGG_PATH_H */

@@ -787,6 +787,55 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 	return true;
 }
 
+/*
+ * DecodeChunkScaled
+ *		Decode a chunk image in the scaled-integer numeric encoding; see
+ *		chunk_encoding.h.
+ */
+bool
+DecodeChunkScaled(const ChunkTypeInfo *type, const char *data, Size len,
+				  int nvalues, int64 *values, int32 *dscales, bool *isnull,
+				  int *scale, const char **detail)
+{
+	ParsedChunk pc;
+	ScaledNumeric *sn;
+	uint64		j;
+	int			i;
+
+	if (!chunk_parse(type, data, len, nvalues, false, &pc, detail))
+		return false;
+	if (pc.encoding != CHUNK_ENCODING_SCALED_NUMERIC)
+	{
+		*detail = "chunk is not in the scaled numeric encoding";
+		return false;
+	}
+	sn = &pc.payload.u.num;
+	*scale = sn->iscale;
+	/* spread the non-null values out, back to front */
+	j = pc.payload.nn;
+	for (i = nvalues - 1; i >= 0; i--)
+	{
+		isnull[i] = pc.bitmap != NULL && (pc.bitmap[i / 8] & (1 << (i % 8)));
+		if (isnull[i])
+		{
+			values[i] = 0;
+			dscales[i] = 0;
+		}
+		else
+		{
+			j--;
+			values[i] = (int64) sn->values_all[j];
+			dscales[i] = (int32) sn->dscales_all[j];
+		}
+	}
+	Assert(j == 0);
+	pfree(sn->values_all);
+	pfree(sn->dscales_all);
+	if (pc.region_owned)
+		pfree(pc.region);
+	return true;
+}
+
 /* Name of a ChunkEncoding for introspection; "unknown" if out of range. */
 const char *
 ChunkEncodingName(int encoding)

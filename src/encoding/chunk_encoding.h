@@ -119,6 +119,20 @@ extern bool DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
 						const char **detail);
 
 /*
+ * DecodeChunkScaled
+ *		Decode a numeric chunk image in the scaled-integer encoding (the
+ *		header's encoding is CHUNK_ENCODING_SCALED_NUMERIC) without building
+ *		numerics: values[i] is row i's value times 10^*scale, dscales[i] its
+ *		display scale, isnull[i] its NULL flag (values and dscales 0 there).
+ *		Returns false with *detail set if the image is corrupt or in another
+ *		encoding; checks as DecodeChunk does.
+ */
+extern bool DecodeChunkScaled(const ChunkTypeInfo *type, const char *data,
+							  Size len, int nvalues, int64 *values,
+							  int32 *dscales, bool *isnull, int *scale,
+							  const char **detail);
+
+/*
  * Random access to one chunk image: for point lookups, which need one value
  * of a chunk, without decoding (or caching) the whole chunk.
  */

@@ -43,23 +43,8 @@
 
 #include "encoding/integer_encoding.h"
 #include "encoding/numeric_encoding.h"
+#include "encoding/numeric_view.h"
 
-/* On-disk numeric header bits (see src/backend/utils/adt/numeric.c). */
-#define NUM_SIGN_MASK			0xC000
-#define NUM_POS					0x0000
-#define NUM_NEG					0x4000
-#define NUM_SHORT				0x8000
-#define NUM_SPECIAL				0xC000
-#define NUM_SHORT_SIGN_MASK		0x2000
-#define NUM_SHORT_DSCALE_MASK	0x1F80
-#define NUM_SHORT_DSCALE_SHIFT	7
-#define NUM_SHORT_DSCALE_MAX	(NUM_SHORT_DSCALE_MASK >> NUM_SHORT_DSCALE_SHIFT)
-#define NUM_SHORT_WEIGHT_SIGN	0x0040
-#define NUM_SHORT_WEIGHT_MASK	0x003F
-#define NUM_SHORT_WEIGHT_MAX	NUM_SHORT_WEIGHT_MASK
-#define NUM_SHORT_WEIGHT_MIN	(-(NUM_SHORT_WEIGHT_MASK + 1))
-#define NUM_DSCALE_MASK			0x3FFF
-#define NUM_NBASE				10000
 
 /* an int64 has at most 19 decimal digits: at most 7 base-10000 digits */
 #define MAX_GROUPS				7
@@ -87,67 +72,27 @@ static const int64 pow10_table[19] = {
 static bool
 parse_one(Datum d, int64 *mant, int *exp10, int *dscale)
 {
-	struct varlena *v = (struct varlena *) DatumGetPointer(d);
-	const char *p;
-	Size		len;
-	uint16		header;
-	int			weight;
-	bool		neg;
-	Size		hdrlen;
-	Size		ndigits;
+	NumericView view;
 	int64		acc = 0;
 	int			e;
-	Size		k;
+	int			k;
 
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
-		return false;
-	p = VARDATA_ANY(v);
-	len = VARSIZE_ANY_EXHDR(v);
-	if (len < sizeof(uint16))
-		return false;
-	memcpy(&header, p, sizeof(uint16));
-
-	if ((header & NUM_SIGN_MASK) == NUM_SPECIAL)
-		return false;			/* NaN, +Inf, -Inf */
-	if ((header & NUM_SIGN_MASK) == NUM_SHORT)
-	{
-		neg = (header & NUM_SHORT_SIGN_MASK) != 0;
-		*dscale = (header & NUM_SHORT_DSCALE_MASK) >> NUM_SHORT_DSCALE_SHIFT;
-		weight = (int) (header & NUM_SHORT_WEIGHT_MASK);
-		if (header & NUM_SHORT_WEIGHT_SIGN)
-			weight -= NUM_SHORT_WEIGHT_MASK + 1;
-		hdrlen = sizeof(uint16);
-	}
-	else
-	{
-		int16		w;
-
-		if (len < sizeof(uint16) + sizeof(int16))
-			return false;
-		neg = (header & NUM_SIGN_MASK) == NUM_NEG;
-		*dscale = header & NUM_DSCALE_MASK;
-		memcpy(&w, p + sizeof(uint16), sizeof(int16));
-		weight = w;
-		hdrlen = sizeof(uint16) + sizeof(int16);
-	}
-	if ((len - hdrlen) % sizeof(int16) != 0)
-		return false;
-	ndigits = (len - hdrlen) / sizeof(int16);
-
-	if (ndigits == 0)
+	if (!NumericViewOf(d, &view) || view.kind != NUMERIC_VIEW_FINITE)
+		return false;			/* malformed, NaN, +Inf, -Inf */
+	*dscale = view.dscale;
+	if (view.ndigits == 0)
 	{
 		*mant = 0;
 		*exp10 = 0;
 		return true;
 	}
-	if (ndigits > MAX_GROUPS)
+	if (view.ndigits > MAX_GROUPS)
 		return false;
 
-	for (k = 0; k < ndigits; k++)
+	for (k = 0; k < view.ndigits; k++)
 	{
-		int16		digit;
+		int			digit = NumericViewDigit(&view, k);
 
-		memcpy(&digit, p + hdrlen + k * sizeof(int16), sizeof(int16));
 		if (digit < 0 || digit >= NUM_NBASE)
 			return false;
 		if (pg_mul_s64_overflow(acc, NUM_NBASE, &acc) ||
@@ -158,13 +103,13 @@ parse_one(Datum d, int64 *mant, int *exp10, int *dscale)
 		return false;			/* not canonical */
 
 	/* acc is the value times 10000^(ndigits - 1 - weight) */
-	e = 4 * (weight - (int) ndigits + 1);
+	e = 4 * (view.weight - view.ndigits + 1);
 	while (acc % 10 == 0)
 	{
 		acc /= 10;
 		e++;
 	}
-	*mant = neg ? -acc : acc;
+	*mant = view.neg ? -acc : acc;
 	*exp10 = e;
 	return true;
 }

@@ -24,6 +24,7 @@
 
 #include "access/tupdesc_details.h"
 #include "access/htup_details.h"
+#include "catalog/pg_type.h"
 #include "port/pg_crc32c.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -232,6 +233,38 @@ RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
 		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
 								 detail ? detail : "chunk could not be decoded");
 	/* values may point into image for pass-by-reference types: keep it */
+}
+
+/*
+ * RowGroupReadScaledChunk
+ *		If chunk chunkno of attribute attno (0-based) of desc is a stored
+ *		numeric chunk in the scaled-integer encoding, decode it without
+ *		building numerics (DecodeChunkScaled) into arrays that must have
+ *		room for RowGroupChunkRows(h, chunkno) entries, and return true;
+ *		else return false without reading anything.
+ */
+bool
+RowGroupReadScaledChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
+						int attno, uint32 chunkno, int64 *values,
+						int32 *dscales, bool *isnull, int *scale)
+{
+	Form_pg_attribute att = TupleDescAttr(desc, attno);
+	ChunkTypeInfo type;
+	const char *detail = NULL;
+	uint64		len;
+	char	   *image;
+
+	if (att->attisdropped || attno >= h->natts || att->atttypid != NUMERICOID ||
+		RowGroupChunk(h, attno, chunkno)->cd_encoding != CHUNK_ENCODING_SCALED_NUMERIC)
+		return false;
+	image = ReadChunkImage(rel, h, att, attno, chunkno, &len);
+	SetTypeInfo(&type, att);
+	if (!DecodeChunkScaled(&type, image, len, RowGroupChunkRows(h, chunkno),
+						   values, dscales, isnull, scale, &detail))
+		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
+								 detail ? detail : "chunk could not be decoded");
+	pfree(image);
+	return true;
 }
 
 static Datum

@@ -39,6 +39,10 @@ extern uint32 RowGroupFindChunk(const RowGroupHeader *h, uint32 row);
 extern void RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h,
 									TupleDesc desc, int attno, uint32 chunkno,
 									Datum *values, bool *isnull);
+extern bool RowGroupReadScaledChunk(Relation rel, const RowGroupHeader *h,
+									TupleDesc desc, int attno, uint32 chunkno,
+									int64 *values, int32 *dscales,
+									bool *isnull, int *scale);
 extern ChunkReader *RowGroupOpenChunkReader(Relation rel, const RowGroupHeader *h,
 											TupleDesc desc, int attno,
 											uint32 chunkno);

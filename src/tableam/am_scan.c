@@ -645,6 +645,36 @@ ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values, bool **isnu
 }
 
 /*
+ * ColstoreScanBatchScaled
+ *		For a numeric column att (0-based) stored in the batch's chunk in the
+ *		scaled-integer encoding: its values as int64s times 10^*scale, their
+ *		display scales and NULL flags (valid until the next batch), without
+ *		building numerics; returns false (read ColstoreScanBatchColumn then)
+ *		for other encodings, delta pages and columns the chunk does not
+ *		store.  Each call decodes the chunk again.
+ */
+bool
+ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
+						int32 **dscales, bool **isnull, int *scale)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	MemoryContext oldcxt;
+	bool		ok;
+
+	Assert(s->cur_chunk >= 0 && att < s->chunk_desc->natts);
+	if (s->header == NULL)
+		return false;
+	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+	*values = palloc(sizeof(int64) * s->chunk_rows);
+	*dscales = palloc(sizeof(int32) * s->chunk_rows);
+	*isnull = palloc(sizeof(bool) * s->chunk_rows);
+	ok = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header, s->chunk_desc, att,
+								 s->cur_chunk, *values, *dscales, *isnull, scale);
+	MemoryContextSwitchTo(oldcxt);
+	return ok;
+}
+
+/*
  * NULLs of column att in the batch, from the row group header without
  * decoding, or -1 if the header does not know (the column was added after
  * the row group was written: its rows read as the column's missing value;

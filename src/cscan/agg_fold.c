@@ -1,0 +1,327 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_fold.c
+ *	  ColstoreAgg's aggregates: per-group states folded from batches.
+ *
+ * Each aggregate keeps one state per group and folds the selected rows of
+ * a batch (decoded column arrays of one chunk) into the states of their
+ * groups:
+ *
+ *	count(*)		rows
+ *	count(col)		rows whose value is not NULL; without conditions or
+ *					grouping, the chunk's row count minus the header's NULL
+ *					count, with no decoding
+ *	sum(int2/int4)	int128 accumulator, result bigint; "bigint out of range"
+ *					if it does not fit, where PostgreSQL's serial int4_sum
+ *					would wrap around silently (it takes over four billion
+ *					rows of large values to get there)
+ *	sum(int8)		int128 accumulator, result numeric
+ *	avg(int2/4/8)	int128 sum and count, result numeric_div(sum, count),
+ *					as int8_avg and numeric_poly_avg compute it
+ *	sum/avg(numeric) NumericSum (numeric_sum.c): exact, with PostgreSQL's
+ *					display scale and NaN/infinity rules
+ *	min/max			int2, int4, int8, date as signed integers
+ *
+ * Results are what Agg returns for the same rows: 0 for counts and NULL for
+ * the others when a group saw no values.  Values of one group are folded in
+ * row order, but only integer and exact numeric arithmetic is done, so the
+ * order does not matter.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/agg_fold.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "utils/date.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+#include "cscan/agg_fold.h"
+#include "storage/integer_order.h"
+#include "tableam/am_scan.h"
+
+/* Forget every state; later states are allocated in cxt. */
+void
+AggFoldReset(AggFold *agg, MemoryContext cxt)
+{
+	agg->cxt = cxt;
+	agg->nstates = 0;
+	agg->ints = NULL;
+	agg->numerics = NULL;
+}
+
+/* Make sure groups 0 .. ngroups - 1 have (zeroed) states. */
+static void
+EnsureStates(AggFold *agg, uint32 ngroups)
+{
+	uint32		n;
+
+	if (ngroups <= agg->nstates)
+		return;
+	n = Max(ngroups, Max(agg->nstates * 2, 16));
+	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	{
+		if (agg->numerics == NULL)
+			agg->numerics = MemoryContextAllocHuge(agg->cxt, sizeof(NumericSum) * n);
+		else
+			agg->numerics = repalloc_huge(agg->numerics, sizeof(NumericSum) * n);
+		memset(agg->numerics + agg->nstates, 0, sizeof(NumericSum) * (n - agg->nstates));
+	}
+	else
+	{
+		if (agg->ints == NULL)
+			agg->ints = MemoryContextAllocHuge(agg->cxt, sizeof(AggIntState) * n);
+		else
+			agg->ints = repalloc_huge(agg->ints, sizeof(AggIntState) * n);
+		memset(agg->ints + agg->nstates, 0, sizeof(AggIntState) * (n - agg->nstates));
+	}
+	agg->nstates = n;
+}
+
+/*
+ * Sum, minimum and maximum of all nrows values of a batch without NULLs
+ * into one state: the common ungrouped case, in a loop per type that the
+ * compiler can unroll.
+ */
+#define FOLD_ALL(GET) \
+	do { \
+		int64		lo = GET(values[0]); \
+		int64		hi = lo; \
+		for (i = 0; i < nrows; i++) \
+		{ \
+			int64		v = GET(values[i]); \
+			sum += v; \
+			lo = Min(lo, v); \
+			hi = Max(hi, v); \
+		} \
+		min = lo; \
+		max = hi; \
+	} while (0)
+
+static void
+FoldAllValues(AggFold *agg, AggIntState *state, const Datum *values, int nrows)
+{
+	int128		sum = 0;
+	int64		min;
+	int64		max;
+	int			i;
+
+	switch (agg->type)
+	{
+		case INT2OID:
+			FOLD_ALL(DatumGetInt16);
+			break;
+		case INT4OID:
+			FOLD_ALL(DatumGetInt32);
+			break;
+		case DATEOID:
+			FOLD_ALL(DatumGetDateADT);
+			break;
+		default:
+			FOLD_ALL(DatumGetInt64);
+			break;
+	}
+	if (agg->kind == COLSTORE_AGG_SUM || agg->kind == COLSTORE_AGG_AVG)
+		state->sum += sum;
+	else if (agg->kind == COLSTORE_AGG_MIN)
+		state->minmax = state->count == 0 ? min : Min(state->minmax, min);
+	else
+		state->minmax = state->count == 0 ? max : Max(state->minmax, max);
+	state->count += nrows;
+}
+
+/* Fold one non-null integer value into a state. */
+static inline void
+FoldInteger(AggFold *agg, AggIntState *state, int64 v)
+{
+	state->count++;
+	switch (agg->kind)
+	{
+		case COLSTORE_AGG_SUM:
+		case COLSTORE_AGG_AVG:
+			state->sum += v;
+			break;
+		case COLSTORE_AGG_MIN:
+			if (state->count == 1 || v < state->minmax)
+				state->minmax = v;
+			break;
+		case COLSTORE_AGG_MAX:
+			if (state->count == 1 || v > state->minmax)
+				state->minmax = v;
+			break;
+		default:
+			break;
+	}
+}
+
+/*
+ * Fold a numeric column stored in the scaled-integer encoding without
+ * building numerics; false if the batch's chunk is in another form.
+ */
+static bool
+FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
+				   const bool *selected, const uint32 *groups)
+{
+	int64	   *values;
+	int32	   *dscales;
+	bool	   *isnull;
+	int			scale;
+	int			i;
+
+	if (!ColstoreScanBatchScaled(scan, agg->attno, &values, &dscales, &isnull, &scale))
+		return false;
+	for (i = 0; i < nrows; i++)
+	{
+		if ((selected != NULL && !selected[i]) || isnull[i])
+			continue;
+		NumericSumAddScaled(&agg->numerics[groups != NULL ? groups[i] : 0],
+							values[i], scale, dscales[i], agg->cxt);
+	}
+	return true;
+}
+
+/*
+ * AggFoldBatch
+ *		Fold the rows of the scan's current batch (nrows rows) that selected
+ *		marks (all if NULL) into the states of their groups: groups[i] for
+ *		row i, or group 0 for every row if groups is NULL.  ngroups is the
+ *		number of groups there are so far.
+ */
+void
+AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
+			 const uint32 *groups, uint32 ngroups)
+{
+	Datum	   *values;
+	bool	   *isnull;
+	int			i;
+
+	EnsureStates(agg, Max(ngroups, 1));
+#define ROW_SKIPPED(i) (selected != NULL && !selected[i])
+#define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
+	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
+	{
+		/* groups[i] is unset for rows not selected: never read it there */
+		for (i = 0; i < nrows; i++)
+		{
+			if (!ROW_SKIPPED(i))
+				agg->ints[ROW_GROUP(i)].count++;
+		}
+		return;
+	}
+	if (agg->kind == COLSTORE_AGG_COUNT && selected == NULL && groups == NULL)
+	{
+		int			nulls = ColstoreScanBatchNulls(scan, agg->attno);
+
+		if (nulls >= 0)
+		{
+			agg->ints[0].count += nrows - nulls;
+			return;
+		}
+	}
+	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT &&
+		FoldScaledNumerics(agg, scan, nrows, selected, groups))
+		return;
+	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
+	if (agg->kind == COLSTORE_AGG_COUNT)
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			if (!(ROW_SKIPPED(i) || isnull[i]))
+				agg->ints[ROW_GROUP(i)].count++;
+		}
+		return;
+	}
+	if (agg->type == NUMERICOID)
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			if (!(ROW_SKIPPED(i) || isnull[i]))
+				NumericSumAdd(&agg->numerics[ROW_GROUP(i)], values[i], agg->cxt);
+		}
+		return;
+	}
+	if (selected == NULL && groups == NULL && nrows > 0 &&
+		ColstoreScanBatchNulls(scan, agg->attno) == 0)
+	{
+		FoldAllValues(agg, &agg->ints[0], values, nrows);
+		return;
+	}
+	for (i = 0; i < nrows; i++)
+	{
+		if (!(ROW_SKIPPED(i) || isnull[i]))
+			FoldInteger(agg, &agg->ints[ROW_GROUP(i)],
+						SignedIntegerDatum(agg->type, values[i]));
+	}
+#undef ROW_SKIPPED
+#undef ROW_GROUP
+}
+
+/* The result of an integer min or max. */
+static Datum
+MinMaxDatum(Oid type, int64 value)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return Int16GetDatum((int16) value);
+		case INT4OID:
+			return Int32GetDatum((int32) value);
+		case DATEOID:
+			return DateADTGetDatum((DateADT) value);
+		default:
+			return Int64GetDatum(value);
+	}
+}
+
+/* The aggregate's result for a group, as Agg would return it. */
+Datum
+AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
+{
+	AggIntState empty = {0};
+	AggIntState *state;
+
+	*isnull = false;
+	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	{
+		NumericSum none = {0};
+		NumericSum *acc = group < agg->nstates ? &agg->numerics[group] : &none;
+
+		if (agg->kind == COLSTORE_AGG_AVG)
+			return NumericAvgResult(acc, isnull);
+		return NumericSumResult(acc, isnull);
+	}
+	state = group < agg->nstates ? &agg->ints[group] : &empty;
+	switch (agg->kind)
+	{
+		case COLSTORE_AGG_COUNT_STAR:
+		case COLSTORE_AGG_COUNT:
+			return Int64GetDatum(state->count);
+		case COLSTORE_AGG_SUM:
+			if (state->count == 0)
+				break;
+			if (agg->type == INT8OID)
+				return Int128GetNumeric(state->sum);
+			if (state->sum < PG_INT64_MIN || state->sum > PG_INT64_MAX)
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("bigint out of range")));
+			return Int64GetDatum((int64) state->sum);
+		case COLSTORE_AGG_AVG:
+			if (state->count == 0)
+				break;
+			return DirectFunctionCall2(numeric_div, Int128GetNumeric(state->sum),
+									   NumericGetDatum(int64_to_numeric(state->count)));
+		case COLSTORE_AGG_MIN:
+		case COLSTORE_AGG_MAX:
+			if (state->count == 0)
+				break;
+			return MinMaxDatum(agg->type, state->minmax);
+		case COLSTORE_AGG_NONE:
+			break;
+	}
+	*isnull = true;
+	return (Datum) 0;
+}

@@ -1,0 +1,48 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_fold.h
+ *	  ColstoreAgg's aggregates: per-group states folded from batches.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/agg_fold.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AGG_FOLD_H
+#define AGG_FOLD_H
+
+#include "postgres.h"
+
+#include "access/relscan.h"
+
+#include "cscan/agg_path.h"
+#include "cscan/numeric_sum.h"
+
+/* The state of one aggregate in one group (integer kinds). */
+typedef struct AggIntState
+{
+	int64		count;			/* values folded */
+	int128		sum;
+	int64		minmax;
+} AggIntState;
+
+/* One aggregate and its states, one per group. */
+typedef struct AggFold
+{
+	ColstoreAggKind kind;
+	int			resno;			/* position in the scan tuple, 0-based */
+	int			attno;			/* argument column, 0-based; -1: count(*) */
+	Oid			type;			/* argument's type */
+	MemoryContext cxt;			/* states and numeric sums' side values */
+	uint32		nstates;		/* groups with a state */
+	AggIntState *ints;			/* [nstates], integer kinds and counts */
+	NumericSum *numerics;		/* [nstates], sum and avg of numeric */
+} AggFold;
+
+extern void AggFoldReset(AggFold *agg, MemoryContext cxt);
+extern void AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows,
+						 const bool *selected, const uint32 *groups,
+						 uint32 ngroups);
+extern Datum AggFoldResult(AggFold *agg, uint32 group, bool *isnull);
+
+#endif							/* AGG_FOLD_H */

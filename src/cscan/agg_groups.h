@@ -1,0 +1,35 @@
+/*-------------------------------------------------------------------------
+ *
+ * agg_groups.h
+ *	  The groups of ColstoreAgg's GROUP BY: a hash table from grouping key
+ *	  values to group numbers, filled batch by batch.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/agg_groups.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AGG_GROUPS_H
+#define AGG_GROUPS_H
+
+#include "postgres.h"
+
+/* One grouping column. */
+typedef struct GroupKeySpec
+{
+	int			attno;			/* column, 0-based */
+	bool		byval;			/* pass-by-value, equal iff the datums are */
+	bool		blank_padded;	/* bpchar: trailing blanks do not count */
+} GroupKeySpec;
+
+typedef struct GroupTable GroupTable;
+
+extern GroupTable *GroupTableCreate(int nkeys, const GroupKeySpec *keys);
+extern void GroupTableAssign(GroupTable *table, int nrows, Datum **values,
+							 bool **isnull, const bool *selected,
+							 uint32 *groups);
+extern uint32 GroupTableSize(const GroupTable *table);
+extern Datum GroupTableKey(const GroupTable *table, uint32 group, int key,
+						   bool *isnull);
+
+#endif							/* AGG_GROUPS_H */

@@ -1,0 +1,303 @@
+/*-------------------------------------------------------------------------
+ *
+ * numeric_sum.c
+ *	  Exact running sums of numeric values for ColstoreAgg's sum and avg.
+ *
+ * PostgreSQL's sum(numeric) and avg(numeric) count NaN and infinite inputs
+ * apart, sum the finite ones exactly, and give the sum the largest display
+ * scale among them (accum_sum_add, numeric_sum, numeric_avg in numeric.c).
+ * A NumericSum does the same without building a NumericVar per value: a
+ * finite value comes either as the scaled-integer chunk encoding's int64
+ * and scale (NumericSumAddScaled, inline) or as a datum whose base-10000
+ * digits are read straight from its bytes (numeric_view.h), and is added
+ * to an int128 kept at the largest scale seen so far.  A value with more
+ * than 9 base-10000 digits or scale above 36, or one that would overflow
+ * the int128, goes to a numeric sum on the side (numeric_add), which the
+ * result adds back, so the sum is always exact.
+ *
+ * The results are built the way numeric_sum and numeric_avg build theirs:
+ * NULL without inputs, NaN if any input is NaN or both infinities occur,
+ * the infinity that occurs, else the exact sum with the largest display
+ * scale (digits are never lost: a numeric has no non-zero digits past its
+ * display scale), and avg = numeric_div(sum, count).
+ *
+ * IDENTIFICATION
+ *	  src/cscan/numeric_sum.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/datum.h"
+#include "utils/fmgrprotos.h"
+#include "utils/numeric.h"
+
+#include "cscan/numeric_sum.h"
+#include "encoding/numeric_view.h"
+
+/* int128 holds 38 decimal digits: 9 base-10000 digits always fit */
+#define MAX_SUM_DIGITS	9
+/* the largest scale a sum is kept at (9 fractional base-10000 digits) */
+#define MAX_SUM_SCALE	36
+
+/* value = value * 10^n; false on overflow */
+static bool
+ScaleUp(int128 *value, int n)
+{
+	while (n > 0)
+	{
+		int			step = Min(n, 18);
+		int64		factor = 1;
+		int			i;
+
+		for (i = 0; i < step; i++)
+			factor *= 10;
+		if (__builtin_mul_overflow(*value, (int128) factor, value))
+			return false;
+		n -= step;
+	}
+	return true;
+}
+
+/*
+ * numeric of value * 10^-scale, with at least dscale fractional digits and
+ * no trailing fractional zeros beyond them, built by numeric_in from text.
+ */
+static Datum
+ScaledInt128GetNumeric(int128 value, int scale, int dscale)
+{
+	int			len = 48 + Max(scale, dscale);
+	char	   *buf = palloc(len + 1);
+	char	   *p = buf + len;
+	char	   *out = palloc(len + 4);
+	char	   *q = out;
+	bool		negative = value < 0;
+	uint128		u = negative ? -(uint128) value : (uint128) value;
+	int			ndigits = 0;
+	int			keep;
+	Datum		result;
+
+	/* right-aligned digits of u, at least scale + 1 of them */
+	*p = '\0';
+	do
+	{
+		*--p = '0' + (int) (u % 10);
+		u /= 10;
+		ndigits++;
+	} while (u > 0 || ndigits <= scale);
+
+	/* drop fractional zeros beyond dscale, then add zeros up to it */
+	keep = scale;
+	while (keep > dscale && buf[len - 1 - (scale - keep)] == '0')
+		keep--;
+	if (negative)
+		*q++ = '-';
+	memcpy(q, p, ndigits - scale);
+	q += ndigits - scale;
+	if (Max(keep, dscale) > 0)
+	{
+		*q++ = '.';
+		memcpy(q, p + ndigits - scale, keep);
+		q += keep;
+		for (; keep < dscale; keep++)
+			*q++ = '0';
+	}
+	*q = '\0';
+	result = DirectFunctionCall3(numeric_in, CStringGetDatum(out),
+								 ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	pfree(out);
+	pfree(buf);
+	return result;
+}
+
+/* numeric of an integer (sums of integers) */
+Datum
+Int128GetNumeric(int128 value)
+{
+	return ScaledInt128GetNumeric(value, 0, 0);
+}
+
+/* Add a numeric to acc->rest, allocated in cxt. */
+static void
+AddToRest(NumericSum *acc, Datum value, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	acc->rest = acc->rest == (Datum) 0 ? datumCopy(value, false, -1) :
+		DirectFunctionCall2(numeric_add, acc->rest, value);
+	MemoryContextSwitchTo(old);
+}
+
+/*
+ * NumericSumAddSlow
+ *		Add the finite value * 10^-scale to acc's sum (already counted):
+ *		the sum's scale grows to the value's (up to MAX_SUM_SCALE), and what
+ *		does not fit in the int128 goes to acc->rest.
+ */
+void
+NumericSumAddSlow(NumericSum *acc, int128 value, int scale, MemoryContext cxt)
+{
+	int128		sum;
+
+	if (scale > MAX_SUM_SCALE)
+	{
+		/* a tiny fraction would make every later value's scale too large */
+		AddToRest(acc, ScaledInt128GetNumeric(value, scale, 0), cxt);
+		return;
+	}
+	if (scale > acc->scale)
+	{
+		int128		rescaled = acc->sum;
+
+		if (!ScaleUp(&rescaled, scale - acc->scale))
+		{
+			AddToRest(acc, ScaledInt128GetNumeric(acc->sum, acc->scale, 0), cxt);
+			rescaled = 0;
+		}
+		acc->sum = rescaled;
+		acc->scale = scale;
+	}
+	else if (scale < acc->scale)
+	{
+		int128		v = value;
+
+		if (!ScaleUp(&v, acc->scale - scale))
+		{
+			AddToRest(acc, ScaledInt128GetNumeric(value, scale, 0), cxt);
+			return;
+		}
+		value = v;
+	}
+	if (__builtin_add_overflow(acc->sum, value, &sum))
+	{
+		AddToRest(acc, ScaledInt128GetNumeric(acc->sum, acc->scale, 0), cxt);
+		sum = value;
+	}
+	acc->sum = sum;
+}
+
+/*
+ * NumericSumAdd
+ *		Fold one non-null numeric datum into acc; anything acc->rest
+ *		allocates lives in cxt.
+ */
+void
+NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
+{
+	NumericView view;
+	int128		v = 0;
+	int			frac;
+	int			k;
+
+	if (!NumericViewOf(value, &view))
+	{
+		/* compressed or external (a heap tuple's value): detoast it */
+		value = PointerGetDatum(PG_DETOAST_DATUM_PACKED(value));
+		if (!NumericViewOf(value, &view))
+			elog(ERROR, "invalid numeric value in a ColstoreAgg sum");
+	}
+	switch (view.kind)
+	{
+		case NUMERIC_VIEW_NAN:
+			acc->nan++;
+			return;
+		case NUMERIC_VIEW_PINF:
+			acc->pinf++;
+			return;
+		case NUMERIC_VIEW_NINF:
+			acc->ninf++;
+			return;
+		case NUMERIC_VIEW_FINITE:
+			break;
+	}
+	if (view.ndigits == 0)
+	{
+		acc->count++;
+		acc->max_dscale = Max(acc->max_dscale, view.dscale);
+		return;
+	}
+	if (view.ndigits > MAX_SUM_DIGITS)
+	{
+		acc->count++;
+		acc->max_dscale = Max(acc->max_dscale, view.dscale);
+		AddToRest(acc, value, cxt);
+		return;
+	}
+	for (k = 0; k < view.ndigits; k++)
+		v = v * NUM_NBASE + NumericViewDigit(&view, k);
+	if (view.neg)
+		v = -v;
+	/* v is the value times 10000^frac */
+	frac = view.ndigits - 1 - view.weight;
+	if (frac < 0)
+	{
+		if (!ScaleUp(&v, -4 * frac))
+		{
+			acc->count++;
+			acc->max_dscale = Max(acc->max_dscale, view.dscale);
+			AddToRest(acc, value, cxt);
+			return;
+		}
+		frac = 0;
+	}
+	acc->count++;
+	acc->max_dscale = Max(acc->max_dscale, view.dscale);
+	NumericSumAddSlow(acc, v, 4 * frac, cxt);
+}
+
+/* The finite values' exact sum as numeric (count > 0). */
+static Datum
+FiniteSum(const NumericSum *acc)
+{
+	Datum		sum = ScaledInt128GetNumeric(acc->sum, acc->scale, acc->max_dscale);
+
+	if (acc->rest != (Datum) 0)
+		sum = DirectFunctionCall2(numeric_add, sum, acc->rest);
+	return sum;
+}
+/* NaN or an infinity if that is the result, else 0. */
+static Datum
+SpecialResult(const NumericSum *acc)
+{
+	if (acc->nan > 0 || (acc->pinf > 0 && acc->ninf > 0))
+		return DirectFunctionCall3(numeric_in, CStringGetDatum("NaN"),
+								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	if (acc->pinf > 0)
+		return DirectFunctionCall3(numeric_in, CStringGetDatum("Infinity"),
+								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	if (acc->ninf > 0)
+		return DirectFunctionCall3(numeric_in, CStringGetDatum("-Infinity"),
+								   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+	return (Datum) 0;
+}
+
+/* sum(numeric) of what acc holds, as numeric_sum returns it. */
+Datum
+NumericSumResult(const NumericSum *acc, bool *isnull)
+{
+	Datum		special;
+
+	*isnull = acc->count + acc->nan + acc->pinf + acc->ninf == 0;
+	if (*isnull)
+		return (Datum) 0;
+	special = SpecialResult(acc);
+	return special != (Datum) 0 ? special : FiniteSum(acc);
+}
+
+/* avg(numeric) of what acc holds, as numeric_avg returns it. */
+Datum
+NumericAvgResult(const NumericSum *acc, bool *isnull)
+{
+	Datum		special;
+
+	*isnull = acc->count + acc->nan + acc->pinf + acc->ninf == 0;
+	if (*isnull)
+		return (Datum) 0;
+	special = SpecialResult(acc);
+	if (special != (Datum) 0)
+		return special;
+	return DirectFunctionCall2(numeric_div, FiniteSum(acc),
+							   NumericGetDatum(int64_to_numeric(acc->count)));
+}

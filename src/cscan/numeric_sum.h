@@ -1,0 +1,66 @@
+/*-------------------------------------------------------------------------
+ *
+ * numeric_sum.h
+ *	  Exact running sums of numeric values for ColstoreAgg's sum and avg.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/numeric_sum.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NUMERIC_SUM_H
+#define NUMERIC_SUM_H
+
+#include "postgres.h"
+
+#ifndef HAVE_INT128
+#error "ColstoreAgg needs a 128-bit integer type for its sums"
+#endif
+
+/*
+ * The state of one sum: what PostgreSQL's NumericAggState keeps for sum
+ * and avg, with the finite values summed in an int128 where they fit.
+ * All zeros is an empty sum.
+ */
+typedef struct NumericSum
+{
+	int64		count;			/* finite values (avg's N) */
+	int64		nan;			/* NaN values */
+	int64		pinf;			/* +Infinity values */
+	int64		ninf;			/* -Infinity values */
+	int128		sum;			/* finite values times 10^scale */
+	int			scale;			/* fractional decimal digits of sum */
+	int			max_dscale;		/* largest display scale of a finite value */
+	Datum		rest;			/* numeric sum of the finite values that did
+								 * not fit in sum, or 0 */
+} NumericSum;
+
+extern void NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt);
+extern void NumericSumAddSlow(NumericSum *acc, int128 value, int scale,
+							  MemoryContext cxt);
+
+/*
+ * NumericSumAddScaled
+ *		Fold the finite numeric value * 10^-scale, of display scale dscale,
+ *		into acc (the scaled-integer chunk encoding's form of a value).
+ */
+static inline void
+NumericSumAddScaled(NumericSum *acc, int64 value, int scale, int dscale,
+					MemoryContext cxt)
+{
+	int128		sum;
+
+	acc->count++;
+	if (dscale > acc->max_dscale)
+		acc->max_dscale = dscale;
+	if (likely(scale == acc->scale) &&
+		!__builtin_add_overflow(acc->sum, (int128) value, &sum))
+		acc->sum = sum;
+	else
+		NumericSumAddSlow(acc, value, scale, cxt);
+}
+extern Datum NumericSumResult(const NumericSum *acc, bool *isnull);
+extern Datum NumericAvgResult(const NumericSum *acc, bool *isnull);
+extern Datum Int128GetNumeric(int128 value);
+
+#endif							/* NUMERIC_SUM_H */

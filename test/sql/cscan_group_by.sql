@@ -1,0 +1,108 @@
+-- ColstoreAgg with GROUP BY, avg, and sum/avg of numeric: results equal to
+-- heap's (PostgreSQL's own HashAggregate) for every key type and aggregate,
+-- with NULL keys, NULL arguments, NaN and infinities, values beyond int64,
+-- display scales, conditions, deleted and updated rows, and empty input.
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE gb (i int, b bigint, s smallint, n numeric, k text, v varchar(10),
+	c bpchar, d date, ts timestamp, f bool, r real)
+	USING colstore WITH (chunk_size = 1000);
+INSERT INTO gb SELECT i, i * 1000003::bigint, (i % 300)::smallint,
+	CASE WHEN i % 17 = 0 THEN NULL ELSE (i % 1000)::numeric / 8 END,
+	CASE WHEN i % 13 = 0 THEN NULL ELSE 'k' || (i % 7) END,
+	'v' || (i % 11), 'c' || (i % 3), date '2020-01-01' + i % 5,
+	timestamp '2020-01-01' + (i % 4) * interval '1 hour', i % 2 = 0, i % 5
+	FROM generate_series(1, 25000) i;
+-- bpchar keys equal up to trailing blanks, numeric display scales, NaN,
+-- infinities, and values far beyond int64
+INSERT INTO gb (i, n, c, k) VALUES
+	(1, 1.50, 'c1', 'k1'), (1, 1.5, 'c1  ', 'k1'), (1, 'NaN', 'nan', 'k2'),
+	(1, 'Infinity', 'inf', 'k3'), (1, '-Infinity', 'inf', 'k4'),
+	(2, 'Infinity', 'pinf', 'k3'), (3, 123456789012345678901234567890.123456789, 'big', 'k5'),
+	(3, -0.000000000000000000000000000000000000000001, 'tiny', 'k6'),
+	(3, 99999999999999999999999999999999999999, 'big', 'k5');
+ANALYZE gb;
+CREATE TABLE gbh USING heap AS SELECT * FROM gb;
+
+EXPLAIN (COSTS OFF) SELECT k, count(*), avg(n) FROM gb GROUP BY k;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT upper(k), sum(i) / count(*) FROM gb WHERE i > 100 GROUP BY k;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT v, c, count(*) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY v, c;
+-- not handled: float keys (-0 = 0), numeric keys (1.5 = 1.50), keys that are
+-- expressions, HAVING, grouping sets, nondeterministic collations
+EXPLAIN (COSTS OFF) SELECT r, count(*) FROM gb GROUP BY r;
+EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gb GROUP BY n;
+EXPLAIN (COSTS OFF) SELECT i % 3, count(*) FROM gb GROUP BY i % 3;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
+EXPLAIN (COSTS OFF) SELECT max(r) FROM gb GROUP BY k;
+-- too many groups for hash_mem: left to HashAggregate, which can spill
+SET work_mem = '64kB';
+EXPLAIN (COSTS OFF) SELECT i, count(*) FROM gb GROUP BY i;
+RESET work_mem;
+
+-- every query gives heap's result, group for group; 'agg' says whether
+-- ColstoreAgg ran
+CREATE FUNCTION check_groups(q text) RETURNS TABLE (agg boolean, groups bigint, same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	agg := plan::text LIKE '%ColstoreAgg%';
+	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO groups;
+	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
+									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
+						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
+									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
+				   q, replace(q, 'FROM gb', 'FROM gbh'), replace(q, 'FROM gb', 'FROM gbh'), q)
+		INTO same;
+	RETURN NEXT;
+END $$;
+SELECT q, c.* FROM (VALUES
+	('SELECT k, count(*), count(n), sum(n), avg(n) FROM gb GROUP BY k'),
+	('SELECT c, count(*), sum(n), avg(n), sum(i), avg(i), avg(b), avg(s) FROM gb GROUP BY c'),
+	('SELECT v, c, count(*), min(d), max(d), min(b), max(s), sum(b), sum(s) FROM gb GROUP BY v, c'),
+	('SELECT d, ts, f, count(*), sum(i) FROM gb GROUP BY d, ts, f'),
+	('SELECT i, count(*) FROM gb GROUP BY i'),
+	('SELECT k FROM gb GROUP BY k'),
+	('SELECT upper(k) || ''!'', sum(i) / count(*) FROM gb WHERE i > 100 GROUP BY k'),
+	('SELECT k, count(*), avg(n) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY k'),
+	('SELECT k, count(*), avg(n) FROM gb WHERE i > 99999 GROUP BY k'),
+	('SELECT count(*), avg(n), sum(n) FROM gb WHERE i > 99999'),
+	('SELECT sum(n), avg(n), avg(i), avg(b), avg(s) FROM gb'),
+	('SELECT sum(n), avg(n) FROM gb WHERE n IS NOT NULL AND i > 3')
+) v(q), check_groups(q) c;
+
+-- a group's key values are those of its first row, as HashAggregate returns
+-- them ('c1' and 'c1  ' are one group); display scales, NaN, infinities and
+-- sums beyond int128's scale, shown
+EXPLAIN (COSTS OFF) SELECT c, octet_length(c), count(*) FROM gb WHERE i < 4 GROUP BY c;
+SELECT c, octet_length(c), count(*) FROM gb WHERE i < 4 GROUP BY c ORDER BY c;
+SELECT k, sum(n), avg(n) FROM gb WHERE i < 4 GROUP BY k ORDER BY k;
+-- nondeterministic collations: equal strings with other bytes
+CREATE COLLATION gb_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+CREATE TABLE gbci (k text COLLATE gb_ci) USING colstore WITH (chunk_size = 1000);
+INSERT INTO gbci SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'A' END FROM generate_series(1, 3000) i;
+ANALYZE gbci;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gbci GROUP BY k;
+SELECT count(*) FROM gbci GROUP BY k;
+DROP TABLE gbci;
+DROP COLLATION gb_ci;
+
+-- deleted and updated rows: delta pages and promoted copies
+UPDATE gb SET n = n + 1, k = 'updated' WHERE i % 100 = 0;
+DELETE FROM gb WHERE i % 100 = 1;
+UPDATE gbh SET n = n + 1, k = 'updated' WHERE i % 100 = 0;
+DELETE FROM gbh WHERE i % 100 = 1;
+SELECT q, c.* FROM (VALUES
+	('SELECT k, count(*), count(n), sum(n), avg(n) FROM gb GROUP BY k'),
+	('SELECT c, v, count(*), sum(i), avg(i) FROM gb GROUP BY c, v'),
+	('SELECT k, sum(n) FROM gb WHERE i < 5000 GROUP BY k')
+) v(q), check_groups(q) c;
+
+-- GROUP BY in a subquery that is run again (rescan) with another parameter
+SELECT x, (SELECT count(*) FROM (SELECT k FROM gb WHERE i > x GROUP BY k) s)
+	FROM (VALUES (10), (24990), (30000)) t(x);
+
+DROP TABLE gb, gbh;
+DROP FUNCTION check_groups(text);
