@@ -199,6 +199,13 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 		if (attno > 0)
 			agg->type = TupleDescAttr(RelationGetDescr(state->rel),
 									  attno - 1)->atttypid;
+		else if (agg->kind != COLSTORE_AGG_COUNT_STAR)
+		{
+			/* sum or avg of numeric arithmetic */
+			agg->type = NUMERICOID;
+			agg->expr = NumericExprCompile((Node *) linitial_node(TargetEntry,
+																  ((Aggref *) te->expr)->args)->expr);
+		}
 		state->naggs++;
 	}
 	ReadGroupKeys(state, cscan->custom_scan_tlist,
@@ -218,6 +225,15 @@ static void
 FetchBatchColumn(void *arg, int attno, Datum **values, bool **isnull)
 {
 	ColstoreScanBatchColumn((TableScanDesc) arg, attno, values, isnull);
+}
+
+/* ChunkPrunerFetchScaled over the scan's current batch. */
+static bool
+FetchBatchScaled(void *arg, int attno, int64 **values, int32 **dscales,
+				 bool **isnull, int *scale)
+{
+	return ColstoreScanBatchScaled((TableScanDesc) arg, attno, values, dscales,
+								   isnull, scale);
 }
 
 /* Room for a batch of nrows rows in the per-row arrays. */
@@ -291,8 +307,8 @@ ComputeAggregates(ColstoreAggState *state)
 		{
 			if (!select)
 				memset(state->selected, true, nrows);
-			ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn, scan,
-								  state->selected);
+			ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn,
+								  FetchBatchScaled, scan, state->selected);
 			select = true;
 		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);

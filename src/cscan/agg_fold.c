@@ -19,7 +19,8 @@
  *	avg(int2/4/8)	int128 sum and count, result numeric_div(sum, count),
  *					as int8_avg and numeric_poly_avg compute it
  *	sum/avg(numeric) NumericSum (numeric_sum.c): exact, with PostgreSQL's
- *					display scale and NaN/infinity rules
+ *					display scale and NaN/infinity rules; the argument may
+ *					be arithmetic over numeric columns (numeric_expr.c)
  *	min/max			int2, int4, int8, date as signed integers
  *
  * Results are what Agg returns for the same rows: 0 for counts and NULL for
@@ -37,6 +38,7 @@
 #include "catalog/pg_type.h"
 #include "utils/date.h"
 #include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 #include "cscan/agg_fold.h"
@@ -48,6 +50,7 @@ void
 AggFoldReset(AggFold *agg, MemoryContext cxt)
 {
 	agg->cxt = cxt;
+	agg->batch_cxt = NULL;		/* was a child of cxt, which was reset */
 	agg->nstates = 0;
 	agg->ints = NULL;
 	agg->numerics = NULL;
@@ -183,6 +186,37 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
 	return true;
 }
 
+/* Fold the values of the aggregate's numeric expression over a batch. */
+static void
+FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
+				const uint32 *groups)
+{
+	NumericBatch batch;
+	MemoryContext old;
+	int			i;
+
+	if (agg->batch_cxt == NULL)
+		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
+											   ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(agg->batch_cxt);
+	NumericExprEvaluate(agg->expr, scan, nrows, selected, &batch);
+	MemoryContextSwitchTo(old);
+	for (i = 0; i < nrows; i++)
+	{
+		NumericSum *acc;
+
+		if ((selected != NULL && !selected[i]) || batch.isnull[i])
+			continue;
+		acc = &agg->numerics[groups != NULL ? groups[i] : 0];
+		if (batch.datums != NULL)
+			NumericSumAdd(acc, batch.datums[i], agg->cxt);
+		else
+			NumericSumAddScaled(acc, batch.values[i], batch.scale,
+								batch.dscales[i], agg->cxt);
+	}
+	MemoryContextReset(agg->batch_cxt);
+}
+
 /*
  * AggFoldBatch
  *		Fold the rows of the scan's current batch (nrows rows) that selected
@@ -201,6 +235,11 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 	EnsureStates(agg, Max(ngroups, 1));
 #define ROW_SKIPPED(i) (selected != NULL && !selected[i])
 #define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
+	if (agg->expr != NULL)
+	{
+		FoldNumericExpr(agg, scan, nrows, selected, groups);
+		return;
+	}
 	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
 	{
 		/* groups[i] is unset for rows not selected: never read it there */

@@ -16,6 +16,7 @@
 #include "access/relscan.h"
 
 #include "cscan/agg_path.h"
+#include "cscan/numeric_expr.h"
 #include "cscan/numeric_sum.h"
 
 /* The state of one aggregate in one group (integer kinds). */
@@ -31,9 +32,12 @@ typedef struct AggFold
 {
 	ColstoreAggKind kind;
 	int			resno;			/* position in the scan tuple, 0-based */
-	int			attno;			/* argument column, 0-based; -1: count(*) */
+	int			attno;			/* argument column, 0-based; -1: count(*) or
+								 * an expression */
 	Oid			type;			/* argument's type */
+	NumericExpr *expr;			/* sum or avg of numeric arithmetic, or NULL */
 	MemoryContext cxt;			/* states and numeric sums' side values */
+	MemoryContext batch_cxt;	/* the expression's values for one batch */
 	uint32		nstates;		/* groups with a state */
 	AggIntState *ints;			/* [nstates], integer kinds and counts */
 	NumericSum *numerics;		/* [nstates], sum and avg of numeric */

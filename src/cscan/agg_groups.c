@@ -17,8 +17,9 @@
  * PostgreSQL's Agg returns as well.
  *
  * Dictionary-encoded chunks hand every row of one distinct value the same
- * pointer, so with a single varlena key a small per-batch cache from
- * pointer to group skips hashing for all but the first row of each value.
+ * pointer, so a small per-batch cache from the rows' raw key datums
+ * (pointers, for varlena keys) to their group skips hashing and comparing
+ * values for all but the first row of each combination.
  *
  * Memory grows with the number of groups; the planner offers ColstoreAgg
  * only when its estimate of the groups fits in hash_mem.
@@ -37,7 +38,20 @@
 
 #include "cscan/agg_groups.h"
 
-#define POINTER_CACHE_SIZE	4096
+#define RAW_CACHE_SIZE	4096
+#define RAW_CACHE_KEYS	4
+
+/*
+ * A batch-local cache entry: the raw datums of a row's keys (pointers for
+ * varlena keys) and the group they belong to.
+ */
+typedef struct RawCacheEntry
+{
+	uint32		batch;			/* GroupTable.batch it was made in */
+	uint32		group;
+	uint32		nulls;			/* bit k: key k is NULL */
+	Datum		raw[RAW_CACHE_KEYS];
+} RawCacheEntry;
 
 /* The bytes a varlena key is compared by. */
 typedef struct KeyBytes
@@ -66,9 +80,9 @@ struct GroupTable
 	uint32	   *hashes;			/* [capacity] */
 	uint32	   *slots;			/* [nslots]: group + 1, 0 for empty */
 	uint32		nslots;			/* a power of 2, at least twice ngroups */
-	/* single varlena key: batch-local cache from value pointer to group */
-	const void *cache_ptr[POINTER_CACHE_SIZE];
-	uint32		cache_group[POINTER_CACHE_SIZE];
+	/* up to RAW_CACHE_KEYS keys: batch-local cache from raw datums to group */
+	RawCacheEntry *cache;		/* [RAW_CACHE_SIZE], or NULL */
+	uint32		batch;			/* batches assigned so far */
 };
 
 /*
@@ -95,6 +109,8 @@ GroupTableCreate(int nkeys, const GroupKeySpec *keys)
 	table->hashes = MemoryContextAlloc(cxt, sizeof(uint32) * table->capacity);
 	table->nslots = 128;
 	table->slots = MemoryContextAllocZero(cxt, sizeof(uint32) * table->nslots);
+	if (nkeys <= RAW_CACHE_KEYS)
+		table->cache = MemoryContextAllocZero(cxt, sizeof(RawCacheEntry) * RAW_CACHE_SIZE);
 	return table;
 }
 
@@ -276,6 +292,47 @@ RowGroup(GroupTable *table, int i, Datum **values, bool **isnull, RowKey *key)
 }
 
 /*
+ * The group of row i through the raw datum cache: rows whose keys have the
+ * same datums (the same pointers, for varlena keys) within one batch are
+ * in the same group, since a batch's values do not move.
+ */
+static inline uint32
+CachedRowGroup(GroupTable *table, int i, Datum **values, bool **isnull, RowKey *key)
+{
+	RawCacheEntry *entry;
+	uint64		h = 0;
+	uint32		nulls = 0;
+	int			k;
+
+	for (k = 0; k < table->nkeys; k++)
+	{
+		if (isnull[k][i])
+			nulls |= 1 << k;
+		else
+			h = (h ^ (uint64) values[k][i]) * UINT64CONST(0x9e3779b97f4a7c15);
+	}
+	h ^= h >> 29;
+	/* pointers are 8-byte aligned: the low bits carry little */
+	entry = &table->cache[(h >> 3) & (RAW_CACHE_SIZE - 1)];
+	if (entry->batch == table->batch && entry->nulls == nulls)
+	{
+		for (k = 0; k < table->nkeys; k++)
+		{
+			if (!(nulls & (1 << k)) && entry->raw[k] != values[k][i])
+				break;
+		}
+		if (k == table->nkeys)
+			return entry->group;
+	}
+	entry->batch = table->batch;
+	entry->nulls = nulls;
+	for (k = 0; k < table->nkeys; k++)
+		entry->raw[k] = (nulls & (1 << k)) ? (Datum) 0 : values[k][i];
+	entry->group = RowGroup(table, i, values, isnull, key);
+	return entry->group;
+}
+
+/*
  * GroupTableAssign
  *		Set groups[i] to the group of row i for every row of the batch
  *		(nrows rows; values[k] and isnull[k] are the batch's arrays of
@@ -289,30 +346,17 @@ GroupTableAssign(GroupTable *table, int nrows, Datum **values, bool **isnull,
 	RowKey		keybuf[8];
 	RowKey	   *key = table->nkeys <= lengthof(keybuf) ? keybuf :
 		palloc(sizeof(RowKey) * table->nkeys);
-	bool		cached = table->nkeys == 1 && !table->keys[0].byval;
 	int			i;
 
 	MemoryContextReset(table->batch_cxt);
-	if (cached)
-		memset(table->cache_ptr, 0, sizeof(table->cache_ptr));
+	table->batch++;
 	for (i = 0; i < nrows; i++)
 	{
 		if (selected != NULL && !selected[i])
 			continue;
-		if (cached && !isnull[0][i])
-		{
-			const void *ptr = DatumGetPointer(values[0][i]);
-			uint32		c = ((uintptr_t) ptr >> 3) & (POINTER_CACHE_SIZE - 1);
-
-			if (table->cache_ptr[c] != ptr)
-			{
-				table->cache_ptr[c] = ptr;
-				table->cache_group[c] = RowGroup(table, i, values, isnull, key);
-			}
-			groups[i] = table->cache_group[c];
-			continue;
-		}
-		groups[i] = RowGroup(table, i, values, isnull, key);
+		groups[i] = table->cache != NULL ?
+			CachedRowGroup(table, i, values, isnull, key) :
+			RowGroup(table, i, values, isnull, key);
 	}
 	if (key != keybuf)
 		pfree(key);

@@ -43,9 +43,11 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 #include "utils/typcache.h"
 
 #include "cscan/chunk_pruning.h"
+#include "encoding/numeric_view.h"
 #include "storage/integer_order.h"
 
 /* What a key tests. */
@@ -55,6 +57,9 @@ typedef enum PruneKeyKind
 	PRUNE_IS_NULL,
 	PRUNE_IS_NOT_NULL
 } PruneKeyKind;
+
+/* the largest scale of a numeric value compared as a scaled integer */
+#define MAX_SCALED_SCALE	36
 
 typedef struct PruneKey
 {
@@ -70,6 +75,12 @@ typedef struct PruneKey
 	Oid			int_column_type;	/* InvalidOid: use cmp */
 	Oid			int_value_type;
 	int64		int_value;
+	bool		int_ok;			/* int_value holds the evaluated value */
+	/* both sides numeric: compare scaled-integer chunks as int128s */
+	bool		numeric_key;
+	bool		scaled_ok;		/* the value fits: */
+	int128		scaled_value;	/* value * 10^scaled_scale */
+	int			scaled_scale;
 	Datum		value;			/* evaluated by ChunkPrunerEvaluate */
 	bool		value_isnull;
 } PruneKey;
@@ -201,16 +212,58 @@ PruningClauseColumn(Expr *clause, Index relid)
 /*
  * Can "column op value" with these types be decided by comparing int64s?
  * True for a type with signed integer order against itself, and for the
- * integer types among themselves (btree family integer_ops); not across
- * families (date against timestamps).
+ * integer types among themselves (btree family integer_ops), and for a
+ * date column against a timestamp without time zone, whose value becomes a
+ * date bound (DateBoundOfTimestamp).
  */
 static bool
 IntegerLike(Oid column_type, Oid value_type)
 {
 	if (column_type == value_type)
 		return TypeHasSignedIntegerOrder(column_type);
+	if (column_type == DATEOID && value_type == TIMESTAMPOID)
+		return true;
 	return (column_type == INT2OID || column_type == INT4OID || column_type == INT8OID) &&
 		(value_type == INT2OID || value_type == INT4OID || value_type == INT8OID);
+}
+
+/*
+ * DateBoundOfTimestamp
+ *		For "date_column <strategy> t" with a finite timestamp t, the date
+ *		*bound such that "date_column <strategy> *bound" selects the same
+ *		dates: a date is midnight of its day, so d < t iff d < ceil(t / day),
+ *		d <= t iff d <= floor(t / day), and so on; d = t only if t is a
+ *		midnight (otherwise *bound is no date at all).  The infinite dates
+ *		and those beyond the timestamp range compare below or above every
+ *		finite bound, as date_cmp_timestamp orders them.  False for an
+ *		infinite t (the caller compares with the support function then).
+ */
+static bool
+DateBoundOfTimestamp(int strategy, Timestamp t, int64 *bound)
+{
+	int64		floor_days;
+	bool		midnight;
+
+	if (TIMESTAMP_NOT_FINITE(t))
+		return false;
+	floor_days = t / USECS_PER_DAY;
+	if (t % USECS_PER_DAY < 0)
+		floor_days--;
+	midnight = t % USECS_PER_DAY == 0;
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+		case BTGreaterEqualStrategyNumber:
+			*bound = midnight ? floor_days : floor_days + 1;
+			break;
+		case BTEqualStrategyNumber:
+			*bound = midnight ? floor_days : PG_INT64_MAX;
+			break;
+		default:
+			*bound = floor_days;
+			break;
+	}
+	return true;
 }
 
 /*
@@ -259,6 +312,8 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 			fmgr_info(cmp_proc, &key->cmp);
 			key->strict = op_strict(opno);
 			key->value_expr = ExecInitExpr(value, parent);
+			key->numeric_key = var->vartype == NUMERICOID &&
+				exprType((Node *) value) == NUMERICOID;
 			if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
 			{
 				key->int_column_type = getBaseType(var->vartype);
@@ -318,8 +373,29 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		oldcxt = MemoryContextSwitchTo(pruner->value_cxt);
 		key->value = key->value_isnull ? (Datum) 0 :
 			datumCopy(value, key->value_typbyval, key->value_typlen);
+		key->int_ok = false;
 		if (!key->value_isnull && OidIsValid(key->int_column_type))
-			key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
+		{
+			if (key->int_value_type != TIMESTAMPOID)
+			{
+				key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
+				key->int_ok = true;
+			}
+			else
+				key->int_ok = DateBoundOfTimestamp(key->strategy,
+												   DatumGetTimestamp(key->value),
+												   &key->int_value);
+		}
+		key->scaled_ok = false;
+		if (!key->value_isnull && key->numeric_key)
+		{
+			NumericView view;
+
+			key->scaled_ok = NumericViewOf(key->value, &view) &&
+				view.kind == NUMERIC_VIEW_FINITE &&
+				NumericViewScaled(&view, MAX_SCALED_SCALE, &key->scaled_value,
+								  &key->scaled_scale);
+		}
 		MemoryContextSwitchTo(oldcxt);
 	}
 }
@@ -427,7 +503,7 @@ ComparePasses(PruneKey *key, Datum value)
 
 /* Does an integer pass "column <strategy> key value"? */
 static inline bool
-IntegerPasses(int strategy, int64 v, int64 c)
+IntegerPasses(int strategy, int128 v, int128 c)
 {
 	switch (strategy)
 	{
@@ -463,16 +539,58 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 }
 
 /*
+ * ChunkPrunerFilterRows for a comparison of a numeric column with a numeric
+ * value, when the batch's chunk stores the column as scaled integers: both
+ * sides as int128s at the larger scale, no numerics built.  Returns false
+ * (and changes nothing) if the batch is in another form or a side would
+ * not fit.
+ */
+static bool
+FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_scaled,
+				void *arg, bool *selected)
+{
+	int64	   *values;
+	int32	   *dscales;
+	bool	   *isnull;
+	int			scale;
+	int			common;
+	int128		factor = 1;
+	int128		c;
+	int			i;
+
+	if (fetch_scaled == NULL || !key->scaled_ok ||
+		!fetch_scaled(arg, key->attno, &values, &dscales, &isnull, &scale))
+		return false;
+	common = Max(scale, key->scaled_scale);
+	c = key->scaled_value;
+	/* an int64 times 10^18 always fits an int128 */
+	if (common - scale > 18 || !Int128MulPow10(&factor, common - scale) ||
+		!Int128MulPow10(&c, common - key->scaled_scale))
+		return false;
+	for (i = 0; i < nrows; i++)
+	{
+		if (!selected[i])
+			continue;
+		selected[i] = !isnull[i] &&
+			IntegerPasses(key->strategy, (int128) values[i] * factor, c);
+	}
+	return true;
+}
+
+/*
  * ChunkPrunerFilterRows
  *		Clear selected[i] for each of the nrows rows of a batch that fails a
- *		key; fetch(arg, attno, &values, &isnull) gives a column of the batch.
+ *		key; fetch(arg, attno, &values, &isnull) gives a column of the batch,
+ *		fetch_scaled (or NULL) a numeric column as scaled integers if the
+ *		batch stores it so.
  *		Exact only for keys built from clauses PruningClauseIsExact accepts
  *		(the caller checks that at plan time); values must have been
  *		evaluated (ChunkPrunerEvaluate).
  */
 void
 ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
-					  void *arg, bool *selected)
+					  ChunkPrunerFetchScaled fetch_scaled, void *arg,
+					  bool *selected)
 {
 	MemoryContext oldcxt;
 	int			k;
@@ -484,9 +602,11 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
 		bool	   *isnull;
 		int			i;
 
+		if (key->kind == PRUNE_COMPARE && key->numeric_key &&
+			FilterScaledKey(key, nrows, fetch_scaled, arg, selected))
+			continue;
 		fetch(arg, key->attno, &values, &isnull);
-		if (key->kind == PRUNE_COMPARE && !key->value_isnull &&
-			OidIsValid(key->int_column_type))
+		if (key->kind == PRUNE_COMPARE && !key->value_isnull && key->int_ok)
 		{
 			FilterIntegerKey(key, nrows, values, isnull, selected);
 			continue;

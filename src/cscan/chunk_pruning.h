@@ -23,6 +23,15 @@ typedef struct ChunkPruner ChunkPruner;
 typedef void (*ChunkPrunerFetch) (void *arg, int attno, Datum **values,
 								  bool **isnull);
 
+/*
+ * Gives numeric column attno of the current batch as scaled integers
+ * (ColstoreScanBatchScaled), or returns false if the batch stores it
+ * otherwise.
+ */
+typedef bool (*ChunkPrunerFetchScaled) (void *arg, int attno, int64 **values,
+										int32 **dscales, bool **isnull,
+										int *scale);
+
 extern Var *PruningClauseColumn(Expr *clause, Index relid);
 extern bool PruningClauseIsExact(Expr *clause, Index relid);
 extern ChunkPruner *ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc,
@@ -32,7 +41,8 @@ extern bool ChunkPrunerRefutes(void *arg, const RowGroupHeader *h,
 							   uint32 chunkno);
 extern int	ChunkPrunerNumKeys(const ChunkPruner *pruner);
 extern void ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows,
-								  ChunkPrunerFetch fetch, void *arg,
-								  bool *selected);
+								  ChunkPrunerFetch fetch,
+								  ChunkPrunerFetchScaled fetch_scaled,
+								  void *arg, bool *selected);
 
 #endif							/* CHUNK_PRUNING_H */

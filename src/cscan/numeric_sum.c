@@ -37,29 +37,8 @@
 #include "cscan/numeric_sum.h"
 #include "encoding/numeric_view.h"
 
-/* int128 holds 38 decimal digits: 9 base-10000 digits always fit */
-#define MAX_SUM_DIGITS	9
 /* the largest scale a sum is kept at (9 fractional base-10000 digits) */
 #define MAX_SUM_SCALE	36
-
-/* value = value * 10^n; false on overflow */
-static bool
-ScaleUp(int128 *value, int n)
-{
-	while (n > 0)
-	{
-		int			step = Min(n, 18);
-		int64		factor = 1;
-		int			i;
-
-		for (i = 0; i < step; i++)
-			factor *= 10;
-		if (__builtin_mul_overflow(*value, (int128) factor, value))
-			return false;
-		n -= step;
-	}
-	return true;
-}
 
 /*
  * numeric of value * 10^-scale, with at least dscale fractional digits and
@@ -151,7 +130,7 @@ NumericSumAddSlow(NumericSum *acc, int128 value, int scale, MemoryContext cxt)
 	{
 		int128		rescaled = acc->sum;
 
-		if (!ScaleUp(&rescaled, scale - acc->scale))
+		if (!Int128MulPow10(&rescaled, scale - acc->scale))
 		{
 			AddToRest(acc, ScaledInt128GetNumeric(acc->sum, acc->scale, 0), cxt);
 			rescaled = 0;
@@ -163,7 +142,7 @@ NumericSumAddSlow(NumericSum *acc, int128 value, int scale, MemoryContext cxt)
 	{
 		int128		v = value;
 
-		if (!ScaleUp(&v, acc->scale - scale))
+		if (!Int128MulPow10(&v, acc->scale - scale))
 		{
 			AddToRest(acc, ScaledInt128GetNumeric(value, scale, 0), cxt);
 			return;
@@ -187,9 +166,8 @@ void
 NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
 {
 	NumericView view;
-	int128		v = 0;
-	int			frac;
-	int			k;
+	int128		v;
+	int			scale;
 
 	if (!NumericViewOf(value, &view))
 	{
@@ -212,39 +190,12 @@ NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
 		case NUMERIC_VIEW_FINITE:
 			break;
 	}
-	if (view.ndigits == 0)
-	{
-		acc->count++;
-		acc->max_dscale = Max(acc->max_dscale, view.dscale);
-		return;
-	}
-	if (view.ndigits > MAX_SUM_DIGITS)
-	{
-		acc->count++;
-		acc->max_dscale = Max(acc->max_dscale, view.dscale);
-		AddToRest(acc, value, cxt);
-		return;
-	}
-	for (k = 0; k < view.ndigits; k++)
-		v = v * NUM_NBASE + NumericViewDigit(&view, k);
-	if (view.neg)
-		v = -v;
-	/* v is the value times 10000^frac */
-	frac = view.ndigits - 1 - view.weight;
-	if (frac < 0)
-	{
-		if (!ScaleUp(&v, -4 * frac))
-		{
-			acc->count++;
-			acc->max_dscale = Max(acc->max_dscale, view.dscale);
-			AddToRest(acc, value, cxt);
-			return;
-		}
-		frac = 0;
-	}
 	acc->count++;
 	acc->max_dscale = Max(acc->max_dscale, view.dscale);
-	NumericSumAddSlow(acc, v, 4 * frac, cxt);
+	if (NumericViewScaled(&view, MAX_SUM_SCALE, &v, &scale))
+		NumericSumAddSlow(acc, v, scale, cxt);
+	else
+		AddToRest(acc, value, cxt);
 }
 
 /* The finite values' exact sum as numeric (count > 0). */

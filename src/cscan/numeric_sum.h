@@ -45,7 +45,7 @@ extern void NumericSumAddSlow(NumericSum *acc, int128 value, int scale,
  *		into acc (the scaled-integer chunk encoding's form of a value).
  */
 static inline void
-NumericSumAddScaled(NumericSum *acc, int64 value, int scale, int dscale,
+NumericSumAddScaled(NumericSum *acc, int128 value, int scale, int dscale,
 					MemoryContext cxt)
 {
 	int128		sum;
@@ -54,7 +54,7 @@ NumericSumAddScaled(NumericSum *acc, int64 value, int scale, int dscale,
 	if (dscale > acc->max_dscale)
 		acc->max_dscale = dscale;
 	if (likely(scale == acc->scale) &&
-		!__builtin_add_overflow(acc->sum, (int128) value, &sum))
+		!__builtin_add_overflow(acc->sum, value, &sum))
 		acc->sum = sum;
 	else
 		NumericSumAddSlow(acc, value, scale, cxt);

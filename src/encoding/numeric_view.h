@@ -146,4 +146,50 @@ NumericViewDigit(const NumericView *view, int k)
 	return digit;
 }
 
+#ifdef HAVE_INT128
+/* *value = *value * 10^n (n >= 0); false on overflow. */
+static inline bool
+Int128MulPow10(int128 *value, int n)
+{
+	while (n-- > 0)
+	{
+		if (__builtin_mul_overflow(*value, (int128) 10, value))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * NumericViewScaled
+ *		A finite view's value as *value * 10^-*scale (0 <= *scale <=
+ *		max_scale, a multiple of 4): false if it has more than 9 digits (36
+ *		decimal digits), needs a larger scale, or does not fit an int128.
+ */
+static inline bool
+NumericViewScaled(const NumericView *view, int max_scale, int128 *value, int *scale)
+{
+	int128		v = 0;
+	int			k;
+
+	Assert(view->kind == NUMERIC_VIEW_FINITE);
+	if (view->ndigits > 9)
+		return false;
+	for (k = 0; k < view->ndigits; k++)
+		v = v * NUM_NBASE + NumericViewDigit(view, k);
+	/* v is the value times 10000^(ndigits - 1 - weight) */
+	*scale = 4 * (view->ndigits - 1 - view->weight);
+	for (; *scale < 0; *scale += 4)
+	{
+		if (__builtin_mul_overflow(v, (int128) NUM_NBASE, &v))
+			return false;
+	}
+	if (view->ndigits == 0)
+		*scale = 0;
+	if (*scale > max_scale)
+		return false;
+	*value = view->neg ? -v : v;
+	return true;
+}
+#endif
+
 #endif							/* COLSTORE_NUMERIC_VIEW_H */

@@ -77,6 +77,18 @@ typedef struct ScanGroup
 	bool		dead;			/* aborted inserter */
 } ScanGroup;
 
+/* A numeric column of the current chunk as scaled integers (BatchScaled). */
+typedef struct ScaledColumn
+{
+	uint32		generation;		/* chunk_generation it was read in */
+	bool		read;			/* read in that generation */
+	bool		scaled;			/* stored as scaled integers: arrays set */
+	int			scale;
+	int64	   *values;
+	int32	   *dscales;
+	bool	   *isnull;
+} ScaledColumn;
+
 typedef struct ColstoreScanDescData
 {
 	TableScanDescData rs_base;
@@ -94,6 +106,7 @@ typedef struct ColstoreScanDescData
 	Datum	  **values;			/* [natts][chunk rows] */
 	bool	  **isnull;
 	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
+	ScaledColumn *scaled;		/* [natts]: ColstoreScanBatchScaled's reads */
 	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
 	int			max_natts;		/* room in values/isnull/decoded */
 	uint32		chunk_generation;	/* bumped whenever decoded data goes */
@@ -251,6 +264,7 @@ colstore_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	s->values = palloc0(sizeof(Datum *) * s->max_natts);
 	s->isnull = palloc0(sizeof(bool *) * s->max_natts);
 	s->decoded = palloc0(sizeof(bool) * s->max_natts);
+	s->scaled = palloc0(sizeof(ScaledColumn) * s->max_natts);
 	s->range_start = 0;
 	s->range_end = PG_UINT64_MAX;
 	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
@@ -278,6 +292,7 @@ colstore_scan_end(TableScanDesc scan)
 	pfree(s->values);
 	pfree(s->isnull);
 	pfree(s->decoded);
+	pfree(s->scaled);
 	pfree(s);
 }
 
@@ -343,6 +358,8 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 		s->values = repalloc(s->values, sizeof(Datum *) * s->max_natts);
 		s->isnull = repalloc(s->isnull, sizeof(bool *) * s->max_natts);
 		s->decoded = repalloc(s->decoded, sizeof(bool) * s->max_natts);
+		s->scaled = repalloc(s->scaled, sizeof(ScaledColumn) * s->max_natts);
+		memset(s->scaled, 0, sizeof(ScaledColumn) * s->max_natts);
 	}
 	ForgetChunk(s);
 	s->chunk_desc = desc;
@@ -648,30 +665,42 @@ ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values, bool **isnu
  * ColstoreScanBatchScaled
  *		For a numeric column att (0-based) stored in the batch's chunk in the
  *		scaled-integer encoding: its values as int64s times 10^*scale, their
- *		display scales and NULL flags (valid until the next batch), without
- *		building numerics; returns false (read ColstoreScanBatchColumn then)
- *		for other encodings, delta pages and columns the chunk does not
- *		store.  Each call decodes the chunk again.
+ *		display scales and NULL flags, without building numerics; returns
+ *		false (read ColstoreScanBatchColumn then) for other encodings, delta
+ *		pages and columns the chunk does not store.  The arrays are read once
+ *		per batch, shared by all callers (read only) and valid until the
+ *		next batch.
  */
 bool
 ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 						int32 **dscales, bool **isnull, int *scale)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-	MemoryContext oldcxt;
-	bool		ok;
+	ScaledColumn *col = &s->scaled[att];
 
 	Assert(s->cur_chunk >= 0 && att < s->chunk_desc->natts);
 	if (s->header == NULL)
 		return false;
-	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
-	*values = palloc(sizeof(int64) * s->chunk_rows);
-	*dscales = palloc(sizeof(int32) * s->chunk_rows);
-	*isnull = palloc(sizeof(bool) * s->chunk_rows);
-	ok = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header, s->chunk_desc, att,
-								 s->cur_chunk, *values, *dscales, *isnull, scale);
-	MemoryContextSwitchTo(oldcxt);
-	return ok;
+	if (!col->read || col->generation != s->chunk_generation)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+
+		col->values = palloc(sizeof(int64) * s->chunk_rows);
+		col->dscales = palloc(sizeof(int32) * s->chunk_rows);
+		col->isnull = palloc(sizeof(bool) * s->chunk_rows);
+		col->scaled = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header,
+											  s->chunk_desc, att, s->cur_chunk,
+											  col->values, col->dscales,
+											  col->isnull, &col->scale);
+		MemoryContextSwitchTo(oldcxt);
+		col->generation = s->chunk_generation;
+		col->read = true;
+	}
+	*values = col->values;
+	*dscales = col->dscales;
+	*isnull = col->isnull;
+	*scale = col->scale;
+	return col->scaled;
 }
 
 /*

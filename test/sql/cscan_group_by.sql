@@ -27,6 +27,8 @@ EXPLAIN (COSTS OFF) SELECT k, count(*), avg(n) FROM gb GROUP BY k;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT upper(k), sum(i) / count(*) FROM gb WHERE i > 100 GROUP BY k;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT v, c, count(*) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY v, c;
+-- sum and avg of numeric arithmetic over columns and constants
+EXPLAIN (COSTS OFF) SELECT c, sum(n * (1 - n)), avg(n + 1) FROM gb GROUP BY c;
 -- not handled: float keys (-0 = 0), numeric keys (1.5 = 1.50), keys that are
 -- expressions, HAVING, grouping sets, nondeterministic collations
 EXPLAIN (COSTS OFF) SELECT r, count(*) FROM gb GROUP BY r;
@@ -35,6 +37,7 @@ EXPLAIN (COSTS OFF) SELECT i % 3, count(*) FROM gb GROUP BY i % 3;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT max(r) FROM gb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT sum(n / 2), sum(n * i) FROM gb;
 -- too many groups for hash_mem: left to HashAggregate, which can spill
 SET work_mem = '64kB';
 EXPLAIN (COSTS OFF) SELECT i, count(*) FROM gb GROUP BY i;
@@ -70,7 +73,23 @@ SELECT q, c.* FROM (VALUES
 	('SELECT k, count(*), avg(n) FROM gb WHERE i > 99999 GROUP BY k'),
 	('SELECT count(*), avg(n), sum(n) FROM gb WHERE i > 99999'),
 	('SELECT sum(n), avg(n), avg(i), avg(b), avg(s) FROM gb'),
-	('SELECT sum(n), avg(n) FROM gb WHERE n IS NOT NULL AND i > 3')
+	('SELECT sum(n), avg(n) FROM gb WHERE n IS NOT NULL AND i > 3'),
+	('SELECT c, sum(n * (1 - n)), avg(n * 2 + 1), sum(n - n * 0.5) FROM gb GROUP BY c'),
+	('SELECT k, sum(n * n * n * n), avg(n * 0.0000000000000000000000000000001) FROM gb GROUP BY k'),
+	('SELECT sum(n * 2), avg(n + 0.125) FROM gb WHERE i > 3 AND i < 20000'),
+	-- numeric conditions on scaled integers; dates against timestamps as date bounds
+	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
+	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
+	('SELECT count(*), sum(n) FROM gb WHERE n > -1 AND n <= 0.1250000000000000000000000000000000001'),
+	('SELECT count(*), sum(n) FROM gb WHERE n < 1e30'),
+	('SELECT d, count(*) FROM gb WHERE d < timestamp ''2020-01-03 00:00:00'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d < timestamp ''2020-01-03 00:00:01'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d <= timestamp ''2020-01-02 23:59:59'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d = timestamp ''2020-01-02 00:00:00'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d = timestamp ''2020-01-02 00:00:01'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d >= timestamp ''2020-01-02 12:00:00'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d > timestamp ''2020-01-02 00:00:00'' GROUP BY d'),
+	('SELECT d, count(*) FROM gb WHERE d > timestamp ''1999-12-31 12:00:00'' AND d < timestamp ''infinity'' GROUP BY d')
 ) v(q), check_groups(q) c;
 
 -- a group's key values are those of its first row, as HashAggregate returns
@@ -79,6 +98,7 @@ SELECT q, c.* FROM (VALUES
 EXPLAIN (COSTS OFF) SELECT c, octet_length(c), count(*) FROM gb WHERE i < 4 GROUP BY c;
 SELECT c, octet_length(c), count(*) FROM gb WHERE i < 4 GROUP BY c ORDER BY c;
 SELECT k, sum(n), avg(n) FROM gb WHERE i < 4 GROUP BY k ORDER BY k;
+SELECT k, sum(n * 10 - 1), avg(n * n) FROM gb WHERE i < 4 GROUP BY k ORDER BY k;
 -- nondeterministic collations: equal strings with other bytes
 CREATE COLLATION gb_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 CREATE TABLE gbci (k text COLLATE gb_ci) USING colstore WITH (chunk_size = 1000);
@@ -97,6 +117,7 @@ DELETE FROM gbh WHERE i % 100 = 1;
 SELECT q, c.* FROM (VALUES
 	('SELECT k, count(*), count(n), sum(n), avg(n) FROM gb GROUP BY k'),
 	('SELECT c, v, count(*), sum(i), avg(i) FROM gb GROUP BY c, v'),
+	('SELECT c, sum(n * (1 - n)), avg(n * 2 + 1) FROM gb GROUP BY c'),
 	('SELECT k, sum(n) FROM gb WHERE i < 5000 GROUP BY k')
 ) v(q), check_groups(q) c;
 

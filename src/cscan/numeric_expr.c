@@ -1,0 +1,377 @@
+/*-------------------------------------------------------------------------
+ *
+ * numeric_expr.c
+ *	  Numeric arithmetic (+, -, *) over columns and constants, evaluated a
+ *	  batch at a time for ColstoreAgg's sum and avg arguments.
+ *
+ * An argument such as l_extendedprice * (1 - l_discount) is a tree of
+ * numeric_add, numeric_sub and numeric_mul over numeric columns of the
+ * table and non-NULL numeric constants.  PostgreSQL computes these exactly:
+ * the result of + and - has the larger display scale of its inputs, the
+ * result of * the sum of theirs (numeric_add, numeric_sub, numeric_mul).
+ * So where every column of a batch is stored in the scaled-integer
+ * encoding, the tree is evaluated on int128s: each node's values share a
+ * scale (the scales of + and - aligned to the larger, those of * added),
+ * and each row carries its display scale by the same rules.  The sum of
+ * those values, with the largest display scale, is exactly what sum() over
+ * PostgreSQL's numerics gives.
+ *
+ * When a column of the batch is in another form (another encoding, a delta
+ * page), a constant does not fit (NaN, more than 36 fractional digits), a
+ * scale exceeds 36 digits or an int128 would overflow, the batch is
+ * evaluated with PostgreSQL's own numeric functions instead, row by row,
+ * which also gives NaN and infinities their meaning.  Operators are strict:
+ * a NULL input gives a NULL row, which sum and avg skip.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/numeric_expr.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/fmgroids.h"
+#include "utils/fmgrprotos.h"
+
+#include "cscan/numeric_expr.h"
+#include "encoding/numeric_view.h"
+#include "tableam/am_scan.h"
+
+/* the largest scale evaluated on int128s */
+#define MAX_EXPR_SCALE	36
+
+typedef enum NumericExprKind
+{
+	NEXPR_COLUMN,
+	NEXPR_CONST,
+	NEXPR_ADD,
+	NEXPR_SUB,
+	NEXPR_MUL
+} NumericExprKind;
+
+struct NumericExpr
+{
+	NumericExprKind kind;
+	int			attno;			/* NEXPR_COLUMN: 0-based */
+	Datum		constant;		/* NEXPR_CONST */
+	bool		const_fits;		/* the constant as value * 10^-scale: */
+	int128		const_value;
+	int			const_scale;
+	int			const_dscale;
+	NumericExpr *left;			/* operators */
+	NumericExpr *right;
+	/* this node's values for the current batch, kept across batches */
+	MemoryContext cxt;
+	int			capacity;		/* rows the arrays hold */
+	NumericBatch batch;
+};
+
+/* The operator kind of an OpExpr, or NEXPR_COLUMN if it is none of ours. */
+static NumericExprKind
+OperatorKind(OpExpr *op)
+{
+	switch (op->opfuncid)
+	{
+		case F_NUMERIC_ADD:
+			return NEXPR_ADD;
+		case F_NUMERIC_SUB:
+			return NEXPR_SUB;
+		case F_NUMERIC_MUL:
+			return NEXPR_MUL;
+	}
+	return NEXPR_COLUMN;
+}
+
+static bool OperandIsSupported(Node *arg, Index relid, int *ncolumns);
+
+/*
+ * NumericExprIsSupported
+ *		Whether expr is +, -, * over numeric columns of relid and non-NULL
+ *		numeric constants (an operator at the top); *ncolumns is increased
+ *		by the number of column references.
+ */
+bool
+NumericExprIsSupported(Node *expr, Index relid, int *ncolumns)
+{
+	OpExpr	   *op = (OpExpr *) expr;
+
+	return IsA(expr, OpExpr) && OperatorKind(op) != NEXPR_COLUMN &&
+		list_length(op->args) == 2 &&
+		OperandIsSupported(linitial(op->args), relid, ncolumns) &&
+		OperandIsSupported(lsecond(op->args), relid, ncolumns);
+}
+
+/* An operand: a supported operator, a numeric column or constant. */
+static bool
+OperandIsSupported(Node *arg, Index relid, int *ncolumns)
+{
+	if (IsA(arg, Var))
+	{
+		Var		   *var = (Var *) arg;
+
+		(*ncolumns)++;
+		return var->varno == relid && var->varattno > 0 &&
+			var->varlevelsup == 0 && var->vartype == NUMERICOID;
+	}
+	if (IsA(arg, Const))
+		return ((Const *) arg)->consttype == NUMERICOID &&
+			!((Const *) arg)->constisnull;
+	return NumericExprIsSupported(arg, relid, ncolumns);
+}
+
+/* A constant as value * 10^-scale, if it is finite and small enough. */
+static void
+CompileConstant(NumericExpr *node)
+{
+	NumericView view;
+
+	node->const_fits = false;
+	if (!NumericViewOf(node->constant, &view) || view.kind != NUMERIC_VIEW_FINITE)
+		return;
+	node->const_fits = NumericViewScaled(&view, MAX_EXPR_SCALE, &node->const_value,
+										 &node->const_scale);
+	node->const_dscale = view.dscale;
+}
+
+/*
+ * NumericExprCompile
+ *		The evaluation tree of an expression NumericExprIsSupported
+ *		accepted (Vars of the table), in CurrentMemoryContext.
+ */
+NumericExpr *
+NumericExprCompile(Node *expr)
+{
+	NumericExpr *node = palloc0(sizeof(NumericExpr));
+
+	node->cxt = CurrentMemoryContext;
+	if (IsA(expr, Var))
+	{
+		node->kind = NEXPR_COLUMN;
+		node->attno = ((Var *) expr)->varattno - 1;
+	}
+	else if (IsA(expr, Const))
+	{
+		node->kind = NEXPR_CONST;
+		node->constant = PointerGetDatum(PG_DETOAST_DATUM_COPY(((Const *) expr)->constvalue));
+		CompileConstant(node);
+	}
+	else
+	{
+		OpExpr	   *op = castNode(OpExpr, expr);
+
+		node->kind = OperatorKind(op);
+		if (node->kind == NEXPR_COLUMN || list_length(op->args) != 2)
+			elog(ERROR, "unexpected operator in a ColstoreAgg numeric argument");
+		node->left = NumericExprCompile(linitial(op->args));
+		node->right = NumericExprCompile(lsecond(op->args));
+	}
+	return node;
+}
+
+/*
+ * *result = a * b; false on overflow.  Products of values that fit in 64
+ * bits (nearly all) take one multiplication, not the overflow-checking
+ * 128-bit routine.
+ */
+static inline bool
+MulInt128(int128 a, int128 b, int128 *result)
+{
+	if (likely(a == (int64) a && b == (int64) b))
+	{
+		*result = (int128) (int64) a * (int64) b;
+		return true;
+	}
+	return !__builtin_mul_overflow(a, b, result);
+}
+
+/* Room for nrows rows in the node's arrays (a constant's are filled). */
+static void
+EnsureCapacity(NumericExpr *e, int nrows)
+{
+	NumericBatch *b = &e->batch;
+	int			i;
+
+	if (nrows <= e->capacity)
+		return;
+	if (e->capacity > 0)
+	{
+		pfree(b->values);
+		pfree(b->dscales);
+		pfree(b->isnull);
+	}
+	b->values = MemoryContextAlloc(e->cxt, sizeof(int128) * nrows);
+	b->dscales = MemoryContextAlloc(e->cxt, sizeof(int16) * nrows);
+	b->isnull = MemoryContextAllocZero(e->cxt, sizeof(bool) * nrows);
+	e->capacity = nrows;
+	if (e->kind == NEXPR_CONST && e->const_fits)
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			b->values[i] = e->const_value;
+			b->dscales[i] = (int16) e->const_dscale;
+		}
+		b->scale = e->const_scale;
+	}
+}
+
+/*
+ * Evaluate on int128s into the node's arrays; NULL if the batch needs the
+ * fallback.  Children's arrays are only read.
+ */
+static NumericBatch *
+EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows)
+{
+	NumericBatch *out = &e->batch;
+	NumericBatch *l;
+	NumericBatch *r;
+	int128		lf = 1;
+	int128		rf = 1;
+	int			i;
+
+	if (e->kind == NEXPR_CONST && !e->const_fits)
+		return NULL;
+	EnsureCapacity(e, nrows);
+	if (e->kind == NEXPR_CONST)
+		return out;
+	if (e->kind == NEXPR_COLUMN)
+	{
+		int64	   *values;
+		int32	   *dscales;
+		bool	   *isnull;
+
+		if (!ColstoreScanBatchScaled(scan, e->attno, &values, &dscales, &isnull,
+									 &out->scale))
+			return NULL;
+		for (i = 0; i < nrows; i++)
+		{
+			out->values[i] = values[i];
+			out->dscales[i] = (int16) dscales[i];
+		}
+		memcpy(out->isnull, isnull, sizeof(bool) * nrows);
+		return out;
+	}
+	if ((l = EvaluateScaled(e->left, scan, nrows)) == NULL ||
+		(r = EvaluateScaled(e->right, scan, nrows)) == NULL)
+		return NULL;
+	if (e->kind == NEXPR_MUL)
+	{
+		if (l->scale + r->scale > MAX_EXPR_SCALE)
+			return NULL;
+		for (i = 0; i < nrows; i++)
+		{
+			if (!MulInt128(l->values[i], r->values[i], &out->values[i]))
+				return NULL;
+			out->dscales[i] = l->dscales[i] + r->dscales[i];
+			out->isnull[i] = l->isnull[i] || r->isnull[i];
+		}
+		out->scale = l->scale + r->scale;
+		return out;
+	}
+	/* + and -: align the scales to the larger */
+	out->scale = Max(l->scale, r->scale);
+	if (!Int128MulPow10(&lf, out->scale - l->scale) ||
+		!Int128MulPow10(&rf, out->scale - r->scale))
+		return NULL;
+	for (i = 0; i < nrows; i++)
+	{
+		int128		a;
+		int128		b;
+
+		if (!MulInt128(l->values[i], lf, &a) || !MulInt128(r->values[i], rf, &b) ||
+			(e->kind == NEXPR_ADD ? __builtin_add_overflow(a, b, &out->values[i]) :
+			 __builtin_sub_overflow(a, b, &out->values[i])))
+			return NULL;
+		out->dscales[i] = Max(l->dscales[i], r->dscales[i]);
+		out->isnull[i] = l->isnull[i] || r->isnull[i];
+	}
+	return out;
+}
+
+/*
+ * Evaluate row by row with PostgreSQL's numeric functions into datums and
+ * isnull (only for selected rows; others read as NULL).
+ */
+static void
+EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *selected,
+			   Datum *datums, bool *isnull)
+{
+	Datum	   *left;
+	bool	   *left_null;
+	Datum	   *right;
+	bool	   *right_null;
+	int			i;
+
+	if (e->kind == NEXPR_COLUMN)
+	{
+		Datum	   *values;
+		bool	   *nulls;
+
+		ColstoreScanBatchColumn(scan, e->attno, &values, &nulls);
+		memcpy(datums, values, sizeof(Datum) * nrows);
+		memcpy(isnull, nulls, sizeof(bool) * nrows);
+		return;
+	}
+	if (e->kind == NEXPR_CONST)
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			datums[i] = e->constant;
+			isnull[i] = false;
+		}
+		return;
+	}
+	left = palloc(sizeof(Datum) * nrows);
+	left_null = palloc(sizeof(bool) * nrows);
+	right = palloc(sizeof(Datum) * nrows);
+	right_null = palloc(sizeof(bool) * nrows);
+	EvaluateDatums(e->left, scan, nrows, selected, left, left_null);
+	EvaluateDatums(e->right, scan, nrows, selected, right, right_null);
+	for (i = 0; i < nrows; i++)
+	{
+		isnull[i] = left_null[i] || right_null[i] ||
+			(selected != NULL && !selected[i]);
+		if (isnull[i])
+			continue;
+		switch (e->kind)
+		{
+			case NEXPR_ADD:
+				datums[i] = DirectFunctionCall2(numeric_add, left[i], right[i]);
+				break;
+			case NEXPR_SUB:
+				datums[i] = DirectFunctionCall2(numeric_sub, left[i], right[i]);
+				break;
+			default:
+				datums[i] = DirectFunctionCall2(numeric_mul, left[i], right[i]);
+				break;
+		}
+	}
+}
+
+/*
+ * NumericExprEvaluate
+ *		The values of expr for the rows of the scan's current batch (nrows
+ *		rows; rows selected does not mark may be left NULL): on int128s
+ *		where it can (out->datums NULL; the arrays belong to expr and stay
+ *		valid until the next call), else as numeric datums (out->datums and
+ *		out->isnull set, allocated in CurrentMemoryContext, which the caller
+ *		resets per batch).
+ */
+void
+NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
+					const bool *selected, NumericBatch *out)
+{
+	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows);
+
+	if (scaled != NULL)
+	{
+		*out = *scaled;
+		out->datums = NULL;
+		return;
+	}
+	memset(out, 0, sizeof(NumericBatch));
+	out->datums = palloc(sizeof(Datum) * nrows);
+	out->isnull = palloc(sizeof(bool) * nrows);
+	EvaluateDatums(expr, scan, nrows, selected, out->datums, out->isnull);
+}

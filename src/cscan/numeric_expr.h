@@ -1,0 +1,37 @@
+/*-------------------------------------------------------------------------
+ *
+ * numeric_expr.h
+ *	  Numeric arithmetic (+, -, *) over columns and constants, evaluated a
+ *	  batch at a time for ColstoreAgg's sum and avg arguments.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/numeric_expr.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef NUMERIC_EXPR_H
+#define NUMERIC_EXPR_H
+
+#include "postgres.h"
+
+#include "access/relscan.h"
+#include "nodes/primnodes.h"
+
+typedef struct NumericExpr NumericExpr;
+
+/* One batch's values of an expression: value * 10^-scale per row. */
+typedef struct NumericBatch
+{
+	int128	   *values;
+	int16	   *dscales;		/* display scale per row */
+	bool	   *isnull;
+	int			scale;
+	Datum	   *datums;			/* instead of the above: numeric datums */
+} NumericBatch;
+
+extern bool NumericExprIsSupported(Node *expr, Index relid, int *ncolumns);
+extern NumericExpr *NumericExprCompile(Node *expr);
+extern void NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
+								const bool *selected, NumericBatch *out);
+
+#endif							/* NUMERIC_EXPR_H */
