@@ -8,6 +8,8 @@
 # key, and without indexes: chunk pruning against a sequential scan), UPDATE and DELETE of a tenth
 # of the rows each, a scan after them, and TRUNCATE, with
 # colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
+# DuckDB (PyPI, in a venv under $COLSTORE_DEPS, 2 threads, in memory) loads the same rows and runs
+# the same queries through bench/duckdb_reference.py, as the reference engine: colstore/DuckDB.
 # Usage: bash bench/run.sh [--rows N] [--port P] [--pgbench-seconds S]
 # Never run by CI; results go to bench/results/ (not committed).
 set -euo pipefail
@@ -27,21 +29,13 @@ while [ $# -gt 0 ]; do
 done
 
 . bench/lib.sh
+bench_venv duckdb
 bench_server_start /var/tmp/colstore-bench /var/tmp/colstore-bench-socket "$port" \
 	'shared_buffers = 4GB' 'max_parallel_workers_per_gather = 2' 'max_worker_processes = 8' \
 	'max_parallel_workers = 8' 'max_wal_size = 16GB' 'checkpoint_timeout = 30min'
 export PGDATABASE=bench
 psql -X -q -d postgres -c "CREATE DATABASE bench"
 psql -X -q -c "CREATE EXTENSION colstore"
-
-# ms SQL: wall time of SQL in milliseconds (psql \timing)
-ms() { psql -X -q -At -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1; }
-# median3 SQL: median of three timed runs after one warm-up run
-median3() {
-	ms "$1" >/dev/null
-	printf '%s\n%s\n%s\n' "$(ms "$1")" "$(ms "$1")" "$(ms "$1")" | sort -g | sed -n 2p
-}
-digest() { psql -X -q -At -c "$1" | md5sum | cut -d' ' -f1; }
 
 fill="SELECT i, 1, (i % 10000)::numeric / 100, 'v' || (i % 1000), date '2020-01-01' + (i % 1000)
       FROM generate_series(1, $rows) i"
@@ -50,7 +44,6 @@ hi=$((lo + 100000 - 1))
 
 declare -A R
 mismatch=0
-add() { R["$1|$2"]="$3"; }
 
 for am in heap colstore; do
 	t="t5_$am"
@@ -74,17 +67,21 @@ queries=(
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
 	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"
 )
+n=0
 for q in "${queries[@]}"; do
+	n=$((n + 1))
 	name="${q%%|*}"
 	sql="${q#*|}"
 	for am in heap colstore; do
 		s="${sql//%s/t5_$am}"
 		echo "== $am: $name" >&2
 		add "$name" "$am" "$(median3 "$s")"
-		R["digest|$name|$am"]=$(digest "$s")
+		R["digest|$name|$am"]=$(digest "$s" "$BENCH_TMP/$n.$am.txt")
 	done
+	mv "$BENCH_TMP/$n.heap.txt" "$BENCH_TMP/$n.txt"	# DuckDB's result is checked against heap's
 	[ "${R["digest|$name|heap"]}" = "${R["digest|$name|colstore"]}" ] || mismatch=1
 done
+duckdb_reference seed000 --rows "$rows" --expect "$BENCH_TMP" "${queries[@]}"
 
 for am in heap colstore; do
 	echo "== $am: point lookups (pgbench, $pgbench_seconds s)" >&2
@@ -122,35 +119,26 @@ for am in heap colstore; do
 	add truncate "$am" "$(ms "TRUNCATE t5_$am")"
 done
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }'; }
-mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1048576 }'; }
-fmt_ms() { awk -v v="$1" 'BEGIN { printf "%.4g ms", v }'; }
-same() {
-	if [ -z "${R["digest|$1|heap"]:-}" ]; then echo "-";
-	elif [ "${R["digest|$1|heap"]}" = "${R["digest|$1|colstore"]}" ]; then echo "yes";
-	else echo "MISMATCH"; fi
-}
-
 out=$(mktemp)
 {
-	echo "seed-000 table, $rows rows, heap vs colstore in one server ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
+	echo "seed-000 table, $rows rows, heap vs colstore in one server, DuckDB $DUCKDB_VERSION in memory ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
 	echo
-	echo "| metric | heap | colstore | colstore/heap | same result |"
-	echo "|---|---|---|---|---|"
-	echo "| table size | $(mb "${R[table_size|heap]}") | $(mb "${R[table_size|colstore]}") | $(ratio "${R[table_size|heap]}" "${R[table_size|colstore]}") | |"
-	echo "| size with primary key | $(mb "${R[total_size|heap]}") | $(mb "${R[total_size|colstore]}") | $(ratio "${R[total_size|heap]}" "${R[total_size|colstore]}") | |"
-	echo "| load | $(fmt_ms "${R[load|heap]}") | $(fmt_ms "${R[load|colstore]}") | $(ratio "${R[load|heap]}" "${R[load|colstore]}") | $(same load) |"
-	echo "| pk_build | $(fmt_ms "${R[pk_build|heap]}") | $(fmt_ms "${R[pk_build|colstore]}") | $(ratio "${R[pk_build|heap]}" "${R[pk_build|colstore]}") | |"
+	echo "| metric | heap | colstore | DuckDB | colstore/heap | colstore/DuckDB | same result |"
+	echo "|---|---|---|---|---|---|---|"
+	row "table size" table_size mb
+	row "size with primary key" total_size mb
+	row load load fmt_ms "$(same load)"
+	row pk_build pk_build fmt_ms
 	for q in "${queries[@]}"; do
 		name="${q%%|*}"
-		echo "| $name | $(fmt_ms "${R[$name|heap]}") | $(fmt_ms "${R[$name|colstore]}") | $(ratio "${R[$name|heap]}" "${R[$name|colstore]}") | $(same "$name") |"
+		row "$name" "$name" fmt_ms "$(same "$name")"
 	done
-	echo "| point lookup (tps, higher is better) | ${R[point lookup tps|heap]} | ${R[point lookup tps|colstore]} | $(ratio "${R[point lookup tps|heap]}" "${R[point lookup tps|colstore]}") | $(same lookup) |"
-	echo "| UPDATE $upd_hi rows | $(fmt_ms "${R[update|heap]}") | $(fmt_ms "${R[update|colstore]}") | $(ratio "${R[update|heap]}" "${R[update|colstore]}") | $(same changes) |"
-	echo "| DELETE $((del_hi - del_lo + 1)) rows | $(fmt_ms "${R[delete|heap]}") | $(fmt_ms "${R[delete|colstore]}") | $(ratio "${R[delete|heap]}" "${R[delete|colstore]}") | $(same changes) |"
-	echo "| sum(c2) after the changes | $(fmt_ms "${R[sum(c2) after changes|heap]}") | $(fmt_ms "${R[sum(c2) after changes|colstore]}") | $(ratio "${R[sum(c2) after changes|heap]}" "${R[sum(c2) after changes|colstore]}") | $(same changes) |"
-	echo "| table size after the changes | $(mb "${R[changed_size|heap]}") | $(mb "${R[changed_size|colstore]}") | $(ratio "${R[changed_size|heap]}" "${R[changed_size|colstore]}") | |"
-	echo "| truncate | $(fmt_ms "${R[truncate|heap]}") | $(fmt_ms "${R[truncate|colstore]}") | $(ratio "${R[truncate|heap]}" "${R[truncate|colstore]}") | |"
+	row "point lookup (tps, higher is better)" "point lookup tps" echo "$(same lookup)"
+	row "UPDATE $upd_hi rows" update fmt_ms "$(same changes)"
+	row "DELETE $((del_hi - del_lo + 1)) rows" delete fmt_ms "$(same changes)"
+	row "sum(c2) after the changes" "sum(c2) after changes" fmt_ms "$(same changes)"
+	row "table size after the changes" changed_size mb
+	row truncate truncate fmt_ms
 } >"$out"
 cat "$out"
 mkdir -p bench/results
