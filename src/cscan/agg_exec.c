@@ -25,6 +25,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "access/tableam.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
@@ -47,6 +48,7 @@
 #include "cscan/agg_exec.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
+#include "cscan/agg_parallel.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
@@ -71,6 +73,7 @@ typedef struct ColstoreAggState
 	bool		computed;		/* the groups are complete */
 	uint32		next_group;		/* the next group to return */
 	uint32		ngroups;
+	AggShared  *shared;			/* parallel: in the DSM segment, or NULL */
 	ColstoreScanCounters counters;
 } ColstoreAggState;
 
@@ -82,6 +85,18 @@ static void ColstoreAgg_EndCustomScan(CustomScanState *node);
 static void ColstoreAgg_ReScanCustomScan(CustomScanState *node);
 static void ColstoreAgg_ExplainCustomScan(CustomScanState *node, List *ancestors,
 										  ExplainState *es);
+static Size ColstoreAgg_EstimateDSMCustomScan(CustomScanState *node,
+											  ParallelContext *pcxt);
+static void ColstoreAgg_InitializeDSMCustomScan(CustomScanState *node,
+												ParallelContext *pcxt,
+												void *coordinate);
+static void ColstoreAgg_ReInitializeDSMCustomScan(CustomScanState *node,
+												  ParallelContext *pcxt,
+												  void *coordinate);
+static void ColstoreAgg_InitializeWorkerCustomScan(CustomScanState *node,
+												   shm_toc *toc,
+												   void *coordinate);
+static void ColstoreAgg_ShutdownCustomScan(CustomScanState *node);
 
 static const CustomScanMethods ColstoreAggMethods = {
 	.CustomName = "ColstoreAgg",
@@ -95,6 +110,11 @@ static const CustomExecMethods ColstoreAggExecMethods = {
 	.EndCustomScan = ColstoreAgg_EndCustomScan,
 	.ReScanCustomScan = ColstoreAgg_ReScanCustomScan,
 	.ExplainCustomScan = ColstoreAgg_ExplainCustomScan,
+	.EstimateDSMCustomScan = ColstoreAgg_EstimateDSMCustomScan,
+	.InitializeDSMCustomScan = ColstoreAgg_InitializeDSMCustomScan,
+	.ReInitializeDSMCustomScan = ColstoreAgg_ReInitializeDSMCustomScan,
+	.InitializeWorkerCustomScan = ColstoreAgg_InitializeWorkerCustomScan,
+	.ShutdownCustomScan = ColstoreAgg_ShutdownCustomScan,
 };
 
 /* The methods a ColstoreAgg plan node carries (for agg_path.c). */
@@ -272,15 +292,22 @@ AssignGroups(ColstoreAggState *state, TableScanDesc scan, int nrows,
 	return state->row_groups;
 }
 
-/* Scan the table once and fold every batch into the aggregates. */
+/*
+ * Scan the table (serial, or this participant's share of a parallel scan)
+ * and fold every batch into the aggregates; then the groups to return are
+ * all of them, or, in parallel, everybody's for the last participant to
+ * finish and none for the others (agg_parallel.c).
+ */
 static void
 ComputeAggregates(ColstoreAggState *state)
 {
 	EState	   *estate = state->css.ss.ps.state;
 	TupleDesc	desc = RelationGetDescr(state->rel);
 	bool		filtered = ChunkPrunerNumKeys(state->pruner) > 0;
+	ColstoreScanCounters mine = {0};
 	MemoryContext old;
 	TableScanDesc scan;
+	bool		returns_groups = true;
 	int			nrows;
 	int			i;
 
@@ -290,8 +317,15 @@ ComputeAggregates(ColstoreAggState *state)
 	MemoryContextSwitchTo(old);
 	for (i = 0; i < state->naggs; i++)
 		AggFoldReset(&state->aggs[i], state->fold_cxt);
+	state->computed = true;
+	state->next_group = 0;
+	state->ngroups = 0;
+	if (state->shared != NULL && !AggParallelAttach(state->shared))
+		return;					/* the results were taken already */
 	ChunkPrunerEvaluate(state->pruner, state->css.ss.ps.ps_ExprContext);
-	scan = table_beginscan(state->rel, estate->es_snapshot, 0, NULL);
+	scan = state->shared != NULL ?
+		table_beginscan_parallel(state->rel, AggParallelScan(state->shared)) :
+		table_beginscan(state->rel, estate->es_snapshot, 0, NULL);
 	ColstoreScanConfigure(scan, NULL, 0, filtered ? ChunkPrunerRefutes : NULL,
 						  state->pruner);
 	while ((nrows = ColstoreScanNextBatch(scan, desc)) >= 0)
@@ -316,11 +350,25 @@ ComputeAggregates(ColstoreAggState *state)
 			AggFoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL,
 						 groups, state->groups ? GroupTableSize(state->groups) : 1);
 	}
-	ColstoreScanAddCounters(scan, &state->counters);
+	ColstoreScanAddCounters(scan, &mine);
 	table_endscan(scan);
-	state->ngroups = state->groups ? GroupTableSize(state->groups) : 1;
-	state->next_group = 0;
-	state->computed = true;
+	if (state->shared != NULL)
+	{
+		old = MemoryContextSwitchTo(state->fold_cxt);
+		returns_groups = AggParallelFinish(state->shared, estate->es_query_dsa,
+										   state->groups, state->aggs, state->naggs,
+										   &mine);
+		MemoryContextSwitchTo(old);
+	}
+	else
+	{
+		state->counters.groups_read += mine.groups_read;
+		state->counters.groups_skipped += mine.groups_skipped;
+		state->counters.chunks_read += mine.chunks_read;
+		state->counters.chunks_skipped += mine.chunks_skipped;
+	}
+	if (returns_groups)
+		state->ngroups = state->groups ? GroupTableSize(state->groups) : 1;
 }
 
 /* ExecScan access method: one row per group. */
@@ -381,6 +429,59 @@ ColstoreAgg_ReScanCustomScan(CustomScanState *node)
 {
 	((ColstoreAggState *) node)->computed = false;
 	ExecScanReScan(&node->ss);
+}
+
+static Size
+ColstoreAgg_EstimateDSMCustomScan(CustomScanState *node, ParallelContext *pcxt)
+{
+	ColstoreAggState *state = (ColstoreAggState *) node;
+
+	return AggParallelEstimate(state->rel, node->ss.ps.state->es_snapshot);
+}
+
+static void
+ColstoreAgg_InitializeDSMCustomScan(CustomScanState *node, ParallelContext *pcxt,
+									void *coordinate)
+{
+	ColstoreAggState *state = (ColstoreAggState *) node;
+
+	state->shared = (AggShared *) coordinate;
+	AggParallelInitialize(state->shared, state->rel, node->ss.ps.state->es_snapshot);
+}
+
+static void
+ColstoreAgg_ReInitializeDSMCustomScan(CustomScanState *node, ParallelContext *pcxt,
+									  void *coordinate)
+{
+	ColstoreAggState *state = (ColstoreAggState *) node;
+
+	/* Shutdown forgot it if the plan ran to its end before */
+	state->shared = (AggShared *) coordinate;
+	AggParallelReinitialize(state->shared, state->rel,
+							node->ss.ps.state->es_query_dsa);
+}
+
+static void
+ColstoreAgg_InitializeWorkerCustomScan(CustomScanState *node, shm_toc *toc,
+									   void *coordinate)
+{
+	((ColstoreAggState *) node)->shared = (AggShared *) coordinate;
+}
+
+/*
+ * The leader copies all participants' scan counters (its own among them)
+ * for EXPLAIN ANALYZE before the DSM segment goes away.
+ */
+static void
+ColstoreAgg_ShutdownCustomScan(CustomScanState *node)
+{
+	ColstoreAggState *state = (ColstoreAggState *) node;
+
+	if (state->shared == NULL)
+		return;
+	if (!IsParallelWorker())
+		AggParallelCounters(state->shared, &state->counters);
+	state->shared = NULL;
 }
 
 /*

@@ -364,3 +364,60 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 	*isnull = true;
 	return (Datum) 0;
 }
+
+/*
+ * AggFoldSerialize
+ *		Append the state of group to buf, for AggFoldMerge in another
+ *		process (parallel ColstoreAgg).
+ */
+void
+AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf)
+{
+	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	{
+		NumericSum	acc = {0};
+
+		if (group < agg->nstates)
+			acc = agg->numerics[group];
+		NumericSumSerialize(&acc, buf);
+	}
+	else
+	{
+		AggIntState state = {0};
+
+		if (group < agg->nstates)
+			state = agg->ints[group];
+		appendBinaryStringInfo(buf, (const char *) &state, sizeof(AggIntState));
+	}
+}
+
+/*
+ * AggFoldMerge
+ *		Fold a state AggFoldSerialize wrote at *p into group's state, and
+ *		advance *p past it.
+ */
+void
+AggFoldMerge(AggFold *agg, uint32 group, const char **p)
+{
+	EnsureStates(agg, group + 1);
+	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	{
+		NumericSumMergeSerialized(&agg->numerics[group], p, agg->cxt);
+	}
+	else
+	{
+		AggIntState other;
+		AggIntState *state = &agg->ints[group];
+
+		memcpy(&other, *p, sizeof(AggIntState));
+		*p += sizeof(AggIntState);
+		if (other.count == 0)
+			return;
+		if (agg->kind == COLSTORE_AGG_MIN)
+			state->minmax = state->count == 0 ? other.minmax : Min(state->minmax, other.minmax);
+		else if (agg->kind == COLSTORE_AGG_MAX)
+			state->minmax = state->count == 0 ? other.minmax : Max(state->minmax, other.minmax);
+		state->count += other.count;
+		state->sum += other.sum;
+	}
+}

@@ -14,6 +14,7 @@
 #include "postgres.h"
 
 #include "access/relscan.h"
+#include "lib/stringinfo.h"
 
 #include "cscan/agg_path.h"
 #include "cscan/numeric_expr.h"
@@ -48,5 +49,7 @@ extern void AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows,
 						 const bool *selected, const uint32 *groups,
 						 uint32 ngroups);
 extern Datum AggFoldResult(AggFold *agg, uint32 group, bool *isnull);
+extern void AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf);
+extern void AggFoldMerge(AggFold *agg, uint32 group, const char **p);
 
 #endif							/* AGG_FOLD_H */

@@ -121,6 +121,20 @@ GroupTableSize(const GroupTable *table)
 	return table->ngroups;
 }
 
+/* Grouping columns. */
+int
+GroupTableNumKeys(const GroupTable *table)
+{
+	return table->nkeys;
+}
+
+/* Whether grouping column key (0-based) is pass-by-value. */
+bool
+GroupTableKeyByVal(const GroupTable *table, int key)
+{
+	return table->keys[key].byval;
+}
+
 /* Value of grouping column key (0-based) of a group. */
 Datum
 GroupTableKey(const GroupTable *table, uint32 group, int key, bool *isnull)

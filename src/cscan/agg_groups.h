@@ -29,6 +29,8 @@ extern void GroupTableAssign(GroupTable *table, int nrows, Datum **values,
 							 bool **isnull, const bool *selected,
 							 uint32 *groups);
 extern uint32 GroupTableSize(const GroupTable *table);
+extern int	GroupTableNumKeys(const GroupTable *table);
+extern bool GroupTableKeyByVal(const GroupTable *table, int key);
 extern Datum GroupTableKey(const GroupTable *table, uint32 group, int key,
 						   bool *isnull);
 

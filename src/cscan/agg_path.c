@@ -27,9 +27,9 @@
  *
  * As with the ColstoreScan path, the table must hold more rows than one
  * chunk; colstore.enable_custom_agg turns it off, and like any sequential
- * read it is costed out under enable_seqscan = off.  The path is serial
- * (not parallel safe); its cost is per decoded value rather than per
- * tuple, which is what it saves.
+ * read it is costed out under enable_seqscan = off.  Besides the serial
+ * path, Gather over a parallel-aware one is offered (agg_parallel.c); the
+ * cost is per decoded value rather than per tuple, which is what it saves.
  *
  * IDENTIFICATION
  *	  src/cscan/agg_path.c
@@ -50,6 +50,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
 #include "optimizer/planner.h"
 #include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
@@ -343,6 +344,44 @@ GroupsFitInMemory(double ngroups, List *group_vars, List *aggs)
 	return ngroups * per_group <= (double) get_hash_memory_limit();
 }
 
+/*
+ * Offer Gather over a parallel-aware copy of the ColstoreAgg path (see
+ * agg_parallel.c), with PostgreSQL's worker count for the table, when the
+ * query may run in parallel and the target and conditions are parallel
+ * safe.  The per-row part of the cost is divided among the participants as
+ * for a parallel sequential scan.
+ */
+static void
+AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+				CustomPath *serial, List *quals)
+{
+	CustomPath *cpath;
+	double		divisor;
+	int			workers;
+
+	if (!input_rel->consider_parallel || max_parallel_workers_per_gather <= 0 ||
+		!is_parallel_safe(root, (Node *) output_rel->reltarget->exprs) ||
+		!is_parallel_safe(root, (Node *) quals))
+		return;
+	workers = compute_parallel_worker(input_rel, input_rel->pages, -1,
+									  max_parallel_workers_per_gather);
+	if (workers <= 0)
+		return;
+	divisor = workers;
+	if (parallel_leader_participation && workers < 4)
+		divisor += 1.0 - 0.3 * workers;
+	cpath = makeNode(CustomPath);
+	memcpy(cpath, serial, sizeof(CustomPath));
+	cpath->path.parallel_aware = true;
+	cpath->path.parallel_safe = true;
+	cpath->path.parallel_workers = workers;
+	cpath->path.startup_cost = serial->path.startup_cost / divisor;
+	cpath->path.total_cost = cpath->path.startup_cost +
+		(serial->path.total_cost - serial->path.startup_cost);
+	add_path(output_rel, (Path *) create_gather_path(root, output_rel, &cpath->path,
+													 output_rel->reltarget, NULL, NULL));
+}
+
 /* create_upper_paths_hook: offer ColstoreAgg for aggregation. */
 static void
 ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -406,6 +445,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									   makeInteger(input_rel->relid));
 	cpath->methods = &ColstoreAggPathMethods;
 	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals);
+	/* before add_path, which may free the serial path */
+	AddParallelPath(root, input_rel, output_rel, cpath, quals);
 	add_path(output_rel, (Path *) cpath);
 }
 

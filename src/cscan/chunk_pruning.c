@@ -501,40 +501,53 @@ ComparePasses(PruneKey *key, Datum value)
 	return false;
 }
 
-/* Does an integer pass "column <strategy> key value"? */
-static inline bool
-IntegerPasses(int strategy, int128 v, int128 c)
-{
-	switch (strategy)
-	{
-		case BTLessStrategyNumber:
-			return v < c;
-		case BTLessEqualStrategyNumber:
-			return v <= c;
-		case BTEqualStrategyNumber:
-			return v == c;
-		case BTGreaterEqualStrategyNumber:
-			return v >= c;
-		case BTGreaterStrategyNumber:
-			return v > c;
+/*
+ * selected[i] &= row i is not NULL and GET(values[i]) OP c, for all rows:
+ * branch-free, so rows that were already dropped cost as little as others.
+ */
+#define FILTER_LOOP(GET, OP) \
+	for (i = 0; i < nrows; i++) \
+		selected[i] &= !isnull[i] & ((GET(values[i])) OP c)
+
+/* One loop per comparison strategy for a value reader GET. */
+#define FILTER_BY_STRATEGY(GET) \
+	switch (strategy) \
+	{ \
+		case BTLessStrategyNumber: FILTER_LOOP(GET, <); break; \
+		case BTLessEqualStrategyNumber: FILTER_LOOP(GET, <=); break; \
+		case BTEqualStrategyNumber: FILTER_LOOP(GET, ==); break; \
+		case BTGreaterEqualStrategyNumber: FILTER_LOOP(GET, >=); break; \
+		case BTGreaterStrategyNumber: FILTER_LOOP(GET, >); break; \
+		default: memset(selected, 0, nrows); break; \
 	}
-	return false;
-}
+
+#define GET_INT16(v)	((int64) DatumGetInt16(v))
+#define GET_INT32(v)	((int64) DatumGetInt32(v))
+#define GET_INT64(v)	DatumGetInt64(v)
+#define GET_SCALED(v)	((int128) (v))
+#define GET_RESCALED(v)	((int128) (v) * factor)
 
 /* ChunkPrunerFilterRows for a comparison of integers: no function calls. */
 static void
 FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 				 const bool *isnull, bool *selected)
 {
+	int			strategy = key->strategy;
+	int64		c = key->int_value;
 	int			i;
 
-	for (i = 0; i < nrows; i++)
+	switch (key->int_column_type)
 	{
-		if (!selected[i])
-			continue;
-		selected[i] = !isnull[i] &&
-			IntegerPasses(key->strategy, SignedIntegerDatum(key->int_column_type, values[i]),
-						  key->int_value);
+		case INT2OID:
+			FILTER_BY_STRATEGY(GET_INT16);
+			break;
+		case INT4OID:
+		case DATEOID:
+			FILTER_BY_STRATEGY(GET_INT32);
+			break;
+		default:
+			FILTER_BY_STRATEGY(GET_INT64);
+			break;
 	}
 }
 
@@ -567,12 +580,18 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
 	if (common - scale > 18 || !Int128MulPow10(&factor, common - scale) ||
 		!Int128MulPow10(&c, common - key->scaled_scale))
 		return false;
-	for (i = 0; i < nrows; i++)
 	{
-		if (!selected[i])
-			continue;
-		selected[i] = !isnull[i] &&
-			IntegerPasses(key->strategy, (int128) values[i] * factor, c);
+		int			strategy = key->strategy;
+
+		if (factor == 1)
+		{
+			/* the chunk's scale is the larger: compare the int64s directly */
+			FILTER_BY_STRATEGY(GET_SCALED);
+		}
+		else
+		{
+			FILTER_BY_STRATEGY(GET_RESCALED);
+		}
 	}
 	return true;
 }

@@ -218,10 +218,11 @@ EnsureCapacity(NumericExpr *e, int nrows)
 
 /*
  * Evaluate on int128s into the node's arrays; NULL if the batch needs the
- * fallback.  Children's arrays are only read.
+ * fallback.  Operators skip the rows selected (if not NULL) does not mark,
+ * leaving their entries unset.  Children's arrays are only read.
  */
 static NumericBatch *
-EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows)
+EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const bool *selected)
 {
 	NumericBatch *out = &e->batch;
 	NumericBatch *l;
@@ -252,8 +253,8 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows)
 		memcpy(out->isnull, isnull, sizeof(bool) * nrows);
 		return out;
 	}
-	if ((l = EvaluateScaled(e->left, scan, nrows)) == NULL ||
-		(r = EvaluateScaled(e->right, scan, nrows)) == NULL)
+	if ((l = EvaluateScaled(e->left, scan, nrows, selected)) == NULL ||
+		(r = EvaluateScaled(e->right, scan, nrows, selected)) == NULL)
 		return NULL;
 	if (e->kind == NEXPR_MUL)
 	{
@@ -261,6 +262,8 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows)
 			return NULL;
 		for (i = 0; i < nrows; i++)
 		{
+			if (selected != NULL && !selected[i])
+				continue;
 			if (!MulInt128(l->values[i], r->values[i], &out->values[i]))
 				return NULL;
 			out->dscales[i] = l->dscales[i] + r->dscales[i];
@@ -279,6 +282,8 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows)
 		int128		a;
 		int128		b;
 
+		if (selected != NULL && !selected[i])
+			continue;
 		if (!MulInt128(l->values[i], lf, &a) || !MulInt128(r->values[i], rf, &b) ||
 			(e->kind == NEXPR_ADD ? __builtin_add_overflow(a, b, &out->values[i]) :
 			 __builtin_sub_overflow(a, b, &out->values[i])))
@@ -352,7 +357,7 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 /*
  * NumericExprEvaluate
  *		The values of expr for the rows of the scan's current batch (nrows
- *		rows; rows selected does not mark may be left NULL): on int128s
+ *		rows; rows selected does not mark may be left NULL or unset): on int128s
  *		where it can (out->datums NULL; the arrays belong to expr and stay
  *		valid until the next call), else as numeric datums (out->datums and
  *		out->isnull set, allocated in CurrentMemoryContext, which the caller
@@ -362,7 +367,7 @@ void
 NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
 					const bool *selected, NumericBatch *out)
 {
-	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows);
+	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows, selected);
 
 	if (scaled != NULL)
 	{

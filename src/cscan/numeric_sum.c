@@ -198,6 +198,60 @@ NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
 		AddToRest(acc, value, cxt);
 }
 
+/*
+ * NumericSumSerialize
+ *		Append acc to buf: the struct without its rest pointer, then the
+ *		rest's length (0: none) and bytes.
+ */
+void
+NumericSumSerialize(const NumericSum *acc, StringInfo buf)
+{
+	NumericSum	copy = *acc;
+	uint32		len = 0;
+
+	copy.rest = (Datum) 0;
+	appendBinaryStringInfo(buf, (const char *) &copy, sizeof(NumericSum));
+	if (acc->rest != (Datum) 0)
+		len = VARSIZE_ANY(DatumGetPointer(acc->rest));
+	appendBinaryStringInfo(buf, (const char *) &len, sizeof(uint32));
+	if (len > 0)
+		appendBinaryStringInfo(buf, DatumGetPointer(acc->rest), len);
+}
+
+/*
+ * NumericSumMergeSerialized
+ *		Add the sum NumericSumSerialize wrote at *p to acc (counts, exact
+ *		sums, largest display scale), and advance *p past it.
+ */
+void
+NumericSumMergeSerialized(NumericSum *acc, const char **p, MemoryContext cxt)
+{
+	NumericSum	other;
+	uint32		len;
+
+	memcpy(&other, *p, sizeof(NumericSum));
+	*p += sizeof(NumericSum);
+	memcpy(&len, *p, sizeof(uint32));
+	*p += sizeof(uint32);
+	if (len > 0)
+	{
+		/* copied: the bytes in *p are not aligned */
+		char	   *rest = palloc(len);
+
+		memcpy(rest, *p, len);
+		*p += len;
+		AddToRest(acc, PointerGetDatum(rest), cxt);
+		pfree(rest);
+	}
+	acc->count += other.count;
+	acc->nan += other.nan;
+	acc->pinf += other.pinf;
+	acc->ninf += other.ninf;
+	acc->max_dscale = Max(acc->max_dscale, other.max_dscale);
+	if (other.sum != 0)
+		NumericSumAddSlow(acc, other.sum, other.scale, cxt);
+}
+
 /* The finite values' exact sum as numeric (count > 0). */
 static Datum
 FiniteSum(const NumericSum *acc)
@@ -241,14 +295,11 @@ NumericSumResult(const NumericSum *acc, bool *isnull)
 Datum
 NumericAvgResult(const NumericSum *acc, bool *isnull)
 {
-	Datum		special;
+	Datum		sum = NumericSumResult(acc, isnull);
 
-	*isnull = acc->count + acc->nan + acc->pinf + acc->ninf == 0;
-	if (*isnull)
-		return (Datum) 0;
-	special = SpecialResult(acc);
-	if (special != (Datum) 0)
-		return special;
-	return DirectFunctionCall2(numeric_div, FiniteSum(acc),
+	/* NULL, NaN and the infinities are their own average */
+	if (*isnull || acc->nan > 0 || acc->pinf > 0 || acc->ninf > 0)
+		return sum;
+	return DirectFunctionCall2(numeric_div, sum,
 							   NumericGetDatum(int64_to_numeric(acc->count)));
 }

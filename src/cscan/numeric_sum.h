@@ -13,6 +13,8 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
+
 #ifndef HAVE_INT128
 #error "ColstoreAgg needs a 128-bit integer type for its sums"
 #endif
@@ -59,6 +61,9 @@ NumericSumAddScaled(NumericSum *acc, int128 value, int scale, int dscale,
 	else
 		NumericSumAddSlow(acc, value, scale, cxt);
 }
+extern void NumericSumSerialize(const NumericSum *acc, StringInfo buf);
+extern void NumericSumMergeSerialized(NumericSum *acc, const char **p,
+									  MemoryContext cxt);
 extern Datum NumericSumResult(const NumericSum *acc, bool *isnull);
 extern Datum NumericAvgResult(const NumericSum *acc, bool *isnull);
 extern Datum Int128GetNumeric(int128 value);

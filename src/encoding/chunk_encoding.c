@@ -811,21 +811,34 @@ DecodeChunkScaled(const ChunkTypeInfo *type, const char *data, Size len,
 	}
 	sn = &pc.payload.u.num;
 	*scale = sn->iscale;
-	/* spread the non-null values out, back to front */
 	j = pc.payload.nn;
-	for (i = nvalues - 1; i >= 0; i--)
+	if (pc.bitmap == NULL)
 	{
-		isnull[i] = pc.bitmap != NULL && (pc.bitmap[i / 8] & (1 << (i % 8)));
-		if (isnull[i])
+		memset(isnull, 0, sizeof(bool) * nvalues);
+		for (i = 0; i < nvalues; i++)
 		{
-			values[i] = 0;
-			dscales[i] = 0;
+			values[i] = (int64) sn->values_all[i];
+			dscales[i] = (int32) sn->dscales_all[i];
 		}
-		else
+		j = 0;
+	}
+	else
+	{
+		/* spread the non-null values out, back to front */
+		for (i = nvalues - 1; i >= 0; i--)
 		{
-			j--;
-			values[i] = (int64) sn->values_all[j];
-			dscales[i] = (int32) sn->dscales_all[j];
+			isnull[i] = (pc.bitmap[i / 8] & (1 << (i % 8))) != 0;
+			if (isnull[i])
+			{
+				values[i] = 0;
+				dscales[i] = 0;
+			}
+			else
+			{
+				j--;
+				values[i] = (int64) sn->values_all[j];
+				dscales[i] = (int32) sn->dscales_all[j];
+			}
 		}
 	}
 	Assert(j == 0);

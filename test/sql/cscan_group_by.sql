@@ -109,6 +109,31 @@ SELECT count(*) FROM gbci GROUP BY k;
 DROP TABLE gbci;
 DROP COLLATION gb_ci;
 
+-- in parallel: every participant folds its row groups, the last to finish
+-- merges everybody's groups and returns them
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(n), avg(n * 2) FROM gb WHERE i > 10 GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(b), min(d) FROM gb;
+SELECT q, c.* FROM (VALUES
+	('SELECT k, count(*), count(n), sum(n), avg(n), min(i), max(b) FROM gb GROUP BY k'),
+	('SELECT c, v, count(*), sum(i), avg(s), sum(n * (1 - n)) FROM gb WHERE i > 10 GROUP BY c, v'),
+	('SELECT count(*), sum(b), min(d), max(d), avg(n) FROM gb'),
+	('SELECT count(*), sum(n) FROM gb WHERE i > 99999'),
+	('SELECT k, count(*) FROM gb WHERE i > 99999 GROUP BY k')
+) v(q), check_groups(q) c;
+SET parallel_leader_participation = off;
+SELECT q, c.* FROM (VALUES
+	('SELECT k, count(*), sum(n), avg(n) FROM gb GROUP BY k')
+) v(q), check_groups(q) c;
+RESET parallel_leader_participation;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
 -- deleted and updated rows: delta pages and promoted copies
 UPDATE gb SET n = n + 1, k = 'updated' WHERE i % 100 = 0;
 DELETE FROM gb WHERE i % 100 = 1;

@@ -198,6 +198,7 @@ sub aggregate
 			map { "round(($_($col)$filter)::numeric, 6)" } qw(sum avg));
 	}
 	push @aggs, "sum($col)", "avg($col)" if grep { $_ eq $bare } qw(id a s n);
+	push @aggs, "sum($col * (1 - $col))", "avg($col * 2 + 0.5)" if $bare eq 'n';
 	return pick(@aggs) . $filter;
 }
 
