@@ -12,6 +12,8 @@
  * (agg_fold.c).  Then it returns one row per group: without GROUP BY
  * exactly one, with GROUP BY none for empty input, as Agg does.  The scan
  * sees exactly the rows a sequential scan with the same snapshot sees.
+ * Under a Gather each participant folds its share of a parallel scan and
+ * the last to finish returns everybody's merged groups (agg_parallel.c).
  *
  * The scan tuple is the node's custom_scan_tlist: the aggregates' results,
  * the grouping columns' values, then NULL for the other columns the
@@ -187,6 +189,19 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys)
 	}
 }
 
+/* The conditions of an aggregate's FILTER, evaluated like the WHERE's. */
+static ChunkPruner *
+CreateFilter(ColstoreAggState *state, Expr *filter, PlanState *parent)
+{
+	List	   *clauses = make_ands_implicit((Expr *) copyObject(filter));
+	ChunkPruner *pruner = ChunkPrunerCreate(clauses, state->relid,
+											RelationGetDescr(state->rel), parent);
+
+	if (ChunkPrunerNumKeys(pruner) != list_length(clauses))
+		elog(ERROR, "ColstoreAgg plan has a FILTER it cannot evaluate");
+	return pruner;
+}
+
 static void
 ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 {
@@ -226,6 +241,9 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 			agg->expr = NumericExprCompile((Node *) linitial_node(TargetEntry,
 																  ((Aggref *) te->expr)->args)->expr);
 		}
+		if (((Aggref *) te->expr)->aggfilter != NULL)
+			agg->filter = CreateFilter(state, ((Aggref *) te->expr)->aggfilter,
+									   &node->ss.ps);
 		state->naggs++;
 	}
 	ReadGroupKeys(state, cscan->custom_scan_tlist,
@@ -293,6 +311,29 @@ AssignGroups(ColstoreAggState *state, TableScanDesc scan, int nrows,
 }
 
 /*
+ * The rows of the batch an aggregate folds: those selected (all if NULL)
+ * that pass its FILTER, if it has one.
+ */
+static const bool *
+FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
+{
+	if (agg->filter == NULL)
+		return selected;
+	if (nrows > agg->filter_mask_size)
+	{
+		agg->filter_mask = MemoryContextAlloc(agg->cxt, nrows);
+		agg->filter_mask_size = nrows;
+	}
+	if (selected != NULL)
+		memcpy(agg->filter_mask, selected, nrows);
+	else
+		memset(agg->filter_mask, true, nrows);
+	ChunkPrunerFilterRows(agg->filter, nrows, FetchBatchColumn, FetchBatchScaled,
+						  scan, agg->filter_mask);
+	return agg->filter_mask;
+}
+
+/*
  * Scan the table (serial, or this participant's share of a parallel scan)
  * and fold every batch into the aggregates; then the groups to return are
  * all of them, or, in parallel, everybody's for the last participant to
@@ -323,6 +364,11 @@ ComputeAggregates(ColstoreAggState *state)
 	if (state->shared != NULL && !AggParallelAttach(state->shared))
 		return;					/* the results were taken already */
 	ChunkPrunerEvaluate(state->pruner, state->css.ss.ps.ps_ExprContext);
+	for (i = 0; i < state->naggs; i++)
+	{
+		if (state->aggs[i].filter != NULL)
+			ChunkPrunerEvaluate(state->aggs[i].filter, state->css.ss.ps.ps_ExprContext);
+	}
 	scan = state->shared != NULL ?
 		table_beginscan_parallel(state->rel, AggParallelScan(state->shared)) :
 		table_beginscan(state->rel, estate->es_snapshot, 0, NULL);
@@ -347,7 +393,9 @@ ComputeAggregates(ColstoreAggState *state)
 		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
 		for (i = 0; i < state->naggs; i++)
-			AggFoldBatch(&state->aggs[i], scan, nrows, select ? state->selected : NULL,
+			AggFoldBatch(&state->aggs[i], scan, nrows,
+						 FilterMask(&state->aggs[i], scan, nrows,
+									select ? state->selected : NULL),
 						 groups, state->groups ? GroupTableSize(state->groups) : 1);
 	}
 	ColstoreScanAddCounters(scan, &mine);

@@ -51,6 +51,8 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 {
 	agg->cxt = cxt;
 	agg->batch_cxt = NULL;		/* was a child of cxt, which was reset */
+	agg->filter_mask = NULL;	/* was in cxt */
+	agg->filter_mask_size = 0;
 	agg->nstates = 0;
 	agg->ints = NULL;
 	agg->numerics = NULL;

@@ -37,6 +37,9 @@ typedef struct AggFold
 								 * an expression */
 	Oid			type;			/* argument's type */
 	NumericExpr *expr;			/* sum or avg of numeric arithmetic, or NULL */
+	struct ChunkPruner *filter; /* the FILTER's conditions, or NULL */
+	bool	   *filter_mask;	/* rows selected and passing them, in cxt */
+	int			filter_mask_size;
 	MemoryContext cxt;			/* states and numeric sums' side values */
 	MemoryContext batch_cxt;	/* the expression's values for one batch */
 	uint32		nstates;		/* groups with a state */

@@ -232,19 +232,29 @@ AggParallelFinish(AggShared *shared, dsa_area *dsa, GroupTable *groups,
 	bool		last;
 	dsa_pointer p;
 
-	if (dsa == NULL)
-		elog(ERROR, "parallel ColstoreAgg has no dynamic shared memory area");
-	initStringInfo(&buf);
-	SerializeGroups(groups, aggs, naggs, nkeys, &buf);
-	mine = dsa_allocate(dsa, offsetof(AggPartial, data) + buf.len);
-	partial = dsa_get_address(dsa, mine);
-	partial->len = buf.len;
-	memcpy(partial->data, buf.data, buf.len);
-	pfree(buf.data);
+	/*
+	 * Without a DSA area the parallel context got no DSM segment, so no
+	 * worker runs and this (the leader) is the only participant: nothing
+	 * to publish.
+	 */
+	mine = InvalidDsaPointer;
+	if (dsa != NULL)
+	{
+		initStringInfo(&buf);
+		SerializeGroups(groups, aggs, naggs, nkeys, &buf);
+		mine = dsa_allocate(dsa, offsetof(AggPartial, data) + buf.len);
+		partial = dsa_get_address(dsa, mine);
+		partial->len = buf.len;
+		memcpy(partial->data, buf.data, buf.len);
+		pfree(buf.data);
+	}
 
 	SpinLockAcquire(&shared->mutex);
-	partial->next = shared->partials;
-	shared->partials = mine;
+	if (dsa != NULL)
+	{
+		partial->next = shared->partials;
+		shared->partials = mine;
+	}
 	shared->counters.groups_read += counters->groups_read;
 	shared->counters.groups_skipped += counters->groups_skipped;
 	shared->counters.chunks_read += counters->chunks_read;
@@ -259,7 +269,7 @@ AggParallelFinish(AggShared *shared, dsa_area *dsa, GroupTable *groups,
 	if (!last)
 		return false;
 	/* nobody publishes any more: the list is complete and stable */
-	for (; DsaPointerIsValid(p); p = partial->next)
+	for (; dsa != NULL && DsaPointerIsValid(p); p = partial->next)
 	{
 		partial = dsa_get_address(dsa, p);
 		if (p != mine)

@@ -82,6 +82,25 @@ static const CustomPathMethods ColstoreAggPathMethods = {
 };
 
 /*
+ * Whether an aggregate's FILTER (NULL: none) consists of conditions the
+ * node decides exactly per row, as for WHERE (PruningClauseIsExact).
+ */
+static bool
+FilterIsExact(Expr *filter, Index relid)
+{
+	ListCell   *lc;
+
+	if (filter == NULL)
+		return true;
+	foreach(lc, make_ands_implicit(filter))
+	{
+		if (!PruningClauseIsExact(lfirst(lc), relid))
+			return false;
+	}
+	return true;
+}
+
+/*
  * ColstoreAggClassify
  *		What ColstoreAgg computes for aggref over relation relid, or
  *		COLSTORE_AGG_NONE if it cannot; *attno receives the argument's
@@ -97,7 +116,7 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 
 	*attno = 0;
 	if (aggref->aggdistinct != NIL || aggref->aggorder != NIL ||
-		aggref->aggfilter != NULL || aggref->agglevelsup != 0 ||
+		!FilterIsExact(aggref->aggfilter, relid) || aggref->agglevelsup != 0 ||
 		aggref->aggkind != AGGKIND_NORMAL || aggref->aggsplit != AGGSPLIT_SIMPLE ||
 		aggref->aggvariadic)
 		return COLSTORE_AGG_NONE;
@@ -316,9 +335,14 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	foreach(lc, aggs)
 	{
 		AttrNumber	attno;
+		ColstoreAggKind kind = ColstoreAggClassify(lfirst(lc), rel->relid, &attno);
 
-		if (ColstoreAggClassify(lfirst(lc), rel->relid, &attno) != COLSTORE_AGG_COUNT_STAR)
-			columns += 1;
+		/* count(col) of whole chunks reads the header's NULL count */
+		if (kind == COLSTORE_AGG_COUNT_STAR ||
+			(kind == COLSTORE_AGG_COUNT && quals == NIL && group_vars == NIL &&
+			 ((Aggref *) lfirst(lc))->aggfilter == NULL))
+			continue;
+		columns += 1;
 	}
 	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */

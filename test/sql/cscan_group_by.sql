@@ -29,6 +29,9 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT v, c, count(*) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY v, c;
 -- sum and avg of numeric arithmetic over columns and constants
 EXPLAIN (COSTS OFF) SELECT c, sum(n * (1 - n)), avg(n + 1) FROM gb GROUP BY c;
+-- FILTER with conditions of the kind WHERE takes
+EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n < 10) FROM gb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE k LIKE 'k1%') FROM gb;
 -- not handled: float keys (-0 = 0), numeric keys (1.5 = 1.50), keys that are
 -- expressions, HAVING, grouping sets, nondeterministic collations
 EXPLAIN (COSTS OFF) SELECT r, count(*) FROM gb GROUP BY r;
@@ -77,6 +80,8 @@ SELECT q, c.* FROM (VALUES
 	('SELECT c, sum(n * (1 - n)), avg(n * 2 + 1), sum(n - n * 0.5) FROM gb GROUP BY c'),
 	('SELECT k, sum(n * n * n * n), avg(n * 0.0000000000000000000000000000001) FROM gb GROUP BY k'),
 	('SELECT sum(n * 2), avg(n + 0.125) FROM gb WHERE i > 3 AND i < 20000'),
+	('SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n > 10 AND i < 20000), avg(i) FILTER (WHERE d = ''2020-01-02''), min(b) FILTER (WHERE n IS NULL) FROM gb GROUP BY k'),
+	('SELECT count(*) FILTER (WHERE i > 24000), sum(n * 2) FILTER (WHERE n >= 100), count(n) FILTER (WHERE i < 0) FROM gb WHERE d > ''2020-01-01'''),
 	-- numeric conditions on scaled integers; dates against timestamps as date bounds
 	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
 	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
@@ -120,6 +125,7 @@ EXPLAIN (COSTS OFF) SELECT count(*), sum(b), min(d) FROM gb;
 SELECT q, c.* FROM (VALUES
 	('SELECT k, count(*), count(n), sum(n), avg(n), min(i), max(b) FROM gb GROUP BY k'),
 	('SELECT c, v, count(*), sum(i), avg(s), sum(n * (1 - n)) FROM gb WHERE i > 10 GROUP BY c, v'),
+	('SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n > 10) FROM gb GROUP BY k'),
 	('SELECT count(*), sum(b), min(d), max(d), avg(n) FROM gb'),
 	('SELECT count(*), sum(n) FROM gb WHERE i > 99999'),
 	('SELECT k, count(*) FROM gb WHERE i > 99999 GROUP BY k')
