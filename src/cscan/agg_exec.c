@@ -267,7 +267,7 @@ FetchBatchColumn(void *arg, int attno, Datum **values, bool **isnull)
 
 /* ChunkPrunerFetchScaled over the scan's current batch. */
 static bool
-FetchBatchScaled(void *arg, int attno, int64 **values, int32 **dscales,
+FetchBatchScaled(void *arg, int attno, int64 **values, int64 **dscales,
 				 bool **isnull, int *scale)
 {
 	return ColstoreScanBatchScaled((TableScanDesc) arg, attno, values, dscales,

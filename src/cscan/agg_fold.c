@@ -171,7 +171,7 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
 				   const bool *selected, const uint32 *groups)
 {
 	int64	   *values;
-	int32	   *dscales;
+	int64	   *dscales;
 	bool	   *isnull;
 	int			scale;
 	int			i;
@@ -188,26 +188,43 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
 	return true;
 }
 
-/* Fold the values of the aggregate's numeric expression over a batch. */
+/*
+ * Fold the values of the aggregate's numeric expression over a batch.  The
+ * selected rows are listed first, so that few selected rows cost little.
+ */
 static void
 FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 				const uint32 *groups)
 {
 	NumericBatch batch;
 	MemoryContext old;
+	int		   *rows = NULL;
+	int			nsel = nrows;
 	int			i;
+	int			j;
 
 	if (agg->batch_cxt == NULL)
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
-	NumericExprEvaluate(agg->expr, scan, nrows, selected, &batch);
+	if (selected != NULL)
+	{
+		rows = palloc(sizeof(int) * nrows);
+		nsel = 0;
+		for (i = 0; i < nrows; i++)
+		{
+			rows[nsel] = i;
+			nsel += selected[i];
+		}
+	}
+	NumericExprEvaluate(agg->expr, scan, nrows, rows, nsel, &batch);
 	MemoryContextSwitchTo(old);
-	for (i = 0; i < nrows; i++)
+	for (j = 0; j < nsel; j++)
 	{
 		NumericSum *acc;
 
-		if ((selected != NULL && !selected[i]) || batch.isnull[i])
+		i = rows != NULL ? rows[j] : j;
+		if (batch.isnull[i])
 			continue;
 		acc = &agg->numerics[groups != NULL ? groups[i] : 0];
 		if (batch.datums != NULL)

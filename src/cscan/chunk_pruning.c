@@ -505,25 +505,26 @@ ComparePasses(PruneKey *key, Datum value)
  * selected[i] &= row i is not NULL and GET(values[i]) OP c, for all rows:
  * branch-free, so rows that were already dropped cost as little as others.
  */
-#define FILTER_LOOP(GET, OP) \
+#define FILTER_LOOP(GET, OP, C) \
 	for (i = 0; i < nrows; i++) \
-		selected[i] &= !isnull[i] & ((GET(values[i])) OP c)
+		selected[i] &= !isnull[i] & ((GET(values[i])) OP (C))
 
 /* One loop per comparison strategy for a value reader GET. */
-#define FILTER_BY_STRATEGY(GET) \
+#define FILTER_BY_STRATEGY(GET, C) \
 	switch (strategy) \
 	{ \
-		case BTLessStrategyNumber: FILTER_LOOP(GET, <); break; \
-		case BTLessEqualStrategyNumber: FILTER_LOOP(GET, <=); break; \
-		case BTEqualStrategyNumber: FILTER_LOOP(GET, ==); break; \
-		case BTGreaterEqualStrategyNumber: FILTER_LOOP(GET, >=); break; \
-		case BTGreaterStrategyNumber: FILTER_LOOP(GET, >); break; \
+		case BTLessStrategyNumber: FILTER_LOOP(GET, <, C); break; \
+		case BTLessEqualStrategyNumber: FILTER_LOOP(GET, <=, C); break; \
+		case BTEqualStrategyNumber: FILTER_LOOP(GET, ==, C); break; \
+		case BTGreaterEqualStrategyNumber: FILTER_LOOP(GET, >=, C); break; \
+		case BTGreaterStrategyNumber: FILTER_LOOP(GET, >, C); break; \
 		default: memset(selected, 0, nrows); break; \
 	}
 
 #define GET_INT16(v)	((int64) DatumGetInt16(v))
 #define GET_INT32(v)	((int64) DatumGetInt32(v))
 #define GET_INT64(v)	DatumGetInt64(v)
+#define GET_INT64_VALUE(v)	(v)
 #define GET_SCALED(v)	((int128) (v))
 #define GET_RESCALED(v)	((int128) (v) * factor)
 
@@ -539,14 +540,14 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 	switch (key->int_column_type)
 	{
 		case INT2OID:
-			FILTER_BY_STRATEGY(GET_INT16);
+			FILTER_BY_STRATEGY(GET_INT16, c);
 			break;
 		case INT4OID:
 		case DATEOID:
-			FILTER_BY_STRATEGY(GET_INT32);
+			FILTER_BY_STRATEGY(GET_INT32, c);
 			break;
 		default:
-			FILTER_BY_STRATEGY(GET_INT64);
+			FILTER_BY_STRATEGY(GET_INT64, c);
 			break;
 	}
 }
@@ -563,12 +564,13 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
 				void *arg, bool *selected)
 {
 	int64	   *values;
-	int32	   *dscales;
+	int64	   *dscales;
 	bool	   *isnull;
 	int			scale;
 	int			common;
 	int128		factor = 1;
 	int128		c;
+	int			strategy = key->strategy;
 	int			i;
 
 	if (fetch_scaled == NULL || !key->scaled_ok ||
@@ -580,18 +582,20 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
 	if (common - scale > 18 || !Int128MulPow10(&factor, common - scale) ||
 		!Int128MulPow10(&c, common - key->scaled_scale))
 		return false;
+	if (factor == 1 && c == (int64) c)
 	{
-		int			strategy = key->strategy;
+		/* the chunk's scale is the larger and c fits: int64 compares */
+		int64		c64 = (int64) c;
 
-		if (factor == 1)
-		{
-			/* the chunk's scale is the larger: compare the int64s directly */
-			FILTER_BY_STRATEGY(GET_SCALED);
-		}
-		else
-		{
-			FILTER_BY_STRATEGY(GET_RESCALED);
-		}
+		FILTER_BY_STRATEGY(GET_INT64_VALUE, c64);
+	}
+	else if (factor == 1)
+	{
+		FILTER_BY_STRATEGY(GET_SCALED, c);
+	}
+	else
+	{
+		FILTER_BY_STRATEGY(GET_RESCALED, c);
 	}
 	return true;
 }

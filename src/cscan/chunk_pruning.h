@@ -29,7 +29,7 @@ typedef void (*ChunkPrunerFetch) (void *arg, int attno, Datum **values,
  * otherwise.
  */
 typedef bool (*ChunkPrunerFetchScaled) (void *arg, int attno, int64 **values,
-										int32 **dscales, bool **isnull,
+										int64 **dscales, bool **isnull,
 										int *scale);
 
 extern Var *PruningClauseColumn(Expr *clause, Index relid);

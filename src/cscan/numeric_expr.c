@@ -216,20 +216,24 @@ EnsureCapacity(NumericExpr *e, int nrows)
 	}
 }
 
+/* Row j of a row list: rows[j], or j itself for all rows (rows NULL). */
+#define ROW(j) (rows != NULL ? rows[j] : (j))
+
 /*
- * Evaluate on int128s into the node's arrays; NULL if the batch needs the
- * fallback.  Operators skip the rows selected (if not NULL) does not mark,
- * leaving their entries unset.  Children's arrays are only read.
+ * Evaluate on int128s into the node's arrays for the nsel rows of the row
+ * list (see NumericExprEvaluate); NULL if the batch needs the fallback.
+ * Entries of other rows are left unset.  Children's arrays are only read.
  */
 static NumericBatch *
-EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const bool *selected)
+EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
+			   int nsel)
 {
 	NumericBatch *out = &e->batch;
 	NumericBatch *l;
 	NumericBatch *r;
 	int128		lf = 1;
 	int128		rf = 1;
-	int			i;
+	int			j;
 
 	if (e->kind == NEXPR_CONST && !e->const_fits)
 		return NULL;
@@ -239,31 +243,33 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 	if (e->kind == NEXPR_COLUMN)
 	{
 		int64	   *values;
-		int32	   *dscales;
+		int64	   *dscales;
 		bool	   *isnull;
 
 		if (!ColstoreScanBatchScaled(scan, e->attno, &values, &dscales, &isnull,
 									 &out->scale))
 			return NULL;
-		for (i = 0; i < nrows; i++)
+		for (j = 0; j < nsel; j++)
 		{
+			int			i = ROW(j);
+
 			out->values[i] = values[i];
 			out->dscales[i] = (int16) dscales[i];
+			out->isnull[i] = isnull[i];
 		}
-		memcpy(out->isnull, isnull, sizeof(bool) * nrows);
 		return out;
 	}
-	if ((l = EvaluateScaled(e->left, scan, nrows, selected)) == NULL ||
-		(r = EvaluateScaled(e->right, scan, nrows, selected)) == NULL)
+	if ((l = EvaluateScaled(e->left, scan, nrows, rows, nsel)) == NULL ||
+		(r = EvaluateScaled(e->right, scan, nrows, rows, nsel)) == NULL)
 		return NULL;
 	if (e->kind == NEXPR_MUL)
 	{
 		if (l->scale + r->scale > MAX_EXPR_SCALE)
 			return NULL;
-		for (i = 0; i < nrows; i++)
+		for (j = 0; j < nsel; j++)
 		{
-			if (selected != NULL && !selected[i])
-				continue;
+			int			i = ROW(j);
+
 			if (!MulInt128(l->values[i], r->values[i], &out->values[i]))
 				return NULL;
 			out->dscales[i] = l->dscales[i] + r->dscales[i];
@@ -277,13 +283,12 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 	if (!Int128MulPow10(&lf, out->scale - l->scale) ||
 		!Int128MulPow10(&rf, out->scale - r->scale))
 		return NULL;
-	for (i = 0; i < nrows; i++)
+	for (j = 0; j < nsel; j++)
 	{
+		int			i = ROW(j);
 		int128		a;
 		int128		b;
 
-		if (selected != NULL && !selected[i])
-			continue;
 		if (!MulInt128(l->values[i], lf, &a) || !MulInt128(r->values[i], rf, &b) ||
 			(e->kind == NEXPR_ADD ? __builtin_add_overflow(a, b, &out->values[i]) :
 			 __builtin_sub_overflow(a, b, &out->values[i])))
@@ -296,17 +301,17 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 
 /*
  * Evaluate row by row with PostgreSQL's numeric functions into datums and
- * isnull (only for selected rows; others read as NULL).
+ * isnull for the rows of the row list; other rows read as NULL.
  */
 static void
-EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *selected,
-			   Datum *datums, bool *isnull)
+EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
+			   int nsel, Datum *datums, bool *isnull)
 {
 	Datum	   *left;
 	bool	   *left_null;
 	Datum	   *right;
 	bool	   *right_null;
-	int			i;
+	int			j;
 
 	if (e->kind == NEXPR_COLUMN)
 	{
@@ -320,10 +325,10 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 	}
 	if (e->kind == NEXPR_CONST)
 	{
-		for (i = 0; i < nrows; i++)
+		for (j = 0; j < nrows; j++)
 		{
-			datums[i] = e->constant;
-			isnull[i] = false;
+			datums[j] = e->constant;
+			isnull[j] = false;
 		}
 		return;
 	}
@@ -331,12 +336,14 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 	left_null = palloc(sizeof(bool) * nrows);
 	right = palloc(sizeof(Datum) * nrows);
 	right_null = palloc(sizeof(bool) * nrows);
-	EvaluateDatums(e->left, scan, nrows, selected, left, left_null);
-	EvaluateDatums(e->right, scan, nrows, selected, right, right_null);
-	for (i = 0; i < nrows; i++)
+	EvaluateDatums(e->left, scan, nrows, rows, nsel, left, left_null);
+	EvaluateDatums(e->right, scan, nrows, rows, nsel, right, right_null);
+	memset(isnull, true, sizeof(bool) * nrows);
+	for (j = 0; j < nsel; j++)
 	{
-		isnull[i] = left_null[i] || right_null[i] ||
-			(selected != NULL && !selected[i]);
+		int			i = ROW(j);
+
+		isnull[i] = left_null[i] || right_null[i];
 		if (isnull[i])
 			continue;
 		switch (e->kind)
@@ -357,7 +364,8 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
 /*
  * NumericExprEvaluate
  *		The values of expr for the rows of the scan's current batch (nrows
- *		rows; rows selected does not mark may be left NULL or unset): on int128s
+ *		rows) in the row list: rows[0 .. nsel - 1], or all rows if rows is
+ *		NULL (nsel = nrows); entries of other rows are unset.  On int128s
  *		where it can (out->datums NULL; the arrays belong to expr and stay
  *		valid until the next call), else as numeric datums (out->datums and
  *		out->isnull set, allocated in CurrentMemoryContext, which the caller
@@ -365,9 +373,9 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const bool *select
  */
 void
 NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-					const bool *selected, NumericBatch *out)
+					const int *rows, int nsel, NumericBatch *out)
 {
-	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows, selected);
+	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows, rows, nsel);
 
 	if (scaled != NULL)
 	{
@@ -378,5 +386,5 @@ NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
 	memset(out, 0, sizeof(NumericBatch));
 	out->datums = palloc(sizeof(Datum) * nrows);
 	out->isnull = palloc(sizeof(bool) * nrows);
-	EvaluateDatums(expr, scan, nrows, selected, out->datums, out->isnull);
+	EvaluateDatums(expr, scan, nrows, rows, nsel, out->datums, out->isnull);
 }

@@ -32,6 +32,6 @@ typedef struct NumericBatch
 extern bool NumericExprIsSupported(Node *expr, Index relid, int *ncolumns);
 extern NumericExpr *NumericExprCompile(Node *expr);
 extern void NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-								const bool *selected, NumericBatch *out);
+								const int *rows, int nsel, NumericBatch *out);
 
 #endif							/* NUMERIC_EXPR_H */

@@ -794,7 +794,7 @@ DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
  */
 bool
 DecodeChunkScaled(const ChunkTypeInfo *type, const char *data, Size len,
-				  int nvalues, int64 *values, int32 *dscales, bool *isnull,
+				  int nvalues, int64 **values, int64 **dscales, bool *isnull,
 				  int *scale, const char **detail)
 {
 	ParsedChunk pc;
@@ -811,39 +811,30 @@ DecodeChunkScaled(const ChunkTypeInfo *type, const char *data, Size len,
 	}
 	sn = &pc.payload.u.num;
 	*scale = sn->iscale;
-	j = pc.payload.nn;
 	if (pc.bitmap == NULL)
 	{
+		/* no NULLs: the parsed arrays are the rows' */
 		memset(isnull, 0, sizeof(bool) * nvalues);
-		for (i = 0; i < nvalues; i++)
-		{
-			values[i] = (int64) sn->values_all[i];
-			dscales[i] = (int32) sn->dscales_all[i];
-		}
-		j = 0;
+		*values = (int64 *) sn->values_all;
+		*dscales = (int64 *) sn->dscales_all;
 	}
 	else
 	{
-		/* spread the non-null values out, back to front */
-		for (i = nvalues - 1; i >= 0; i--)
+		/* spread the non-null values out */
+		*values = palloc(sizeof(int64) * nvalues);
+		*dscales = palloc(sizeof(int64) * nvalues);
+		j = 0;
+		for (i = 0; i < nvalues; i++)
 		{
 			isnull[i] = (pc.bitmap[i / 8] & (1 << (i % 8))) != 0;
-			if (isnull[i])
-			{
-				values[i] = 0;
-				dscales[i] = 0;
-			}
-			else
-			{
-				j--;
-				values[i] = (int64) sn->values_all[j];
-				dscales[i] = (int32) sn->dscales_all[j];
-			}
+			(*values)[i] = isnull[i] ? 0 : (int64) sn->values_all[j];
+			(*dscales)[i] = isnull[i] ? 0 : (int64) sn->dscales_all[j];
+			j += !isnull[i];
 		}
+		Assert(j == pc.payload.nn);
+		pfree(sn->values_all);
+		pfree(sn->dscales_all);
 	}
-	Assert(j == 0);
-	pfree(sn->values_all);
-	pfree(sn->dscales_all);
 	if (pc.region_owned)
 		pfree(pc.region);
 	return true;

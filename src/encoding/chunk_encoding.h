@@ -122,14 +122,15 @@ extern bool DecodeChunk(const ChunkTypeInfo *type, const char *data, Size len,
  * DecodeChunkScaled
  *		Decode a numeric chunk image in the scaled-integer encoding (the
  *		header's encoding is CHUNK_ENCODING_SCALED_NUMERIC) without building
- *		numerics: values[i] is row i's value times 10^*scale, dscales[i] its
- *		display scale, isnull[i] its NULL flag (values and dscales 0 there).
+ *		numerics: (*values)[i] is row i's value times 10^*scale,
+ *		(*dscales)[i] its display scale (both 0 for NULLs), isnull[i] its
+ *		NULL flag.  The two arrays are allocated in CurrentMemoryContext.
  *		Returns false with *detail set if the image is corrupt or in another
  *		encoding; checks as DecodeChunk does.
  */
 extern bool DecodeChunkScaled(const ChunkTypeInfo *type, const char *data,
-							  Size len, int nvalues, int64 *values,
-							  int32 *dscales, bool *isnull, int *scale,
+							  Size len, int nvalues, int64 **values,
+							  int64 **dscales, bool *isnull, int *scale,
 							  const char **detail);
 
 /*

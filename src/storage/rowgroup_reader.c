@@ -239,14 +239,15 @@ RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
  * RowGroupReadScaledChunk
  *		If chunk chunkno of attribute attno (0-based) of desc is a stored
  *		numeric chunk in the scaled-integer encoding, decode it without
- *		building numerics (DecodeChunkScaled) into arrays that must have
- *		room for RowGroupChunkRows(h, chunkno) entries, and return true;
- *		else return false without reading anything.
+ *		building numerics (DecodeChunkScaled: *values and *dscales allocated
+ *		in CurrentMemoryContext; isnull must have room for
+ *		RowGroupChunkRows(h, chunkno) entries), and return true; else return
+ *		false without reading anything.
  */
 bool
 RowGroupReadScaledChunk(Relation rel, const RowGroupHeader *h, TupleDesc desc,
-						int attno, uint32 chunkno, int64 *values,
-						int32 *dscales, bool *isnull, int *scale)
+						int attno, uint32 chunkno, int64 **values,
+						int64 **dscales, bool *isnull, int *scale)
 {
 	Form_pg_attribute att = TupleDescAttr(desc, attno);
 	ChunkTypeInfo type;

@@ -41,7 +41,7 @@ extern void RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h,
 									Datum *values, bool *isnull);
 extern bool RowGroupReadScaledChunk(Relation rel, const RowGroupHeader *h,
 									TupleDesc desc, int attno, uint32 chunkno,
-									int64 *values, int32 *dscales,
+									int64 **values, int64 **dscales,
 									bool *isnull, int *scale);
 extern ChunkReader *RowGroupOpenChunkReader(Relation rel, const RowGroupHeader *h,
 											TupleDesc desc, int attno,

@@ -85,7 +85,7 @@ typedef struct ScaledColumn
 	bool		scaled;			/* stored as scaled integers: arrays set */
 	int			scale;
 	int64	   *values;
-	int32	   *dscales;
+	int64	   *dscales;
 	bool	   *isnull;
 } ScaledColumn;
 
@@ -673,7 +673,7 @@ ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values, bool **isnu
  */
 bool
 ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
-						int32 **dscales, bool **isnull, int *scale)
+						int64 **dscales, bool **isnull, int *scale)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 	ScaledColumn *col = &s->scaled[att];
@@ -685,12 +685,10 @@ ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
 
-		col->values = palloc(sizeof(int64) * s->chunk_rows);
-		col->dscales = palloc(sizeof(int32) * s->chunk_rows);
 		col->isnull = palloc(sizeof(bool) * s->chunk_rows);
 		col->scaled = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header,
 											  s->chunk_desc, att, s->cur_chunk,
-											  col->values, col->dscales,
+											  &col->values, &col->dscales,
 											  col->isnull, &col->scale);
 		MemoryContextSwitchTo(oldcxt);
 		col->generation = s->chunk_generation;

@@ -76,7 +76,7 @@ extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
 extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
 									bool **isnull);
 extern bool ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
-									int32 **dscales, bool **isnull, int *scale);
+									int64 **dscales, bool **isnull, int *scale);
 extern bool ColstoreScanBatchSelect(TableScanDesc scan, bool *selected);
 extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
 extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
