@@ -15,7 +15,8 @@
 # Measuring and reporting, on the calling script's associative array R (declare -A R): R[M|heap],
 # R[M|colstore] and R[M|duckdb] hold metric M's figures, R[digest|M|heap] and R[digest|M|colstore]
 # the md5 of its result, R[duckdb-same|M] whether DuckDB's result matched heap's.
-#   ms SQL, median3 SQL, digest SQL [FILE], add M ENGINE VALUE, duckdb_reference ARG...,
+#   ms SQL, median3 SQL, digest SQL [FILE], add M ENGINE VALUE, time_queries PREFIX QUERY...,
+#   duckdb_reference ARG...,
 #   same M, row LABEL M FORMAT [SAME], and the formats mb, fmt_ms, ratio.
 
 bench_server_start() {
@@ -87,6 +88,27 @@ duckdb_reference() {
 		add "$name" duckdb "$t"
 		[ "$s" = - ] || R["duckdb-same|$name"]="$s"
 	done <<<"$out"
+}
+
+# time_queries PREFIX "NAME|SQL"...: each query against PREFIXheap and PREFIXcolstore (%s in SQL
+# is the table): median3 into R[NAME|am], result digests into R[digest|NAME|am], heap's result
+# kept as $BENCH_TMP/N.txt for duckdb_reference --expect; sets mismatch=1 if the two differ
+time_queries() {
+	local prefix="$1" n=0 q name sql am s
+	shift
+	for q in "$@"; do
+		n=$((n + 1))
+		name="${q%%|*}"
+		sql="${q#*|}"
+		for am in heap colstore; do
+			s="${sql//%s/$prefix$am}"
+			echo "== $am: $name" >&2
+			add "$name" "$am" "$(median3 "$s")"
+			R["digest|$name|$am"]=$(digest "$s" "$BENCH_TMP/$n.$am.txt")
+		done
+		mv "$BENCH_TMP/$n.heap.txt" "$BENCH_TMP/$n.txt"	# DuckDB's result is checked against heap's
+		[ "${R["digest|$name|heap"]}" = "${R["digest|$name|colstore"]}" ] || mismatch=1
+	done
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "-" }'; }

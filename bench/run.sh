@@ -67,20 +67,7 @@ queries=(
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
 	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"
 )
-n=0
-for q in "${queries[@]}"; do
-	n=$((n + 1))
-	name="${q%%|*}"
-	sql="${q#*|}"
-	for am in heap colstore; do
-		s="${sql//%s/t5_$am}"
-		echo "== $am: $name" >&2
-		add "$name" "$am" "$(median3 "$s")"
-		R["digest|$name|$am"]=$(digest "$s" "$BENCH_TMP/$n.$am.txt")
-	done
-	mv "$BENCH_TMP/$n.heap.txt" "$BENCH_TMP/$n.txt"	# DuckDB's result is checked against heap's
-	[ "${R["digest|$name|heap"]}" = "${R["digest|$name|colstore"]}" ] || mismatch=1
-done
+time_queries t5_ "${queries[@]}"
 duckdb_reference seed000 --rows "$rows" --expect "$BENCH_TMP" "${queries[@]}"
 
 for am in heap colstore; do

@@ -71,20 +71,7 @@ for am in heap colstore; do
 done
 [ "${R["digest|load|heap"]}" = "${R["digest|load|colstore"]}" ] || mismatch=1
 
-n=0
-for q in "${queries[@]}"; do
-	n=$((n + 1))
-	name="${q%%|*}"
-	sql="${q#*|}"
-	for am in heap colstore; do
-		s="${sql//%s/lineitem_$am}"
-		echo "== $am: $name" >&2
-		add "$name" "$am" "$(median3 "$s")"
-		R["digest|$name|$am"]=$(digest "$s" "$BENCH_TMP/$n.$am.txt")
-	done
-	mv "$BENCH_TMP/$n.heap.txt" "$BENCH_TMP/$n.txt"	# DuckDB's result is checked against heap's
-	[ "${R["digest|$name|heap"]}" = "${R["digest|$name|colstore"]}" ] || mismatch=1
-done
+time_queries lineitem_ "${queries[@]}"
 
 duckdb_reference tpch --file "$file" --columns "$columns" --expect "$BENCH_TMP" "${queries[@]}"
 rows=$(psql -X -At -c "SELECT count(*) FROM lineitem_heap")
