@@ -39,6 +39,7 @@
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
+#include "utils/array.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -54,6 +55,7 @@
 typedef enum PruneKeyKind
 {
 	PRUNE_COMPARE,				/* column <strategy> value */
+	PRUNE_IN,					/* column = ANY (array value) */
 	PRUNE_IS_NULL,
 	PRUNE_IS_NOT_NULL
 } PruneKeyKind;
@@ -83,6 +85,11 @@ typedef struct PruneKey
 	int			scaled_scale;
 	Datum		value;			/* evaluated by ChunkPrunerEvaluate */
 	bool		value_isnull;
+	/* PRUNE_IN: the array's element type and its non-NULL elements */
+	Oid			elem_type;
+	int			nelems;
+	Datum	   *elems;
+	int64	   *int_elems;		/* as int64s, if int_column_type is set */
 } PruneKey;
 
 struct ChunkPruner
@@ -148,8 +155,8 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 
 /*
  * Split clause into column, operator (as "column op value") and value, or
- * return NULL if it is not "column op value", "value op column" or
- * "column IS [NOT] NULL".
+ * return NULL if it is not "column op value", "value op column",
+ * "column op ANY (array value)" (IN lists) or "column IS [NOT] NULL".
  */
 static Var *
 SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
@@ -176,6 +183,17 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 			return OidIsValid(*opno) ? var : NULL;
 		}
 		return NULL;
+	}
+	if (IsA(clause, ScalarArrayOpExpr) && ((ScalarArrayOpExpr *) clause)->useOr &&
+		list_length(((ScalarArrayOpExpr *) clause)->args) == 2)
+	{
+		ScalarArrayOpExpr *saop = (ScalarArrayOpExpr *) clause;
+		Var		   *var = ArgColumn(linitial(saop->args), relid);
+
+		*kind = PRUNE_IN;
+		*opno = saop->opno;
+		*value = lsecond(saop->args);
+		return var != NULL && IsScanConstant((Node *) *value) ? var : NULL;
 	}
 	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow)
 	{
@@ -204,6 +222,9 @@ PruningClauseColumn(Expr *clause, Index relid)
 
 	if (var == NULL)
 		return NULL;
+	if (kind == PRUNE_IN)
+		return OperatorStrategy(opno, var->vartype, &cmp_proc) == BTEqualStrategyNumber ?
+			var : NULL;
 	if (kind != PRUNE_COMPARE)
 		return var;
 	return OperatorStrategy(opno, var->vartype, &cmp_proc) != 0 ? var : NULL;
@@ -304,7 +325,28 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 		if (var == NULL || var->varattno > desc->natts)
 			continue;
 		key->attno = var->varattno - 1;
-		if (key->kind == PRUNE_COMPARE)
+		if (key->kind == PRUNE_IN)
+		{
+			key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
+			if (key->strategy != BTEqualStrategyNumber)
+				continue;
+			fmgr_info(cmp_proc, &key->cmp);
+			key->strict = op_strict(opno);
+			key->value_expr = ExecInitExpr(value, parent);
+			key->elem_type = get_element_type(exprType((Node *) value));
+			if (!OidIsValid(key->elem_type))
+				continue;
+			if (key->elem_type != TIMESTAMPOID &&
+				IntegerLike(getBaseType(var->vartype), key->elem_type))
+			{
+				key->int_column_type = getBaseType(var->vartype);
+				key->int_value_type = key->elem_type;
+			}
+			key->value_typlen = -1;
+			key->value_typbyval = false;
+			key->value_isnull = true;
+		}
+		else if (key->kind == PRUNE_COMPARE)
 		{
 			key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
 			if (key->strategy == 0)
@@ -344,7 +386,42 @@ PruningClauseIsExact(Expr *clause, Index relid)
 	if (PruningClauseColumn(clause, relid) == NULL)
 		return false;
 	(void) SplitClause(clause, relid, &opno, &value, &kind);
-	return kind != PRUNE_COMPARE || op_strict(opno);
+	return kind == PRUNE_IS_NULL || kind == PRUNE_IS_NOT_NULL || op_strict(opno);
+}
+
+/*
+ * The non-NULL elements of an IN key's evaluated array (NULL elements
+ * cannot make a row pass a strict "=", and such rows fail the filter either
+ * way), into the current memory context.
+ */
+static void
+ReadArrayElements(PruneKey *key)
+{
+	ArrayType  *array = DatumGetArrayTypeP(key->value);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	int			i;
+
+	get_typlenbyvalalign(key->elem_type, &typlen, &typbyval, &typalign);
+	deconstruct_array(array, key->elem_type, typlen, typbyval, typalign,
+					  &elems, &nulls, &n);
+	key->elems = palloc(sizeof(Datum) * Max(n, 1));
+	key->int_elems = palloc(sizeof(int64) * Max(n, 1));
+	key->nelems = 0;
+	for (i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			continue;
+		key->elems[key->nelems] = elems[i];
+		if (OidIsValid(key->int_column_type))
+			key->int_elems[key->nelems] = SignedIntegerDatum(key->elem_type, elems[i]);
+		key->nelems++;
+	}
+	key->int_ok = OidIsValid(key->int_column_type);
 }
 
 /*
@@ -374,6 +451,13 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		key->value = key->value_isnull ? (Datum) 0 :
 			datumCopy(value, key->value_typbyval, key->value_typlen);
 		key->int_ok = false;
+		if (key->kind == PRUNE_IN)
+		{
+			if (!key->value_isnull)
+				ReadArrayElements(key);
+			MemoryContextSwitchTo(oldcxt);
+			continue;
+		}
 		if (!key->value_isnull && OidIsValid(key->int_column_type))
 		{
 			if (key->int_value_type != TIMESTAMPOID)
@@ -402,17 +486,17 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 
 /* Does [min, max] rule out "column <strategy> value"? */
 static bool
-RangeRefutes(PruneKey *key, Datum min, Datum max)
+RangeRefutes(PruneKey *key, Datum min, Datum max, Datum value)
 {
 	int32		cmp_min = 0;
 	int32		cmp_max = 0;
 
 	if (key->strategy != BTGreaterStrategyNumber &&
 		key->strategy != BTGreaterEqualStrategyNumber)
-		cmp_min = DatumGetInt32(FunctionCall2(&key->cmp, min, key->value));
+		cmp_min = DatumGetInt32(FunctionCall2(&key->cmp, min, value));
 	if (key->strategy != BTLessStrategyNumber &&
 		key->strategy != BTLessEqualStrategyNumber)
-		cmp_max = DatumGetInt32(FunctionCall2(&key->cmp, max, key->value));
+		cmp_max = DatumGetInt32(FunctionCall2(&key->cmp, max, value));
 	switch (key->strategy)
 	{
 		case BTLessStrategyNumber:
@@ -450,13 +534,25 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 		return cd->cd_nnulls >= rows;
 	if (!key->strict)
 		return false;
-	if (key->value_isnull || cd->cd_nnulls >= rows)
+	if (key->value_isnull || cd->cd_nnulls >= rows ||
+		(key->kind == PRUNE_IN && key->nelems == 0))
 		return true;			/* a strict operator yields NULL for every row */
 	att = TupleDescAttr(pruner->desc, key->attno);
 	if (!RowGroupChunkStatsMatch(h, att, key->attno, chunkno) ||
 		!RowGroupChunkMinMax(h, att, key->attno, chunkno, &min, &max))
 		return false;
-	return RangeRefutes(key, min, max);
+	if (key->kind == PRUNE_IN)
+	{
+		int			i;
+
+		for (i = 0; i < key->nelems; i++)
+		{
+			if (!RangeRefutes(key, min, max, key->elems[i]))
+				return false;
+		}
+		return true;
+	}
+	return RangeRefutes(key, min, max, key->value);
 }
 
 /*
@@ -552,6 +648,47 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 	}
 }
 
+/* Does value equal an element of an IN key's list? */
+static bool
+InListPasses(PruneKey *key, Datum value)
+{
+	int			j;
+
+	for (j = 0; j < key->nelems; j++)
+	{
+		if (DatumGetInt32(FunctionCall2(&key->cmp, value, key->elems[j])) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ChunkPrunerFilterRows for an IN list of integers: no function calls. */
+static void
+FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
+					const bool *isnull, bool *selected)
+{
+	int			i;
+	int			j;
+
+	for (i = 0; i < nrows; i++)
+	{
+		int64		v;
+		bool		found = false;
+
+		if (!selected[i])
+			continue;
+		if (isnull[i])
+		{
+			selected[i] = false;
+			continue;
+		}
+		v = SignedIntegerDatum(key->int_column_type, values[i]);
+		for (j = 0; j < key->nelems && !found; j++)
+			found = v == key->int_elems[j];
+		selected[i] = found;
+	}
+}
+
 /*
  * ChunkPrunerFilterRows for a comparison of a numeric column with a numeric
  * value, when the batch's chunk stores the column as scaled integers: both
@@ -629,6 +766,11 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
 			FilterScaledKey(key, nrows, fetch_scaled, arg, selected))
 			continue;
 		fetch(arg, key->attno, &values, &isnull);
+		if (key->kind == PRUNE_IN && !key->value_isnull && key->int_ok)
+		{
+			FilterIntegerInList(key, nrows, values, isnull, selected);
+			continue;
+		}
 		if (key->kind == PRUNE_COMPARE && !key->value_isnull && key->int_ok)
 		{
 			FilterIntegerKey(key, nrows, values, isnull, selected);
@@ -651,6 +793,10 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
 				case PRUNE_COMPARE:
 					selected[i] = !isnull[i] && !key->value_isnull &&
 						ComparePasses(key, values[i]);
+					break;
+				case PRUNE_IN:
+					selected[i] = !isnull[i] && !key->value_isnull &&
+						InListPasses(key, values[i]);
 					break;
 			}
 		}

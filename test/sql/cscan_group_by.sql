@@ -29,6 +29,9 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT v, c, count(*) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY v, c;
 -- sum and avg of numeric arithmetic over columns and constants
 EXPLAIN (COSTS OFF) SELECT c, sum(n * (1 - n)), avg(n + 1) FROM gb GROUP BY c;
+-- IN lists prune chunks whose min/max rule out every element, and select rows
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT count(*) FROM gb WHERE i IN (5, 24995, NULL);
 -- FILTER with conditions of the kind WHERE takes
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n < 10) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE k LIKE 'k1%') FROM gb;
@@ -82,6 +85,13 @@ SELECT q, c.* FROM (VALUES
 	('SELECT sum(n * 2), avg(n + 0.125) FROM gb WHERE i > 3 AND i < 20000'),
 	('SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n > 10 AND i < 20000), avg(i) FILTER (WHERE d = ''2020-01-02''), min(b) FILTER (WHERE n IS NULL) FROM gb GROUP BY k'),
 	('SELECT count(*) FILTER (WHERE i > 24000), sum(n * 2) FILTER (WHERE n >= 100), count(n) FILTER (WHERE i < 0) FROM gb WHERE d > ''2020-01-01'''),
+	('SELECT k, count(*), sum(n) FROM gb WHERE i IN (1, 2, 3, 500, 24999, NULL) GROUP BY k'),
+	('SELECT count(*) FROM gb WHERE d IN (''2020-01-02'', ''2020-01-04'')'),
+	('SELECT count(*), sum(i) FROM gb WHERE n IN (0.125, 1.5, 12.5, NULL)'),
+	('SELECT count(*) FROM gb WHERE i IN (NULL)'),
+	('SELECT count(*) FROM gb WHERE i = ANY (''{}''::int[])'),
+	('SELECT count(*) FILTER (WHERE s IN (1, 2)), count(*) FROM gb WHERE b IN (1000003, 2000006, 5, NULL)'),
+	('SELECT count(*) FROM gb WHERE i NOT IN (1, 2)'),
 	-- numeric conditions on scaled integers; dates against timestamps as date bounds
 	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
 	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
