@@ -43,10 +43,6 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 
-#ifndef HAVE_INT128
-#error "ColstoreAgg needs a 128-bit integer type for its sums"
-#endif
-
 #include "cscan/agg_exec.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
@@ -68,6 +64,7 @@ typedef struct ColstoreAggState
 	int			first_key;		/* scan tuple position of the first one */
 	ChunkPruner *pruner;
 	MemoryContext fold_cxt;		/* groups and states of one execution */
+	MemoryContext batch_cxt;	/* scratch memory of one batch */
 	GroupTable *groups;			/* NULL without GROUP BY */
 	bool	   *selected;		/* [batch_size] */
 	uint32	   *row_groups;		/* [batch_size] */
@@ -202,6 +199,13 @@ CreateFilter(ColstoreAggState *state, Expr *filter, PlanState *parent)
 	return pruner;
 }
 
+/*
+ * ColstoreAgg_BeginCustomScan
+ *		Open the table, classify the scan tuple's aggregates again (with
+ *		their FILTERs and numeric expressions), read the grouping columns
+ *		and build the condition evaluator; nothing is read before the first
+ *		call.
+ */
 static void
 ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 {
@@ -250,6 +254,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 				  intVal(linitial(cscan->custom_private)));
 	state->fold_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg",
 											ALLOCSET_DEFAULT_SIZES);
+	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg batch",
+											 ALLOCSET_DEFAULT_SIZES);
 	quals = (List *) ResolveIndexVars((Node *) cscan->custom_exprs,
 									  cscan->custom_scan_tlist);
 	state->pruner = ChunkPrunerCreate(quals, state->relid,
@@ -380,6 +386,9 @@ ComputeAggregates(ColstoreAggState *state)
 		bool		select;
 
 		CHECK_FOR_INTERRUPTS();
+		/* what folding allocates on the way (detoasting, numerics) */
+		MemoryContextReset(state->batch_cxt);
+		old = MemoryContextSwitchTo(state->batch_cxt);
 		EnsureBatchArrays(state, nrows);
 		/* deleted rows are in the batch but not returned by the scan */
 		select = ColstoreScanBatchSelect(scan, state->selected);
@@ -397,7 +406,9 @@ ComputeAggregates(ColstoreAggState *state)
 						 FilterMask(&state->aggs[i], scan, nrows,
 									select ? state->selected : NULL),
 						 groups, state->groups ? GroupTableSize(state->groups) : 1);
+		MemoryContextSwitchTo(old);
 	}
+	MemoryContextReset(state->batch_cxt);
 	ColstoreScanAddCounters(scan, &mine);
 	table_endscan(scan);
 	if (state->shared != NULL)
@@ -425,6 +436,7 @@ ColstoreAggNext(ScanState *ss)
 {
 	ColstoreAggState *state = (ColstoreAggState *) ss;
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	MemoryContext old;
 	uint32		group;
 	int			i;
 
@@ -433,6 +445,8 @@ ColstoreAggNext(ScanState *ss)
 	if (state->next_group >= state->ngroups)
 		return NULL;
 	group = state->next_group++;
+	/* the results live until the next row (ExecScan resets this memory) */
+	old = MemoryContextSwitchTo(ss->ps.ps_ExprContext->ecxt_per_tuple_memory);
 	ExecClearTuple(slot);
 	for (i = 0; i < slot->tts_tupleDescriptor->natts; i++)
 	{
@@ -450,6 +464,7 @@ ColstoreAggNext(ScanState *ss)
 		slot->tts_values[state->first_key + i] =
 			GroupTableKey(state->groups, group, i,
 						  &slot->tts_isnull[state->first_key + i]);
+	MemoryContextSwitchTo(old);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -505,6 +520,8 @@ ColstoreAgg_ReInitializeDSMCustomScan(CustomScanState *node, ParallelContext *pc
 
 	/* Shutdown forgot it if the plan ran to its end before */
 	state->shared = (AggShared *) coordinate;
+	/* keep the last run's counts for EXPLAIN ANALYZE, which adds up runs */
+	AggParallelAddCounters(state->shared, &state->counters);
 	AggParallelReinitialize(state->shared, state->rel,
 							node->ss.ps.state->es_query_dsa);
 }
@@ -517,8 +534,8 @@ ColstoreAgg_InitializeWorkerCustomScan(CustomScanState *node, shm_toc *toc,
 }
 
 /*
- * The leader copies all participants' scan counters (its own among them)
- * for EXPLAIN ANALYZE before the DSM segment goes away.
+ * The leader adds all participants' scan counters (its own among them) for
+ * EXPLAIN ANALYZE before the DSM segment goes away.
  */
 static void
 ColstoreAgg_ShutdownCustomScan(CustomScanState *node)
@@ -528,7 +545,7 @@ ColstoreAgg_ShutdownCustomScan(CustomScanState *node)
 	if (state->shared == NULL)
 		return;
 	if (!IsParallelWorker())
-		AggParallelCounters(state->shared, &state->counters);
+		AggParallelAddCounters(state->shared, &state->counters);
 	state->shared = NULL;
 }
 

@@ -278,11 +278,15 @@ AggParallelFinish(AggShared *shared, dsa_area *dsa, GroupTable *groups,
 	return true;
 }
 
-/* The scan counters of all participants (after they finished). */
+/* Add the scan counters of all participants (after they finished). */
 void
-AggParallelCounters(AggShared *shared, ColstoreScanCounters *totals)
+AggParallelAddCounters(AggShared *shared, ColstoreScanCounters *totals)
 {
 	SpinLockAcquire(&shared->mutex);
-	*totals = shared->counters;
+	totals->groups_read += shared->counters.groups_read;
+	totals->groups_skipped += shared->counters.groups_skipped;
+	totals->chunks_read += shared->counters.chunks_read;
+	totals->chunks_skipped += shared->counters.chunks_skipped;
+	memset(&shared->counters, 0, sizeof(ColstoreScanCounters));
 	SpinLockRelease(&shared->mutex);
 }

@@ -34,6 +34,6 @@ extern bool AggParallelAttach(AggShared *shared);
 extern bool AggParallelFinish(AggShared *shared, dsa_area *dsa,
 							  GroupTable *groups, AggFold *aggs, int naggs,
 							  const ColstoreScanCounters *counters);
-extern void AggParallelCounters(AggShared *shared, ColstoreScanCounters *totals);
+extern void AggParallelAddCounters(AggShared *shared, ColstoreScanCounters *totals);
 
 #endif							/* AGG_PARALLEL_H */

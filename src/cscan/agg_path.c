@@ -4,26 +4,27 @@
  *	  Planner side of ColstoreAgg: aggregates computed by the scan itself.
  *
  * For "SELECT <aggregates> FROM t [WHERE <conditions>] [GROUP BY <columns>]"
- * on one colstore table, without HAVING, grouping sets, DISTINCT or ORDER
- * BY inside the aggregates and without FILTER, a ColstoreAgg node replaces
- * Agg over a scan: it walks the table chunk by chunk and folds decoded
- * column arrays into per-group results, so no row ever becomes a tuple
- * (agg_exec.c, agg_groups.c, agg_fold.c).  It computes count(*),
- * count(column), sum and avg of int2/int4/int8/numeric columns and of
- * numeric arithmetic (+, -, *) over numeric columns and constants, and
- * min/max of int2/int4/int8/date columns.  It groups by plain columns of types whose
- * equality is the identity of their datums or bytes
- * (ColstoreAggGroupKeyType), with the type's default equality, when the
- * estimated groups fit in hash_mem (it does not spill).  The output target
- * may combine those aggregates and grouping columns in any expression
- * (sum(a) / count(*), upper(g)); the node projects it.
+ * on one colstore table, without HAVING, grouping sets, or DISTINCT or
+ * ORDER BY inside the aggregates, a ColstoreAgg node replaces Agg over a
+ * scan: it walks the table chunk by chunk and folds decoded column arrays
+ * into per-group results, so no row ever becomes a tuple (agg_exec.c,
+ * agg_groups.c, agg_fold.c).  It computes count(*), count(column), sum and
+ * avg of int2/int4/int8/numeric columns and of numeric arithmetic (+, -, *)
+ * over numeric columns and constants, and min/max of int2/int4/int8/date
+ * columns, each with an optional FILTER of conditions it decides exactly.
+ * It groups by plain columns of types whose equality is the identity of
+ * their datums or bytes (ColstoreAggGroupKeyType), with the type's default
+ * equality, when the estimated groups fit in hash_mem (it does not spill).
+ * The output target may combine those aggregates and grouping columns in
+ * any expression (sum(a) / count(*), upper(g)); the node projects it.
  *
  * The WHERE clause must consist only of conditions the node decides
  * exactly per row from the decoded arrays (PruningClauseIsExact: strict
- * btree comparisons with a value, IS [NOT] NULL), which also prune chunks.
- * Anything else (other conditions, pseudo-constant gating quals, security
- * barrier quals that are not leakproof, partitioned or inheritance
- * tables, lateral references) leaves the query to PostgreSQL's Agg.
+ * btree comparisons with a value, IN lists, IS [NOT] NULL), which also
+ * prune chunks.  Anything else (other conditions, pseudo-constant gating
+ * quals, security barrier quals that are not leakproof, partitioned or
+ * inheritance tables, lateral references) leaves the query to PostgreSQL's
+ * Agg.
  *
  * As with the ColstoreScan path, the table must hold more rows than one
  * chunk; colstore.enable_custom_agg turns it off, and like any sequential
@@ -247,7 +248,8 @@ GroupingColumns(Query *parse, Index relid, bool *ok)
 			return NIL;
 		vars = list_append_unique(vars, var);
 	}
-	*ok = true;
+	/* the executor keeps a row's keys in arrays of INDEX_MAX_KEYS */
+	*ok = list_length(vars) <= INDEX_MAX_KEYS;
 	return vars;
 }
 
@@ -337,12 +339,21 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 		AttrNumber	attno;
 		ColstoreAggKind kind = ColstoreAggClassify(lfirst(lc), rel->relid, &attno);
 
+		int			ncolumns = 0;
+
 		/* count(col) of whole chunks reads the header's NULL count */
 		if (kind == COLSTORE_AGG_COUNT_STAR ||
 			(kind == COLSTORE_AGG_COUNT && quals == NIL && group_vars == NIL &&
 			 ((Aggref *) lfirst(lc))->aggfilter == NULL))
 			continue;
-		columns += 1;
+		/* an arithmetic argument reads each of its columns */
+		if (attno == 0 &&
+			NumericExprIsSupported((Node *) linitial_node(TargetEntry,
+														  ((Aggref *) lfirst(lc))->args)->expr,
+								   rel->relid, &ncolumns))
+			columns += ncolumns;
+		else
+			columns += 1;
 	}
 	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */
@@ -402,8 +413,10 @@ AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel
 	cpath->path.startup_cost = serial->path.startup_cost / divisor;
 	cpath->path.total_cost = cpath->path.startup_cost +
 		(serial->path.total_cost - serial->path.startup_cost);
+	/* an upper rel has no row count of its own: give the groups' */
 	add_path(output_rel, (Path *) create_gather_path(root, output_rel, &cpath->path,
-													 output_rel->reltarget, NULL, NULL));
+													 output_rel->reltarget, NULL,
+													 &serial->path.rows));
 }
 
 /* create_upper_paths_hook: offer ColstoreAgg for aggregation. */

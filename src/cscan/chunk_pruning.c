@@ -1,23 +1,33 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_pruning.c
- *	  Skipping chunks whose min/max or NULL count refute a scan's quals.
+ *	  Skipping chunks whose min/max or NULL count refute a scan's quals,
+ *	  and deciding the same quals row by row over decoded batches.
  *
  * Every row group header keeps, per column and chunk, the number of NULLs
  * and (for types with a default btree ordering) the minimum and maximum
  * value, computed by the writer with the type's default btree comparison
  * function (rowgroup_writer.c).  A qual "column op value" whose operator
- * belongs to that same btree operator family, or "column IS [NOT] NULL",
- * can then prove that no row of a chunk passes, and the chunk is skipped
- * without being read.  Pruning is only ever a shortcut: the executor still
- * evaluates every qual on the rows of the chunks that are read, so a key
- * that cannot decide simply does not prune.
+ * belongs to that same btree operator family, "column = ANY (array)" (an
+ * IN list, refuted when every non-NULL element is), or "column IS [NOT]
+ * NULL", can then prove that no row of a chunk passes, and the chunk is
+ * skipped without being read.  For ColstoreScan pruning is only a shortcut:
+ * the executor still evaluates every qual on the rows of the chunks read.
  *
- * The planner side (PruningClauseColumn) picks the usable clauses; the
- * executor side builds keys from them (ChunkPrunerCreate), evaluates their
- * value expressions once per scan (ChunkPrunerEvaluate: the value side may
- * be a parameter or a stable function call), and tests chunks
- * (ChunkPrunerRefutes).
+ * ColstoreAgg has no executor quals: ChunkPrunerFilterRows decides the
+ * quals PruningClauseIsExact accepts (strict operators) for every row of a
+ * batch, exactly as the executor would.  Integer-like comparisons and IN
+ * lists compare int64s (a date column against a timestamp through the
+ * equivalent date bound, DateBoundOfTimestamp), numeric comparisons on
+ * chunks in the scaled-integer encoding compare scaled integers, and the
+ * rest call the btree comparison function.
+ *
+ * The planner side (PruningClauseColumn, PruningClauseIsExact) picks the
+ * usable clauses; the executor side builds keys from them
+ * (ChunkPrunerCreate), evaluates their value expressions once per scan
+ * (ChunkPrunerEvaluate: the value side may be a parameter or a stable
+ * function call), tests chunks (ChunkPrunerRefutes) and filters rows
+ * (ChunkPrunerFilterRows).
  *
  * Stats are used only if they were written for the column's current type
  * and collation (RowGroupChunkStatsMatch): ALTER COLUMN ... TYPE between
@@ -60,8 +70,6 @@ typedef enum PruneKeyKind
 	PRUNE_IS_NOT_NULL
 } PruneKeyKind;
 
-/* the largest scale of a numeric value compared as a scaled integer */
-#define MAX_SCALED_SCALE	36
 
 typedef struct PruneKey
 {
@@ -321,6 +329,9 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 		Expr	   *value;
 		Var		   *var;
 
+		/* a slot a skipped clause began to fill is used again */
+		memset(key, 0, sizeof(PruneKey));
+
 		var = SplitClause(clause, relid, &opno, &value, &key->kind);
 		if (var == NULL || var->varattno > desc->natts)
 			continue;
@@ -460,7 +471,7 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		}
 		if (!key->value_isnull && OidIsValid(key->int_column_type))
 		{
-			if (key->int_value_type != TIMESTAMPOID)
+			if (key->int_column_type != DATEOID || key->int_value_type != TIMESTAMPOID)
 			{
 				key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
 				key->int_ok = true;
@@ -477,8 +488,8 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 
 			key->scaled_ok = NumericViewOf(key->value, &view) &&
 				view.kind == NUMERIC_VIEW_FINITE &&
-				NumericViewScaled(&view, MAX_SCALED_SCALE, &key->scaled_value,
-								  &key->scaled_scale);
+				NumericViewScaled(&view, NUMERIC_INT128_MAX_SCALE,
+								  &key->scaled_value, &key->scaled_scale);
 		}
 		MemoryContextSwitchTo(oldcxt);
 	}

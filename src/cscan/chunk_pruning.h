@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_pruning.h
- *	  Skipping chunks whose min/max or NULL count refute a scan's quals.
+ *	  Skipping chunks whose min/max or NULL count refute a scan's quals,
+ *	  and deciding the same quals row by row over decoded batches.
  *
  * IDENTIFICATION
  *	  src/cscan/chunk_pruning.h

@@ -18,7 +18,9 @@
  *
  * When a column of the batch is in another form (another encoding, a delta
  * page), a constant does not fit (NaN, more than 36 fractional digits), a
- * scale exceeds 36 digits or an int128 would overflow, the batch is
+ * node's scale would exceed 36 digits, a product's display scale would
+ * exceed numeric's largest (numeric_mul rounds there), or an int128 would
+ * overflow, the batch is
  * evaluated with PostgreSQL's own numeric functions instead, row by row,
  * which also gives NaN and infinities their meaning.  Operators are strict:
  * a NULL input gives a NULL row, which sum and avg skip.
@@ -39,8 +41,6 @@
 #include "encoding/numeric_view.h"
 #include "tableam/am_scan.h"
 
-/* the largest scale evaluated on int128s */
-#define MAX_EXPR_SCALE	36
 
 typedef enum NumericExprKind
 {
@@ -130,8 +130,8 @@ CompileConstant(NumericExpr *node)
 	node->const_fits = false;
 	if (!NumericViewOf(node->constant, &view) || view.kind != NUMERIC_VIEW_FINITE)
 		return;
-	node->const_fits = NumericViewScaled(&view, MAX_EXPR_SCALE, &node->const_value,
-										 &node->const_scale);
+	node->const_fits = NumericViewScaled(&view, NUMERIC_INT128_MAX_SCALE,
+										 &node->const_value, &node->const_scale);
 	node->const_dscale = view.dscale;
 }
 
@@ -264,13 +264,15 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 		return NULL;
 	if (e->kind == NEXPR_MUL)
 	{
-		if (l->scale + r->scale > MAX_EXPR_SCALE)
+		if (l->scale + r->scale > NUMERIC_INT128_MAX_SCALE)
 			return NULL;
 		for (j = 0; j < nsel; j++)
 		{
 			int			i = ROW(j);
 
-			if (!MulInt128(l->values[i], r->values[i], &out->values[i]))
+			/* numeric_mul rounds past the largest display scale: fall back */
+			if (!MulInt128(l->values[i], r->values[i], &out->values[i]) ||
+				l->dscales[i] + r->dscales[i] > NUM_DSCALE_MASK)
 				return NULL;
 			out->dscales[i] = l->dscales[i] + r->dscales[i];
 			out->isnull[i] = l->isnull[i] || r->isnull[i];
@@ -280,6 +282,8 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 	}
 	/* + and -: align the scales to the larger */
 	out->scale = Max(l->scale, r->scale);
+	if (out->scale > NUMERIC_INT128_MAX_SCALE)
+		return NULL;
 	if (!Int128MulPow10(&lf, out->scale - l->scale) ||
 		!Int128MulPow10(&rf, out->scale - r->scale))
 		return NULL;

@@ -37,8 +37,6 @@
 #include "cscan/numeric_sum.h"
 #include "encoding/numeric_view.h"
 
-/* the largest scale a sum is kept at (9 fractional base-10000 digits) */
-#define MAX_SUM_SCALE	36
 
 /*
  * numeric of value * 10^-scale, with at least dscale fractional digits and
@@ -103,24 +101,28 @@ static void
 AddToRest(NumericSum *acc, Datum value, MemoryContext cxt)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
+	Datum		previous = acc->rest;
 
-	acc->rest = acc->rest == (Datum) 0 ? datumCopy(value, false, -1) :
-		DirectFunctionCall2(numeric_add, acc->rest, value);
+	acc->rest = previous == (Datum) 0 ? datumCopy(value, false, -1) :
+		DirectFunctionCall2(numeric_add, previous, value);
+	if (previous != (Datum) 0)
+		pfree(DatumGetPointer(previous));
 	MemoryContextSwitchTo(old);
 }
 
 /*
  * NumericSumAddSlow
  *		Add the finite value * 10^-scale to acc's sum (already counted):
- *		the sum's scale grows to the value's (up to MAX_SUM_SCALE), and what
- *		does not fit in the int128 goes to acc->rest.
+ *		the sum's scale grows to the value's (up to
+ *		NUMERIC_INT128_MAX_SCALE), and what does not fit in the int128 goes
+ *		to acc->rest.
  */
 void
 NumericSumAddSlow(NumericSum *acc, int128 value, int scale, MemoryContext cxt)
 {
 	int128		sum;
 
-	if (scale > MAX_SUM_SCALE)
+	if (scale > NUMERIC_INT128_MAX_SCALE)
 	{
 		/* a tiny fraction would make every later value's scale too large */
 		AddToRest(acc, ScaledInt128GetNumeric(value, scale, 0), cxt);
@@ -174,7 +176,9 @@ NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
 		/* compressed or external (a heap tuple's value): detoast it */
 		value = PointerGetDatum(PG_DETOAST_DATUM_PACKED(value));
 		if (!NumericViewOf(value, &view))
-			elog(ERROR, "invalid numeric value in a ColstoreAgg sum");
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("invalid numeric value in a colstore table")));
 	}
 	switch (view.kind)
 	{
@@ -192,7 +196,7 @@ NumericSumAdd(NumericSum *acc, Datum value, MemoryContext cxt)
 	}
 	acc->count++;
 	acc->max_dscale = Max(acc->max_dscale, view.dscale);
-	if (NumericViewScaled(&view, MAX_SUM_SCALE, &v, &scale))
+	if (NumericViewScaled(&view, NUMERIC_INT128_MAX_SCALE, &v, &scale))
 		NumericSumAddSlow(acc, v, scale, cxt);
 	else
 		AddToRest(acc, value, cxt);

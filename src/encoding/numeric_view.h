@@ -147,6 +147,12 @@ NumericViewDigit(const NumericView *view, int k)
 }
 
 #ifdef HAVE_INT128
+/*
+ * The largest scale a numeric is handled at as an int128 (nine base-10000
+ * digits), by ColstoreAgg's sums, arithmetic and comparisons alike.
+ */
+#define NUMERIC_INT128_MAX_SCALE	36
+
 /* *value = *value * 10^n (n >= 0); false on overflow. */
 static inline bool
 Int128MulPow10(int128 *value, int n)

@@ -694,11 +694,13 @@ ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 		col->generation = s->chunk_generation;
 		col->read = true;
 	}
+	if (!col->scaled)
+		return false;
 	*values = col->values;
 	*dscales = col->dscales;
 	*isnull = col->isnull;
 	*scale = col->scale;
-	return col->scaled;
+	return true;
 }
 
 /*

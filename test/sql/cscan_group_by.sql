@@ -44,6 +44,22 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT max(r) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT sum(n / 2), sum(n * i) FROM gb;
+-- more grouping columns than the executor keeps (INDEX_MAX_KEYS = 32): left
+-- to PostgreSQL
+SELECT format('CREATE TABLE gbw (%s) USING colstore WITH (chunk_size = 1000)',
+	string_agg(format('c%s int', g), ', ')) FROM generate_series(1, 33) g \gexec
+INSERT INTO gbw SELECT i % 2 FROM generate_series(1, 3000) i;
+ANALYZE gbw;
+SELECT format('SELECT c1, count(*) FROM gbw GROUP BY %s ORDER BY c1',
+	string_agg(format('c%s', g), ', ')) AS q33,
+	format('SELECT c1, count(*) FROM gbw GROUP BY %s ORDER BY c1',
+	string_agg(format('c%s', g), ', ') FILTER (WHERE g <= 32)) AS q32
+	FROM generate_series(1, 33) g \gset
+EXPLAIN (COSTS OFF) :q33;
+:q33;
+EXPLAIN (COSTS OFF) :q32;
+:q32;
+DROP TABLE gbw;
 -- too many groups for hash_mem: left to HashAggregate, which can spill
 SET work_mem = '64kB';
 EXPLAIN (COSTS OFF) SELECT i, count(*) FROM gb GROUP BY i;
@@ -104,7 +120,11 @@ SELECT q, c.* FROM (VALUES
 	('SELECT d, count(*) FROM gb WHERE d = timestamp ''2020-01-02 00:00:01'' GROUP BY d'),
 	('SELECT d, count(*) FROM gb WHERE d >= timestamp ''2020-01-02 12:00:00'' GROUP BY d'),
 	('SELECT d, count(*) FROM gb WHERE d > timestamp ''2020-01-02 00:00:00'' GROUP BY d'),
-	('SELECT d, count(*) FROM gb WHERE d > timestamp ''1999-12-31 12:00:00'' AND d < timestamp ''infinity'' GROUP BY d')
+	('SELECT d, count(*) FROM gb WHERE d > timestamp ''1999-12-31 12:00:00'' AND d < timestamp ''infinity'' GROUP BY d'),
+	-- timestamp columns against timestamps stay timestamps
+	('SELECT ts, count(*) FROM gb WHERE ts < timestamp ''2020-01-01 02:30'' GROUP BY ts'),
+	('SELECT count(*) FILTER (WHERE ts >= timestamp ''2020-01-01 01:00''), count(*) FROM gb WHERE ts <= timestamp ''2020-01-01 02:00'''),
+	('SELECT count(*) FROM gb WHERE ts IN (timestamp ''2020-01-01 01:00'', timestamp ''2020-01-01 03:00'')')
 ) v(q), check_groups(q) c;
 
 -- a group's key values are those of its first row, as HashAggregate returns
