@@ -21,7 +21,8 @@
  *	sum/avg(numeric) NumericSum (numeric_sum.c): exact, with PostgreSQL's
  *					display scale and NaN/infinity rules; the argument may
  *					be arithmetic over numeric columns (numeric_expr.c)
- *	min/max			int2, int4, int8, date as signed integers
+ *	min/max			int2, int4, int8, date, time, timestamp, timestamptz as
+ *					signed integers (their datums' order)
  *
  * Results are what Agg returns for the same rows: 0 for counts and NULL for
  * the others when a group saw no values.  Values of one group are folded in

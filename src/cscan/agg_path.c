@@ -10,8 +10,9 @@
  * into per-group results, so no row ever becomes a tuple (agg_exec.c,
  * agg_groups.c, agg_fold.c).  It computes count(*), count(column), sum and
  * avg of int2/int4/int8/numeric columns and of numeric arithmetic (+, -, *)
- * over numeric columns and constants, and min/max of int2/int4/int8/date
- * columns, each with an optional FILTER of conditions it decides exactly.
+ * over numeric columns and constants, and min/max of int2/int4/int8, date,
+ * time, timestamp and timestamptz columns, each with an optional FILTER of
+ * conditions it decides exactly.
  * It groups by plain columns of types whose equality is the identity of
  * their datums or bytes (ColstoreAggGroupKeyType), with the type's default
  * equality, when the estimated groups fit in hash_mem (it does not spill).
@@ -69,6 +70,7 @@
 #include "cscan/numeric_expr.h"
 #include "cscan/numeric_sum.h"
 #include "sqlapi/options.h"
+#include "storage/integer_order.h"
 #include "tableam/am_handler.h"
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
@@ -158,27 +160,26 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 		case F_AVG_NUMERIC:
 			return var->vartype == NUMERICOID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
 		case F_MIN_INT8:
-		case F_MAX_INT8:
 		case F_MIN_INT4:
-		case F_MAX_INT4:
 		case F_MIN_INT2:
-		case F_MAX_INT2:
 		case F_MIN_DATE:
+		case F_MIN_TIME:
+		case F_MIN_TIMESTAMP:
+		case F_MIN_TIMESTAMPTZ:
+			/* the column's own type: signed integer order (integer_order.h) */
+			return var->vartype == aggref->aggtype &&
+				TypeHasSignedIntegerOrder(var->vartype) ?
+				COLSTORE_AGG_MIN : COLSTORE_AGG_NONE;
+		case F_MAX_INT8:
+		case F_MAX_INT4:
+		case F_MAX_INT2:
 		case F_MAX_DATE:
-			{
-				Oid			base = var->vartype;
-				bool		is_min = (aggref->aggfnoid == F_MIN_INT8 ||
-									  aggref->aggfnoid == F_MIN_INT4 ||
-									  aggref->aggfnoid == F_MIN_INT2 ||
-									  aggref->aggfnoid == F_MIN_DATE);
-
-				if (base != INT8OID && base != INT4OID && base != INT2OID &&
-					base != DATEOID)
-					return COLSTORE_AGG_NONE;
-				if (base != aggref->aggtype)
-					return COLSTORE_AGG_NONE;
-				return is_min ? COLSTORE_AGG_MIN : COLSTORE_AGG_MAX;
-			}
+		case F_MAX_TIME:
+		case F_MAX_TIMESTAMP:
+		case F_MAX_TIMESTAMPTZ:
+			return var->vartype == aggref->aggtype &&
+				TypeHasSignedIntegerOrder(var->vartype) ?
+				COLSTORE_AGG_MAX : COLSTORE_AGG_NONE;
 	}
 	return COLSTORE_AGG_NONE;
 }

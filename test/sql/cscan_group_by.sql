@@ -170,6 +170,21 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 
+-- min and max of time, timestamp and timestamptz, infinities included
+CREATE TABLE gbt (g int, tm time, ts timestamp, tz timestamptz)
+	USING colstore WITH (chunk_size = 1000);
+INSERT INTO gbt SELECT i % 3, time '00:00' + i * interval '17 seconds',
+	timestamp '2020-01-01' + i * interval '1 hour', timestamptz '2020-01-01 00:00+00' - i * interval '1 day'
+	FROM generate_series(1, 3000) i;
+INSERT INTO gbt VALUES (0, NULL, 'infinity', '-infinity'), (1, '24:00', '-infinity', NULL), (2, NULL, NULL, NULL);
+CREATE TABLE gbth USING heap AS SELECT * FROM gbt;
+EXPLAIN (COSTS OFF) SELECT g, min(tm), max(tm), min(ts), max(ts), min(tz), max(tz) FROM gbt GROUP BY g;
+SELECT g, min(tm), max(tm), min(ts), max(ts), min(tz), max(tz) FROM gbt GROUP BY g
+EXCEPT ALL SELECT g, min(tm), max(tm), min(ts), max(ts), min(tz), max(tz) FROM gbth GROUP BY g;
+SELECT g, min(tm), max(tm), min(ts), max(ts), min(tz), max(tz) FROM gbt GROUP BY g ORDER BY g;
+SELECT min(ts), max(tz) FROM gbt WHERE g = 1 AND ts > timestamp '2020-02-01';
+DROP TABLE gbt, gbth;
+
 -- deleted and updated rows: delta pages and promoted copies
 UPDATE gb SET n = n + 1, k = 'updated' WHERE i % 100 = 0;
 DELETE FROM gb WHERE i % 100 = 1;
