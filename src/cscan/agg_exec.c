@@ -59,9 +59,9 @@ typedef struct ColstoreAggState
 	Index		relid;			/* the table's range table index */
 	int			naggs;
 	AggFold   *aggs;
-	int			nkeys;			/* grouping columns (0: no GROUP BY) */
+	int			nkeys;			/* grouping columns (0: no GROUP BY), in the
+								 * scan tuple right after the naggs aggregates */
 	GroupKeySpec *keys;
-	int			first_key;		/* scan tuple position of the first one */
 	ChunkPruner *pruner;
 	MemoryContext fold_cxt;		/* groups and states of one execution */
 	MemoryContext batch_cxt;	/* scratch memory of one batch */
@@ -167,13 +167,12 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys)
 	int			k;
 
 	state->nkeys = nkeys;
-	state->first_key = state->naggs;
 	state->keys = palloc0(sizeof(GroupKeySpec) * Max(nkeys, 1));
 	if (nkeys > INDEX_MAX_KEYS)
 		elog(ERROR, "too many grouping columns in a ColstoreAgg plan");
 	for (k = 0; k < nkeys; k++)
 	{
-		TargetEntry *te = list_nth_node(TargetEntry, scan_tlist, state->first_key + k);
+		TargetEntry *te = list_nth_node(TargetEntry, scan_tlist, state->naggs + k);
 		Var		   *var = (Var *) te->expr;
 
 		if (!IsA(var, Var) || var->varno != state->relid || var->varattno <= 0 ||
@@ -461,9 +460,9 @@ ColstoreAggNext(ScanState *ss)
 													 &slot->tts_isnull[agg->resno]);
 	}
 	for (i = 0; i < state->nkeys; i++)
-		slot->tts_values[state->first_key + i] =
+		slot->tts_values[state->naggs + i] =
 			GroupTableKey(state->groups, group, i,
-						  &slot->tts_isnull[state->first_key + i]);
+						  &slot->tts_isnull[state->naggs + i]);
 	MemoryContextSwitchTo(old);
 	return ExecStoreVirtualTuple(slot);
 }
@@ -593,7 +592,7 @@ ColstoreAgg_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		for (k = 0; k < state->nkeys; k++)
 		{
 			TargetEntry *te = list_nth_node(TargetEntry, cscan->custom_scan_tlist,
-											state->first_key + k);
+											state->naggs + k);
 
 			keys = lappend(keys, deparse_expression((Node *) te->expr, context,
 													es->verbose, false));

@@ -403,9 +403,7 @@ AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel
 									  max_parallel_workers_per_gather);
 	if (workers <= 0)
 		return;
-	divisor = workers;
-	if (parallel_leader_participation && workers < 4)
-		divisor += 1.0 - 0.3 * workers;
+	divisor = ColstoreParallelDivisor(workers);
 	cpath = makeNode(CustomPath);
 	memcpy(cpath, serial, sizeof(CustomPath));
 	cpath->path.parallel_aware = true;

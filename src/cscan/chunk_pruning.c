@@ -86,6 +86,8 @@ typedef struct PruneKey
 	Oid			int_value_type;
 	int64		int_value;
 	bool		int_ok;			/* int_value holds the evaluated value */
+	bool		date_bound;		/* date column, timestamp value: int_value is
+								 * DateBoundOfTimestamp's bound */
 	/* both sides numeric: compare scaled-integer chunks as int128s */
 	bool		numeric_key;
 	bool		scaled_ok;		/* the value fits: */
@@ -347,8 +349,9 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 			key->elem_type = get_element_type(exprType((Node *) value));
 			if (!OidIsValid(key->elem_type))
 				continue;
-			if (key->elem_type != TIMESTAMPOID &&
-				IntegerLike(getBaseType(var->vartype), key->elem_type))
+			/* no date bounds for lists: a date column against timestamps calls cmp */
+			if (IntegerLike(getBaseType(var->vartype), key->elem_type) &&
+				!(getBaseType(var->vartype) == DATEOID && key->elem_type == TIMESTAMPOID))
 			{
 				key->int_column_type = getBaseType(var->vartype);
 				key->int_value_type = key->elem_type;
@@ -371,6 +374,8 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 			{
 				key->int_column_type = getBaseType(var->vartype);
 				key->int_value_type = exprType((Node *) value);
+				key->date_bound = key->int_column_type == DATEOID &&
+					key->int_value_type == TIMESTAMPOID;
 			}
 			get_typlenbyval(exprType((Node *) value), &key->value_typlen,
 							&key->value_typbyval);
@@ -471,15 +476,15 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 		}
 		if (!key->value_isnull && OidIsValid(key->int_column_type))
 		{
-			if (key->int_column_type != DATEOID || key->int_value_type != TIMESTAMPOID)
+			if (key->date_bound)
+				key->int_ok = DateBoundOfTimestamp(key->strategy,
+												   DatumGetTimestamp(key->value),
+												   &key->int_value);
+			else
 			{
 				key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
 				key->int_ok = true;
 			}
-			else
-				key->int_ok = DateBoundOfTimestamp(key->strategy,
-												   DatumGetTimestamp(key->value),
-												   &key->int_value);
 		}
 		key->scaled_ok = false;
 		if (!key->value_isnull && key->numeric_key)
@@ -673,6 +678,24 @@ InListPasses(PruneKey *key, Datum value)
 	return false;
 }
 
+/*
+ * selected[i] &= row i is not NULL and GET(values[i]) is in the list; the
+ * column type's switch is outside the loop.
+ */
+#define IN_LIST_LOOP(GET) \
+	for (i = 0; i < nrows; i++) \
+	{ \
+		bool		found = false; \
+		if (!selected[i] || isnull[i]) \
+		{ \
+			selected[i] = false; \
+			continue; \
+		} \
+		for (j = 0; j < key->nelems && !found; j++) \
+			found = GET(values[i]) == key->int_elems[j]; \
+		selected[i] = found; \
+	}
+
 /* ChunkPrunerFilterRows for an IN list of integers: no function calls. */
 static void
 FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
@@ -681,22 +704,18 @@ FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
 	int			i;
 	int			j;
 
-	for (i = 0; i < nrows; i++)
+	switch (key->int_column_type)
 	{
-		int64		v;
-		bool		found = false;
-
-		if (!selected[i])
-			continue;
-		if (isnull[i])
-		{
-			selected[i] = false;
-			continue;
-		}
-		v = SignedIntegerDatum(key->int_column_type, values[i]);
-		for (j = 0; j < key->nelems && !found; j++)
-			found = v == key->int_elems[j];
-		selected[i] = found;
+		case INT2OID:
+			IN_LIST_LOOP(GET_INT16);
+			break;
+		case INT4OID:
+		case DATEOID:
+			IN_LIST_LOOP(GET_INT32);
+			break;
+		default:
+			IN_LIST_LOOP(GET_INT64);
+			break;
 	}
 }
 

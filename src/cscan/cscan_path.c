@@ -107,6 +107,23 @@ ColumnCorrelation(PlannerInfo *root, Var *var)
 }
 
 /*
+ * ColstoreParallelDivisor
+ *		The share of a parallel path's per-row work each participant does,
+ *		as PostgreSQL's costsize.c counts it: every worker a whole one, the
+ *		leader less the more workers there are.
+ */
+double
+ColstoreParallelDivisor(int workers)
+{
+	double		divisor = workers;
+	double		leader = 1.0 - 0.3 * workers;
+
+	if (parallel_leader_participation && leader > 0)
+		divisor += leader;
+	return divisor;
+}
+
+/*
  * ColstoreScanShareRead
  *		Expected share of the table a pruning scan reads: the best over columns
  * of 1 - (1 - selectivity of the column's pruning clauses) * correlation^2.
@@ -227,12 +244,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	path->rows = rel->rows;
 	if (workers > 0)
 	{
-		/* the leader helps less the more workers there are, as for heap */
-		double		divisor = workers;
-		double		leader = 1.0 - 0.3 * workers;
+		double		divisor = ColstoreParallelDivisor(workers);
 
-		if (parallel_leader_participation && leader > 0)
-			divisor += leader;
 		cpu_run_cost /= divisor;
 		path->rows = clamp_row_est(rel->rows / divisor);
 	}

@@ -16,6 +16,7 @@
 
 extern double ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel,
 									int *npruning);
+extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern void ColstoreScanPathInit(void);
 
