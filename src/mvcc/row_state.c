@@ -368,6 +368,39 @@ HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
 }
 
 /*
+ * HeapItemIsDead
+ *		Is item off of the locked heap page in buf LP_DEAD?  For a promoted
+ *		copy that means VACUUM pruned it: the row is deleted for everyone.
+ */
+bool
+HeapItemIsDead(Buffer buf, OffsetNumber off)
+{
+	Page		page = BufferGetPage(buf);
+
+	return off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
+		ItemIdIsDead(PageGetItemId(page, off));
+}
+
+/*
+ * HeapVersionExists
+ *		Does the heap position phys hold a tuple (not a pruned or unused
+ *		item)?
+ */
+bool
+HeapVersionExists(Relation rel, ItemPointer phys)
+{
+	HeapTupleData tuple;
+	Buffer		buf;
+	bool		exists;
+
+	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	exists = HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple);
+	UnlockReleaseBuffer(buf);
+	return exists;
+}
+
+/*
  * HeapVersionVisible
  *		Is the heap tuple at phys visible to snapshot?  A dirty snapshot's
  *		xmin/xmax are set as HeapTupleSatisfiesDirty does.  If copy is not
@@ -432,6 +465,12 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 				UnlockReleaseBuffer(buf);
 			buf = ReadBuffer(rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
+		if (HeapItemIsDead(buf, ItemPointerGetOffsetNumber(&copies[i])))
+		{
+			/* pruned by VACUUM: deleted for everyone (storage/delta_vacuum.c) */
+			mask[i] = ROW_HIDDEN;
+			continue;
 		}
 		if (!HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(&copies[i]), &tuple))
 			ereport(ERROR,

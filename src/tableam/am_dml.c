@@ -43,8 +43,8 @@
 
 /*
  * The heap position of the row tid names, promoting a row-group row.
- * Raises an error for TIDs that name no row: the executor only passes TIDs
- * it read from the table.  Returns false, promoting nothing, if the row is
+ * Raises an error for TIDs that name no row or a version VACUUM pruned:
+ * the executor only passes TIDs of rows its snapshot saw.  Returns false, promoting nothing, if the row is
  * a row-group row that command cid cannot change because our own
  * transaction inserted it in cid or later (heap's TM_Invisible, which is
  * how the executor detects a row that one command would change twice).
@@ -66,6 +66,14 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 		TransactionIdIsCurrentTransactionId(state->group.rg_xmin) &&
 		state->group.rg_cmin >= cid)
 		return false;
+	/* heap_* must never be handed a pruned (empty) item */
+	if (state->kind != ROWSTATE_GROUP && !HeapVersionExists(rel, &state->phys))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg_internal("row at TID (%u,%u) of colstore table \"%s\" was removed by VACUUM",
+								 ItemPointerGetBlockNumberNoCheck(tid),
+								 ItemPointerGetOffsetNumberNoCheck(tid),
+								 RelationGetRelationName(rel))));
 	RowStatePromote(rel, state);
 	return true;
 }

@@ -1,19 +1,30 @@
 /*-------------------------------------------------------------------------
  *
  * am_vacuum.c
- *	  VACUUM of colstore tables: freezing and retiring directory entries,
- *	  and advancing relfrozenxid.
+ *	  VACUUM of colstore tables: retiring and freezing directory entries,
+ *	  reclaiming dead row versions with their index entries, freezing heap
+ *	  tuples, and advancing relfrozenxid and relminmxid.
  *
- * VACUUM does not reclaim deleted rows or old row versions yet (issue 4):
- * they stay, invisible, in the heap pages of changed rows, and so do their
- * index entries.  Index entries of aborted inserters are marked dead in
- * btree indexes by index scans (all_dead).  What VACUUM does is count live
- * and dead rows and keep transaction ids from wrapping around: row groups inserted by
- * committed transactions older than the freeze limit are marked frozen;
- * row groups of aborted inserters, and reservations of finished
- * transactions, are marked invalid, after which their xids are never
- * looked at again.  relfrozenxid then becomes the oldest xid still
- * referenced by a live entry or a heap tuple (or OldestXmin if none).
+ * 1. The directory: row groups inserted by committed transactions older
+ *	  than the freeze limit are marked frozen; row groups of aborted
+ *	  inserters, and reservations of finished transactions, are marked
+ *	  invalid, after which their xids are never looked at again.
+ * 2. The heap pages (storage/delta_vacuum.c): versions dead to everyone
+ *	  are pruned, the rest frozen as heap freezes.  A pruned ordinary
+ *	  version's TID, and the row TID of a pruned promoted copy (found
+ *	  through the promotion maps), are collected.
+ *	  So are the rows of row groups found aborted in step 1.
+ * 3. Every index loses its entries for the collected TIDs (ambulkdelete),
+ *	  then cleans up (amvacuumcleanup: statistics, BRIN summaries, GIN
+ *	  pending lists); the pruned ordinary versions' items become reusable.
+ * 4. relfrozenxid and relminmxid become the oldest xid and multixact still
+ *	  referenced by a live entry or a heap tuple.
+ *
+ * Not reclaimed yet (issue 4): the space of row groups, also when most of
+ * their rows are deleted (a deleted row keeps its values in the row group
+ * and a line pointer on a heap page), the space of aborted row groups, and
+ * the index entries of rows an aborted transaction never wrote (btree marks
+ * those dead on access).  VACUUM FULL rewrites all of it.
  *
  * IDENTIFICATION
  *	  src/tableam/am_vacuum.c
@@ -35,6 +46,9 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
+#include "storage/delta_vacuum.h"
+#include "storage/freespace.h"
+#include "storage/promotion_map.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "tableam/am_vacuum.h"
@@ -76,77 +90,111 @@ VacuumEntry(RowGroupDirEntry *e, TransactionId freeze_limit, bool *keeps_xid)
 }
 
 /*
- * Heap tuples of changed rows (storage/delta_heap.c) hold transaction ids
- * too.  Nothing reclaims or freezes them yet, so relfrozenxid must not pass
- * the oldest of them; *oldest_xid is lowered to it.  Returns false if some
- * xmax is a multixact, which this does not resolve: then neither
- * relfrozenxid nor relminmxid may advance.  Counts live and dead rows:
- * a dead promoted copy is a dead row-group row.
+ * Add to vs's dead items the TIDs of the row-group rows whose promoted
+ * copies this VACUUM pruned: their index entries name the row, not the
+ * copy.  Only row groups with a promotion map can have such rows.
  */
-static bool
-ScanHeapPages(Relation rel, ColstoreDirectory *dir, TransactionId oldest_xmin,
-			  TransactionId *oldest_xid, double *live_rows, double *dead_rows)
+static void
+AddRowsOfPrunedCopies(Relation rel, ColstoreDirectory *dir, DeltaVacuumState *vs)
 {
-	bool		no_multi = true;
+	ItemPointerData *copies = NULL;
+	uint32		capacity = 0;
+	int			g;
+
+	if (vs->ndead_copies == 0)
+		return;
+	qsort(vs->dead_copies, vs->ndead_copies, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
+	for (g = 0; g < dir->ngroups; g++)
+	{
+		RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+		uint32		i;
+
+		if (e->rg_state_root == 0 || (e->rg_flags & RG_FLAG_INVALID))
+			continue;
+		if (e->rg_nrows > capacity)
+		{
+			capacity = e->rg_nrows;
+			copies = copies ? repalloc(copies, sizeof(ItemPointerData) * capacity) :
+				palloc(sizeof(ItemPointerData) * capacity);
+		}
+		vacuum_delay_point();
+		PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies);
+		for (i = 0; i < e->rg_nrows; i++)
+		{
+			VacDeadItems *items = vs->dead_items;
+
+			if (!ItemPointerIsValid(&copies[i]) ||
+				bsearch(&copies[i], vs->dead_copies, vs->ndead_copies,
+						sizeof(ItemPointerData),
+						(int (*) (const void *, const void *)) ItemPointerCompare) == NULL)
+				continue;
+			Assert(items->num_items < items->max_items);
+			RowNumberToItemPointer(e->rg_first_row + i, &items->items[items->num_items++]);
+		}
+	}
+	if (copies)
+		pfree(copies);
+}
+
+/*
+ * Add to vs's dead items the TIDs of the rows of row groups this VACUUM
+ * found aborted (aborted[0..naborted), directory entries), as far as they
+ * fit: the inserting transaction made their index entries.
+ */
+static void
+AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, DeltaVacuumState *vs)
+{
+	VacDeadItems *items = vs->dead_items;
+	int			g;
+
+	for (g = 0; g < naborted; g++)
+	{
+		uint32		i;
+
+		if (items->num_items + aborted[g].rg_nrows > items->max_items)
+			continue;
+		for (i = 0; i < aborted[g].rg_nrows; i++)
+			RowNumberToItemPointer(aborted[g].rg_first_row + i,
+								   &items->items[items->num_items++]);
+	}
+}
+
+/*
+ * Remove the index entries of vs's dead items from every index, then let
+ * each index clean up (which also summarizes BRIN ranges and flushes GIN
+ * pending lists) and record its statistics.
+ */
+static void
+VacuumIndexes(Relation rel, Relation *indrels, int nindexes, DeltaVacuumState *vs,
+			  double live_rows, int elevel, BufferAccessStrategy bstrategy)
+{
 	int			i;
 
-	for (i = 0; i < dir->ndeltas; i++)
+	for (i = 0; i < nindexes; i++)
 	{
-		BlockNumber blkno = dir->entries[dir->deltas[i]].rg_header.sp_block;
-		Buffer		buf;
-		Page		page;
-		OffsetNumber off;
+		IndexVacuumInfo ivinfo;
+		IndexBulkDeleteResult *stats = NULL;
 
-		vacuum_delay_point();
-		buf = ReadBuffer(rel, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		for (off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
-		{
-			HeapTupleData tuple;
-			TransactionId xid;
-			bool		promoted;
-			bool		dead;
+		memset(&ivinfo, 0, sizeof(ivinfo));
+		ivinfo.index = indrels[i];
+		ivinfo.message_level = elevel;
+		ivinfo.strategy = bstrategy;
+		ivinfo.estimated_count = true;
+		ivinfo.num_heap_tuples = RelationGetForm(rel)->reltuples;
+		if (vs->dead_items->num_items > 0)
+			stats = vac_bulkdel_one_index(&ivinfo, stats, vs->dead_items);
 
-			if (!HeapVersionRead(rel, buf, off, &tuple))
-				continue;
-			promoted = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
-
-			xid = HeapTupleHeaderGetRawXmin(tuple.t_data);
-			if (!HeapTupleHeaderXminFrozen(tuple.t_data) && TransactionIdIsNormal(xid) &&
-				TransactionIdPrecedes(xid, *oldest_xid))
-				*oldest_xid = xid;
-			if (!(tuple.t_data->t_infomask & HEAP_XMAX_INVALID))
-			{
-				xid = HeapTupleHeaderGetRawXmax(tuple.t_data);
-				if (tuple.t_data->t_infomask & HEAP_XMAX_IS_MULTI)
-					no_multi = false;
-				else if (TransactionIdIsNormal(xid) &&
-						 TransactionIdPrecedes(xid, *oldest_xid))
-					*oldest_xid = xid;
-			}
-
-			switch (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf))
-			{
-				case HEAPTUPLE_DEAD:
-				case HEAPTUPLE_RECENTLY_DEAD:
-					dead = true;
-					break;
-				default:
-					dead = false;
-					break;
-			}
-			if (promoted && dead)
-			{
-				*live_rows -= 1;
-				*dead_rows += 1;
-			}
-			else if (!promoted)
-				*(dead ? dead_rows : live_rows) += 1;
-		}
-		UnlockReleaseBuffer(buf);
+		ivinfo.estimated_count = false;
+		ivinfo.num_heap_tuples = live_rows;
+		stats = vac_cleanup_one_index(&ivinfo, stats);
+		if (stats != NULL && !stats->estimated_count)
+			vac_update_relstats(indrels[i], stats->num_pages, stats->num_index_tuples,
+								0, false, InvalidTransactionId, InvalidMultiXactId,
+								NULL, NULL, false);
+		if (stats != NULL)
+			pfree(stats);
 	}
-	return no_multi;
 }
 
 void
@@ -160,23 +208,34 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	MultiXactId multi_cutoff;
 	ColstoreDirectory *dir;
 	RowGroupDirEntry *entries;
+	RowGroupDirEntry *aborted;
+	int			naborted = 0;
+	double		aborted_rows = 0;
+	DeltaVacuumState vs;
+	Relation   *indrels;
+	int			nindexes;
+	int			elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
 	uint32		count;
 	uint32		i;
 	double		live_rows = 0;
 	double		dead_rows = 0;
 	bool		frozenxid_updated;
 	bool		minmulti_updated;
+	bool		aggressive;
 
-	vacuum_set_xid_limits(rel, params->freeze_min_age, params->freeze_table_age,
-						  params->multixact_freeze_min_age,
-						  params->multixact_freeze_table_age,
-						  &oldest_xmin, &oldest_mxact, &freeze_limit, &multi_cutoff);
+	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age,
+									   params->freeze_table_age,
+									   params->multixact_freeze_min_age,
+									   params->multixact_freeze_table_age,
+									   &oldest_xmin, &oldest_mxact, &freeze_limit,
+									   &multi_cutoff);
 	new_frozen_xid = oldest_xmin;
 
 	ColstoreLockWriter(rel);
 	dir = DirectoryGet(rel);
 	count = dir->count;
 	entries = palloc(sizeof(RowGroupDirEntry) * (count + 1));
+	aborted = palloc(sizeof(RowGroupDirEntry) * (count + 1));
 	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * count);
 	for (i = 0; i < count; i++)
 	{
@@ -185,7 +244,14 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 
 		vacuum_delay_point();
 		if (VacuumEntry(e, freeze_limit, &keeps_xid))
+		{
 			DirectoryUpdateEntry(rel, i, e);
+			if (e->rg_kind == RG_KIND_ROWGROUP && (e->rg_flags & RG_FLAG_INVALID))
+			{
+				aborted[naborted++] = *e;
+				aborted_rows += e->rg_nrows;
+			}
+		}
 		if (keeps_xid && TransactionIdIsNormal(e->rg_xmin) &&
 			TransactionIdPrecedes(e->rg_xmin, new_frozen_xid))
 			new_frozen_xid = e->rg_xmin;
@@ -199,16 +265,47 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	}
 	ColstoreUnlockWriter(rel);
 
-	if (!ScanHeapPages(rel, DirectoryGet(rel), oldest_xmin, &new_frozen_xid,
-					   &live_rows, &dead_rows))
+	/* the heap pages: prune, freeze, and collect the TIDs to unindex */
+	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &indrels);
+	memset(&vs, 0, sizeof(vs));
+	vs.oldest_xmin = oldest_xmin;
+	vs.freeze_limit = freeze_limit;
+	vs.multi_cutoff = multi_cutoff;
+	vs.may_prune = nindexes == 0 || params->index_cleanup != VACOPTVALUE_DISABLED;
+	vs.wait_for_pins = aggressive;
+	vs.strategy = bstrategy;
+	vs.new_frozen_xid = new_frozen_xid;
+	vs.new_min_mxid = oldest_mxact;
+	dir = DirectoryGet(rel);
+	DeltaVacuumBegin(&vs, dir, aborted_rows);
+	for (i = 0; i < dir->ndeltas; i++)
 	{
-		new_frozen_xid = InvalidTransactionId;
-		oldest_mxact = InvalidMultiXactId;
+		vacuum_delay_point();
+		DeltaVacuumPage(rel, &DirectoryGet(rel)->entries[DirectoryGet(rel)->deltas_by_block[i]],
+						&vs);
 	}
+	AddRowsOfPrunedCopies(rel, DirectoryGet(rel), &vs);
+	AddRowsOfAbortedGroups(aborted, naborted, &vs);
+	qsort(vs.dead_items->items, vs.dead_items->num_items, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
+
+	live_rows += vs.live_versions - vs.deleted_rows;
+	dead_rows += vs.dead_versions;
+	if (nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED)
+		VacuumIndexes(rel, indrels, nindexes, &vs, Max(live_rows, 0), elevel, bstrategy);
+	if (vs.may_prune)
+		DeltaVacuumReuseItems(rel, &vs);
+	FreeSpaceMapVacuum(rel);
+	vac_close_indexes(nindexes, indrels, NoLock);
+
+	ereport(elevel,
+			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%d of them rows of row groups), %.0f remain dead but not yet removable",
+					RelationGetRelationName(rel), vs.removed_versions + vs.ndead_copies,
+					vs.ndead_copies, dead_rows)));
+
 	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
-						RelationGetForm(rel)->relhasindex, new_frozen_xid,
-						oldest_mxact, &frozenxid_updated, &minmulti_updated,
-						false);
+						nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
+						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-						 live_rows, dead_rows);
+						 Max(live_rows, 0), dead_rows);
 }

@@ -1,5 +1,6 @@
 # A streaming standby built with a base backup returns the same results as the
-# primary for colstore tables, through loads, index builds, TRUNCATE and VACUUM.
+# primary for colstore tables, through loads, index builds, TRUNCATE and VACUUM,
+# and a standby query keeps its snapshot while VACUUM prunes on the primary.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -54,6 +55,49 @@ compare('after vacuum, truncate and reload');
 $primary->safe_psql('postgres', 'VACUUM FULL s');
 compare('after VACUUM FULL');
 is($standby->safe_psql('postgres', 'SELECT colstore.verify(\'s\')'), '5000', 'verify on the standby');
+
+# VACUUM on the primary prunes row versions and deleted rows that a standby
+# query still sees.  Its prune records carry the removed xid horizon, so
+# replay waits for that query (max_standby_streaming_delay = -1), whose
+# snapshot keeps seeing the old rows by every path; afterwards the standby
+# equals the primary.
+$standby->append_conf('postgresql.conf', 'max_standby_streaming_delay = -1');
+$standby->reload;
+$primary->safe_psql('postgres', q{
+	CREATE TABLE p (id int PRIMARY KEY, v int) USING colstore;
+	INSERT INTO p SELECT i, i FROM generate_series(1, 20000) i;
+	UPDATE p SET v = v + 1 WHERE id % 2 = 0;
+});
+$primary->wait_for_catchup($standby);
+my @reads = (
+	'SELECT count(*), sum(v) FROM p',
+	'SET enable_seqscan = off; SELECT count(*), sum(v) FROM p WHERE id BETWEEN 1 AND 20000; RESET enable_seqscan',
+	'SELECT * FROM p WHERE id IN (2, 3, 9, 10) ORDER BY id',
+);
+my $reader = $standby->background_psql('postgres');
+$reader->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+my @before = map { $reader->query_safe($_) } @reads;
+$primary->safe_psql('postgres', q{
+	DELETE FROM p WHERE id % 3 = 0;
+	UPDATE p SET v = v + 1 WHERE id % 5 = 0;
+	VACUUM p;
+});
+ok( $standby->poll_query_until('postgres', q{
+	SELECT count(*) > 0 FROM pg_stat_activity
+	WHERE backend_type = 'startup' AND wait_event = 'RecoveryConflictSnapshot'}),
+	'replay of the prune waits for the standby query');
+foreach my $i (0 .. $#reads)
+{
+	is($reader->query_safe($reads[$i]), $before[$i], "the standby snapshot keeps its rows: $reads[$i]");
+}
+$reader->query_safe('COMMIT');
+$reader->quit;
+$primary->wait_for_catchup($standby);
+foreach my $q (@reads)
+{
+	is($standby->safe_psql('postgres', $q), $primary->safe_psql('postgres', $q), "after the prune is replayed: $q");
+}
+isnt($standby->safe_psql('postgres', $reads[0]), $before[0], 'the changes reached the standby');
 
 $standby->stop;
 $primary->stop;

@@ -1,0 +1,375 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_vacuum.c
+ *	  VACUUM of the heap pages inside a colstore relation
+ *	  (storage/delta_heap.c): pruning dead versions, freezing what stays,
+ *	  and reusing the items whose index entries are gone.
+ *
+ * heapam's own pruning (heap_page_prune) cannot be used: it makes dead
+ * heap-only tuples LP_UNUSED at once, because heap has no index entries for
+ * them, while colstore makes index entries for every version, HOT or not.
+ * So this file does what heap's VACUUM does, page by page, with heap's own
+ * WAL records (replayed by heapam on standbys and in crash recovery, with
+ * heap's recovery conflicts), but treats every version as indexed:
+ *
+ *	1. DeltaVacuumPage, under a cleanup lock (a page someone holds a pin on
+ *	   is left for the next VACUUM, unless the VACUUM is aggressive, as
+ *	   heap's VACUUM waits only when it must freeze): versions dead to everyone (HeapTupleSatisfiesVacuum against
+ *	   OldestXmin) become LP_DEAD, logged as XLOG_HEAP2_PRUNE with the
+ *	   removed xid horizon; the versions that stay are frozen as
+ *	   heap_prepare_freeze_tuple decides (XLOG_HEAP2_FREEZE_PAGE).  A pruned
+ *	   ordinary version's TID goes to the dead items, whose index entries
+ *	   the caller removes.
+ *	2. A pruned promoted copy (mvcc/row_state.c) stays LP_DEAD for good:
+ *	   its row's promotion map slot keeps pointing at it, and an LP_DEAD
+ *	   copy reads as "deleted for everyone".  Its heap position is recorded
+ *	   so that the caller can find the row and remove the index entries of
+ *	   the row's own TID.  An item a map points at is therefore never made
+ *	   reusable, so no reader can follow a slot to an unrelated tuple.
+ *	3. DeltaVacuumReuseItems, after the index entries are gone: the ordinary
+ *	   versions' LP_DEAD items become LP_UNUSED (XLOG_HEAP2_VACUUM), and the
+ *	   page's free space goes to the free space map, where heap_insert and
+ *	   heap_update find it.
+ *
+ * An LP_DEAD item found at the start of a VACUUM is taken for a pruned
+ * copy.  An ordinary version's LP_DEAD item outlives its VACUUM only if
+ * that VACUUM failed between steps 1 and 3; it then stays unused space,
+ * never a wrong row.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delta_vacuum.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/heapam_xlog.h"
+#include "access/xloginsert.h"
+#include "miscadmin.h"
+#include "postmaster/autovacuum.h"
+#include "storage/bufmgr.h"
+#include "storage/freespace.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
+#include "mvcc/row_state.h"
+#include "storage/delta_heap.h"
+#include "storage/delta_vacuum.h"
+
+/*
+ * DeltaVacuumBegin
+ *		Allocate vs's dead item arrays for the heap pages of dir and
+ *		extra_items more TIDs, as many items as
+ *		(autovacuum_)maintenance_work_mem allows.  Pages that would overflow
+ *		them are left for the next VACUUM.
+ */
+void
+DeltaVacuumBegin(DeltaVacuumState *vs, ColstoreDirectory *dir, double extra_items)
+{
+	int			work_mem_kb = (IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1) ?
+		autovacuum_work_mem : maintenance_work_mem;
+	double		by_memory = (double) work_mem_kb * 1024 / (2 * sizeof(ItemPointerData));
+	double		needed = (double) dir->ndeltas * MaxHeapTuplesPerPage + extra_items;
+	int			max_items;
+
+	max_items = (int) Min(by_memory, needed);
+	max_items = Min(max_items, (int) ((MaxAllocSize - offsetof(VacDeadItems, items)) /
+									  sizeof(ItemPointerData)));
+	max_items = Max(max_items, MaxHeapTuplesPerPage);
+
+	vs->dead_items = palloc(vac_max_items_to_alloc_size(max_items));
+	vs->dead_items->max_items = max_items;
+	vs->dead_items->num_items = 0;
+	vs->dead_copies = palloc(sizeof(ItemPointerData) * max_items);
+	vs->ndead_copies = 0;
+	vs->live_versions = vs->dead_versions = 0;
+	vs->removed_versions = vs->deleted_rows = 0;
+}
+
+/* Log the LP_DEAD marking of ndead items of buf, as heap's pruning does. */
+static void
+LogPrune(Buffer buf, TransactionId latest_removed, OffsetNumber *dead, int ndead)
+{
+	xl_heap_prune xlrec;
+	XLogRecPtr	recptr;
+
+	xlrec.latestRemovedXid = latest_removed;
+	xlrec.nredirected = 0;
+	xlrec.ndead = ndead;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
+	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+	XLogRegisterBufData(0, (char *) dead, ndead * sizeof(OffsetNumber));
+	recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_PRUNE);
+	PageSetLSN(BufferGetPage(buf), recptr);
+}
+
+/*
+ * A page VACUUM does not change (someone holds a pin on it): count its
+ * versions and lower the horizons to the xids in them.
+ */
+static void
+AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
+{
+	Page		page = BufferGetPage(buf);
+	OffsetNumber off;
+
+	for (off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+	{
+		ItemId		lp = PageGetItemId(page, off);
+		HeapTupleData tuple;
+		HTSV_Result res;
+		bool		copy;
+
+		if (ItemIdIsDead(lp))
+			vs->deleted_rows += 1;
+		if (!HeapVersionRead(rel, buf, off, &tuple))
+			continue;
+		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
+		res = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
+		if (res == HEAPTUPLE_DEAD || res == HEAPTUPLE_RECENTLY_DEAD)
+			*(copy ? &vs->deleted_rows : &vs->dead_versions) += 1;
+		else if (!copy)
+			vs->live_versions += 1;
+		(void) heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
+									   &vs->new_frozen_xid, &vs->new_min_mxid);
+	}
+}
+
+/*
+ * Prune and freeze the page in buf, which is cleanup-locked.  Dead
+ * versions are pruned only if pruning is on and all of them fit in vs's
+ * arrays; the others are frozen either way.
+ */
+static void
+PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumState *vs)
+{
+	Page		page = BufferGetPage(buf);
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+	HTSV_Result res[MaxHeapTuplesPerPage + 1];
+	OffsetNumber dead[MaxHeapTuplesPerPage];
+	xl_heap_freeze_tuple frozen[MaxHeapTuplesPerPage];
+	TransactionId latest_removed = InvalidTransactionId;
+	int			ndead = 0;
+	int			nfrozen = 0;
+	bool		prune;
+	OffsetNumber off;
+	int			i;
+
+	/* judge every version once; the decisions below all use this verdict */
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		HeapTupleData tuple;
+
+		res[off] = HEAPTUPLE_LIVE;
+		if (ItemIdIsDead(PageGetItemId(page, off)))
+			vs->deleted_rows += 1;
+		if (!HeapVersionRead(rel, buf, off, &tuple))
+			continue;
+		res[off] = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
+		if (res[off] == HEAPTUPLE_DEAD)
+			ndead++;
+	}
+	prune = vs->may_prune && ndead > 0 &&
+		vs->dead_items->num_items + vs->ndead_copies + ndead <= vs->dead_items->max_items;
+	ndead = 0;
+
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		HeapTupleData tuple;
+		bool		copy;
+		bool		totally_frozen;
+
+		if (!HeapVersionRead(rel, buf, off, &tuple))
+			continue;
+		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
+		if (res[off] == HEAPTUPLE_DEAD && prune)
+		{
+			HeapTupleHeaderAdvanceLatestRemovedXid(tuple.t_data, &latest_removed);
+			dead[ndead++] = off;
+			if (copy)
+			{
+				ItemPointer copy_pos = &vs->dead_copies[vs->ndead_copies++];
+
+				ItemPointerSet(copy_pos, BufferGetBlockNumber(buf), off);
+				vs->deleted_rows += 1;
+			}
+			else
+			{
+				DeltaPageRowOfItem(entry, off,
+								   &vs->dead_items->items[vs->dead_items->num_items++]);
+				vs->removed_versions += 1;
+			}
+			continue;
+		}
+		if (res[off] == HEAPTUPLE_DEAD || res[off] == HEAPTUPLE_RECENTLY_DEAD)
+			*(copy ? &vs->deleted_rows : &vs->dead_versions) += 1;
+		else if (!copy)
+			vs->live_versions += 1;
+		if (res[off] == HEAPTUPLE_DEAD)
+		{
+			/* stays for a later VACUUM; it cannot be frozen */
+			(void) heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
+										   &vs->new_frozen_xid, &vs->new_min_mxid);
+			continue;
+		}
+		if (heap_prepare_freeze_tuple(tuple.t_data,
+									  RelationGetForm(rel)->relfrozenxid,
+									  RelationGetForm(rel)->relminmxid,
+									  vs->freeze_limit, vs->multi_cutoff,
+									  &frozen[nfrozen], &totally_frozen,
+									  &vs->new_frozen_xid, &vs->new_min_mxid))
+			frozen[nfrozen++].offset = off;
+	}
+	if (ndead == 0 && nfrozen == 0)
+		return;
+
+	START_CRIT_SECTION();
+	if (ndead > 0)
+	{
+		for (i = 0; i < ndead; i++)
+			ItemIdSetDead(PageGetItemId(page, dead[i]));
+		PageRepairFragmentation(page);
+		PageClearFull(page);
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(rel))
+			LogPrune(buf, latest_removed, dead, ndead);
+	}
+	if (nfrozen > 0)
+	{
+		MarkBufferDirty(buf);
+		for (i = 0; i < nfrozen; i++)
+			heap_execute_freeze_tuple((HeapTupleHeader)
+									  PageGetItem(page, PageGetItemId(page, frozen[i].offset)),
+									  &frozen[i]);
+		if (RelationNeedsWAL(rel))
+		{
+			XLogRecPtr	recptr = log_heap_freeze(rel, buf, vs->freeze_limit, frozen, nfrozen);
+
+			PageSetLSN(page, recptr);
+		}
+	}
+	END_CRIT_SECTION();
+}
+
+/*
+ * DeltaVacuumPage
+ *		Step 1 of the file header for the heap page of directory entry page.
+ */
+void
+DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs)
+{
+	BlockNumber blkno = page->rg_header.sp_block;
+	Buffer		buf;
+	Size		freespace;
+
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vs->strategy);
+	if (vs->wait_for_pins)
+		LockBufferForCleanup(buf);
+	else if (!ConditionalLockBufferForCleanup(buf))
+	{
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		AccountPage(rel, buf, vs);
+		UnlockReleaseBuffer(buf);
+		return;
+	}
+	PrunePage(rel, page, buf, vs);
+	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	RecordPageWithFreeSpace(rel, blkno, freespace);
+}
+
+/* Make the LP_DEAD items offsets[0..n) of heap page blkno reusable. */
+static void
+ReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets, int n,
+			   BufferAccessStrategy strategy)
+{
+	Buffer		buf;
+	Page		page;
+	OffsetNumber unused[MaxHeapTuplesPerPage];
+	int			nunused = 0;
+	int			i;
+	Size		freespace;
+
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	for (i = 0; i < n; i++)
+	{
+		ItemId		lp;
+
+		if (offsets[i] > PageGetMaxOffsetNumber(page))
+			continue;
+		lp = PageGetItemId(page, offsets[i]);
+		if (ItemIdIsDead(lp) && !ItemIdHasStorage(lp))
+			unused[nunused++] = offsets[i];
+	}
+	if (nunused > 0)
+	{
+		START_CRIT_SECTION();
+		for (i = 0; i < nunused; i++)
+			ItemIdSetUnused(PageGetItemId(page, unused[i]));
+		PageTruncateLinePointerArray(page);
+		MarkBufferDirty(buf);
+		if (RelationNeedsWAL(rel))
+		{
+			xl_heap_vacuum xlrec;
+			XLogRecPtr	recptr;
+
+			xlrec.nunused = nunused;
+			XLogBeginInsert();
+			XLogRegisterData((char *) &xlrec, SizeOfHeapVacuum);
+			XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+			XLogRegisterBufData(0, (char *) unused, nunused * sizeof(OffsetNumber));
+			recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_VACUUM);
+			PageSetLSN(page, recptr);
+		}
+		END_CRIT_SECTION();
+	}
+	freespace = PageGetHeapFreeSpace(page);
+	UnlockReleaseBuffer(buf);
+	RecordPageWithFreeSpace(rel, blkno, freespace);
+}
+
+/*
+ * DeltaVacuumReuseItems
+ *		Step 3 of the file header: the dead items of vs (sorted) that name
+ *		versions on heap pages become LP_UNUSED.  The others name row-group
+ *		rows (pruned copies' rows) and have nothing to free.  Call only once
+ *		their index entries are gone.
+ */
+void
+DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs)
+{
+	VacDeadItems *items = vs->dead_items;
+	OffsetNumber offsets[MaxHeapTuplesPerPage];
+	int			i = 0;
+
+	while (i < items->num_items)
+	{
+		BlockNumber pseudo = ItemPointerGetBlockNumber(&items->items[i]);
+		ColstoreDirectory *dir = DirectoryGet(rel);
+		uint64		rownum = 0;
+		int			index;
+		int			n = 0;
+
+		(void) ItemPointerToRowNumber(&items->items[i], &rownum);
+		index = DirectoryFindDeltaPage(dir, rownum);
+		for (; i < items->num_items &&
+			 ItemPointerGetBlockNumber(&items->items[i]) == pseudo; i++)
+		{
+			ItemPointerData phys;
+
+			if (index < 0 || n >= MaxHeapTuplesPerPage)
+				continue;
+			(void) ItemPointerToRowNumber(&items->items[i], &rownum);
+			DeltaPageItemOfRow(&dir->entries[index], rownum, &phys);
+			offsets[n++] = ItemPointerGetOffsetNumber(&phys);
+		}
+		if (n > 0)
+			ReusePageItems(rel, dir->entries[index].rg_header.sp_block, offsets, n,
+						   vs->strategy);
+		vacuum_delay_point();
+	}
+}

@@ -1,0 +1,53 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_vacuum.h
+ *	  VACUUM of the heap pages inside a colstore relation: pruning dead
+ *	  versions, freezing, and reusing the items whose index entries are gone.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delta_vacuum.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTA_VACUUM_H
+#define DELTA_VACUUM_H
+
+#include "commands/vacuum.h"
+#include "storage/buf.h"
+#include "storage/directory.h"
+#include "utils/rel.h"
+
+typedef struct DeltaVacuumState
+{
+	/* set by the caller */
+	TransactionId oldest_xmin;	/* versions dead before it are removed */
+	TransactionId freeze_limit; /* xids before it are frozen */
+	MultiXactId multi_cutoff;	/* multixacts before it are frozen */
+	bool		may_prune;		/* false: remove nothing (INDEX_CLEANUP off) */
+	bool		wait_for_pins;	/* aggressive: wait for every page's cleanup lock */
+	BufferAccessStrategy strategy;
+
+	/* lowered to the oldest xid and multixact that stay in the heap pages */
+	TransactionId new_frozen_xid;
+	MultiXactId new_min_mxid;
+
+	/* TIDs whose index entries must go, then be made reusable */
+	VacDeadItems *dead_items;
+	/* heap positions of promoted copies pruned in this VACUUM */
+	ItemPointerData *dead_copies;
+	int			ndead_copies;
+
+	/* counts for the statistics (rows, not items) */
+	double		live_versions;	/* versions of delta pages that stay alive */
+	double		dead_versions;	/* versions that stay, dead to some snapshot */
+	double		removed_versions;	/* versions removed */
+	double		deleted_rows;	/* row-group rows whose copy says deleted */
+} DeltaVacuumState;
+
+extern void DeltaVacuumBegin(DeltaVacuumState *vs, ColstoreDirectory *dir,
+							 double extra_items);
+extern void DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
+							DeltaVacuumState *vs);
+extern void DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs);
+
+#endif							/* DELTA_VACUUM_H */
