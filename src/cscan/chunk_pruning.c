@@ -15,8 +15,9 @@
  * the executor still evaluates every qual on the rows of the chunks read.
  *
  * ColstoreAgg has no executor quals: ChunkPrunerFilterRows decides the
- * quals PruningClauseIsExact accepts (strict operators) for every row of a
- * batch, exactly as the executor would.  Integer-like comparisons and IN
+ * quals PruningClauseIsExact accepts (strict operators, and ANDs and ORs of
+ * them) for every row of a batch, exactly as the executor would; an OR
+ * prunes a chunk when every argument does.  Integer-like comparisons and IN
  * lists compare int64s (a date column against a timestamp through the
  * equivalent date bound, DateBoundOfTimestamp), numeric comparisons on
  * chunks in the scaled-integer encoding compare scaled integers, and the
@@ -29,11 +30,20 @@
  * function call), tests chunks (ChunkPrunerRefutes) and filters rows
  * (ChunkPrunerFilterRows).
  *
+ * Collatable columns (text, varchar, bpchar, name) take clauses whose
+ * collation is deterministic and, for comparisons, the column's own, the
+ * one min/max were computed under; comparison functions get it.  Text and
+ * varchar "=" and IN lists compare bytes (equality under a deterministic
+ * collation).  "column LIKE pattern" on text and varchar keeps the
+ * pattern's literal prefix: a row must start with it (a pattern that is
+ * just prefix% needs nothing else, any other calls LIKE's function on the
+ * rows that do), and where the column's collation orders bytes ("C"),
+ * chunks whose min/max leave no room for the prefix are skipped.
+ *
  * Stats are used only if they were written for the column's current type
  * and collation (RowGroupChunkStatsMatch): ALTER COLUMN ... TYPE between
  * binary-compatible types and ALTER COLUMN ... COLLATE keep old row groups
- * as they are.  Collatable columns are not pruned yet (that needs the
- * clause's collation to be the column's, and text comparisons pass it).
+ * as they are.
  *
  * IDENTIFICATION
  *	  src/cscan/chunk_pruning.c
@@ -44,6 +54,7 @@
 
 #include "access/nbtree.h"
 #include "access/stratnum.h"
+#include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
@@ -53,6 +64,7 @@
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
@@ -67,7 +79,10 @@ typedef enum PruneKeyKind
 	PRUNE_COMPARE,				/* column <strategy> value */
 	PRUNE_IN,					/* column = ANY (array value) */
 	PRUNE_IS_NULL,
-	PRUNE_IS_NOT_NULL
+	PRUNE_IS_NOT_NULL,
+	PRUNE_LIKE,					/* text column LIKE pattern value */
+	PRUNE_AND,					/* every one of subkeys */
+	PRUNE_OR					/* any one of subkeys */
 } PruneKeyKind;
 
 
@@ -77,7 +92,16 @@ typedef struct PruneKey
 	PruneKeyKind kind;
 	int			strategy;		/* BT*StrategyNumber, for PRUNE_COMPARE */
 	FmgrInfo	cmp;			/* BTORDER_PROC(column type, value type) */
+	Oid			collation;		/* the clause's, for cmp (InvalidOid if none) */
 	bool		strict;			/* NULL value: no row passes */
+	/* text or varchar "=" and IN under a deterministic collation: bytes */
+	bool		bytes_equal;
+	/* PRUNE_LIKE: the operator, and the pattern's literal prefix */
+	FmgrInfo	like;
+	bool		prefix_orders;	/* the column's stats are in byte order ("C") */
+	char	   *prefix;
+	int			prefix_len;
+	bool		prefix_only;	/* the pattern is prefix%: no call needed */
 	ExprState  *value_expr;
 	int16		value_typlen;
 	bool		value_typbyval;
@@ -100,6 +124,12 @@ typedef struct PruneKey
 	int			nelems;
 	Datum	   *elems;
 	int64	   *int_elems;		/* as int64s, if int_column_type is set */
+	/* PRUNE_AND, PRUNE_OR: the arguments, and PRUNE_OR's scratch rows */
+	int			nsubkeys;
+	struct PruneKey *subkeys;
+	bool	   *arm_rows;
+	bool	   *any_rows;
+	int			rows_capacity;
 } PruneKey;
 
 struct ChunkPruner
@@ -107,6 +137,7 @@ struct ChunkPruner
 	TupleDesc	desc;
 	int			nkeys;
 	PruneKey   *keys;
+	MemoryContext cxt;			/* the keys and their scratch rows */
 	MemoryContext value_cxt;	/* evaluated values */
 	MemoryContext tmp_cxt;		/* min/max of the chunk being tested */
 };
@@ -120,8 +151,7 @@ ArgColumn(Node *arg, Index relid)
 	if (IsA(arg, Var) &&
 		((Var *) arg)->varno == relid &&
 		((Var *) arg)->varattno > 0 &&
-		((Var *) arg)->varlevelsup == 0 &&
-		!OidIsValid(((Var *) arg)->varcollid))
+		((Var *) arg)->varlevelsup == 0)
 		return (Var *) arg;
 	return NULL;
 }
@@ -157,7 +187,8 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 	if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
 		return 0;
 	op_input_types(opno, &lefttype, &righttype);
-	if (lefttype != coltype)
+	/* the column's type, or the operator class's for a binary-compatible one (varchar) */
+	if (lefttype != coltype && lefttype != tce->btree_opintype)
 		return 0;
 	*cmp_proc = get_opfamily_proc(tce->btree_opf, lefttype, righttype, BTORDER_PROC);
 	return OidIsValid(*cmp_proc) ? strategy : 0;
@@ -170,9 +201,10 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
  */
 static Var *
 SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
-			PruneKeyKind *kind)
+			PruneKeyKind *kind, Oid *collation)
 {
 	*kind = PRUNE_COMPARE;
+	*collation = InvalidOid;
 	if (IsA(clause, OpExpr) && list_length(((OpExpr *) clause)->args) == 2)
 	{
 		OpExpr	   *op = (OpExpr *) clause;
@@ -180,10 +212,13 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 		Node	   *right = lsecond(op->args);
 		Var		   *var;
 
+		*collation = op->inputcollid;
 		if ((var = ArgColumn(left, relid)) != NULL && IsScanConstant(right))
 		{
 			*opno = op->opno;
 			*value = (Expr *) right;
+			if (op->opno == OID_TEXT_LIKE_OP)
+				*kind = PRUNE_LIKE;
 			return var;
 		}
 		if ((var = ArgColumn(right, relid)) != NULL && IsScanConstant(left))
@@ -201,6 +236,7 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 		Var		   *var = ArgColumn(linitial(saop->args), relid);
 
 		*kind = PRUNE_IN;
+		*collation = saop->inputcollid;
 		*opno = saop->opno;
 		*value = lsecond(saop->args);
 		return var != NULL && IsScanConstant((Node *) *value) ? var : NULL;
@@ -216,6 +252,31 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 	return NULL;
 }
 
+/* Is var a text or varchar column (LIKE's and byte equality's types)? */
+static bool
+IsTextColumn(Var *var)
+{
+	Oid			type = getBaseType(var->vartype);
+
+	return type == TEXTOID || type == VARCHAROID;
+}
+
+/*
+ * Can a clause on var under collation be decided here?  Columns without a
+ * collation always.  For a collatable column the clause's collation must be
+ * deterministic (equality is then byte equality, and LIKE works) and, for
+ * comparisons, the column's own: min/max are ordered by it.
+ */
+static bool
+CollationUsable(Var *var, PruneKeyKind kind, Oid collation)
+{
+	if (!OidIsValid(var->varcollid) || kind == PRUNE_IS_NULL || kind == PRUNE_IS_NOT_NULL)
+		return true;
+	if (!OidIsValid(collation) || !get_collation_isdeterministic(collation))
+		return false;
+	return kind == PRUNE_LIKE || collation == var->varcollid;
+}
+
 /*
  * PruningClauseColumn
  *		The column a restriction clause on relation relid lets chunks be
@@ -228,10 +289,13 @@ PruningClauseColumn(Expr *clause, Index relid)
 	Oid			cmp_proc;
 	Expr	   *value;
 	PruneKeyKind kind;
-	Var		   *var = SplitClause(clause, relid, &opno, &value, &kind);
+	Oid			collation;
+	Var		   *var = SplitClause(clause, relid, &opno, &value, &kind, &collation);
 
-	if (var == NULL)
+	if (var == NULL || !CollationUsable(var, kind, collation))
 		return NULL;
+	if (kind == PRUNE_LIKE)
+		return IsTextColumn(var) ? var : NULL;
 	if (kind == PRUNE_IN)
 		return OperatorStrategy(opno, var->vartype, &cmp_proc) == BTEqualStrategyNumber ?
 			var : NULL;
@@ -298,15 +362,111 @@ DateBoundOfTimestamp(int strategy, Timestamp t, int64 *bound)
 }
 
 /*
+ * Build key from clause: a leaf (see SplitClause) or an AND or OR of
+ * clauses that are keys themselves; false if any part cannot be one.
+ */
+static bool
+BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *parent)
+{
+	Oid			opno = InvalidOid;
+	Oid			cmp_proc = InvalidOid;
+	Expr	   *value;
+	Var		   *var;
+
+	if (is_andclause(clause) || is_orclause(clause))
+	{
+		List	   *args = ((BoolExpr *) clause)->args;
+		ListCell   *lc;
+
+		key->kind = is_andclause(clause) ? PRUNE_AND : PRUNE_OR;
+		key->subkeys = palloc0(sizeof(PruneKey) * list_length(args));
+		foreach(lc, args)
+		{
+			if (!BuildKey(&key->subkeys[key->nsubkeys], lfirst(lc), relid, desc, parent))
+				return false;
+			key->nsubkeys++;
+		}
+		key->strict = true;
+		return true;
+	}
+
+	var = SplitClause(clause, relid, &opno, &value, &key->kind, &key->collation);
+	if (var == NULL || var->varattno > desc->natts ||
+		!CollationUsable(var, key->kind, key->collation))
+		return false;
+	key->attno = var->varattno - 1;
+	if (key->kind == PRUNE_LIKE)
+	{
+		if (!IsTextColumn(var))
+			return false;
+		fmgr_info(get_opcode(opno), &key->like);
+		key->strict = op_strict(opno);
+		key->prefix_orders = lc_collate_is_c(var->varcollid);
+		key->value_expr = ExecInitExpr(value, parent);
+		key->value_typlen = -1;
+		key->value_typbyval = false;
+		key->value_isnull = true;
+	}
+	else if (key->kind == PRUNE_IN)
+	{
+		key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
+		if (key->strategy != BTEqualStrategyNumber)
+			return false;
+		fmgr_info(cmp_proc, &key->cmp);
+		key->strict = op_strict(opno);
+		key->value_expr = ExecInitExpr(value, parent);
+		key->elem_type = get_element_type(exprType((Node *) value));
+		if (!OidIsValid(key->elem_type))
+			return false;
+		key->bytes_equal = IsTextColumn(var) && key->elem_type == TEXTOID;
+		/* no date bounds for lists: a date column against timestamps calls cmp */
+		if (IntegerLike(getBaseType(var->vartype), key->elem_type) &&
+			!(getBaseType(var->vartype) == DATEOID && key->elem_type == TIMESTAMPOID))
+		{
+			key->int_column_type = getBaseType(var->vartype);
+			key->int_value_type = key->elem_type;
+		}
+		key->value_typlen = -1;
+		key->value_typbyval = false;
+		key->value_isnull = true;
+	}
+	else if (key->kind == PRUNE_COMPARE)
+	{
+		key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
+		if (key->strategy == 0)
+			return false;
+		fmgr_info(cmp_proc, &key->cmp);
+		key->strict = op_strict(opno);
+		key->value_expr = ExecInitExpr(value, parent);
+		key->numeric_key = var->vartype == NUMERICOID &&
+			exprType((Node *) value) == NUMERICOID;
+		key->bytes_equal = key->strategy == BTEqualStrategyNumber &&
+			IsTextColumn(var) && exprType((Node *) value) == TEXTOID;
+		if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
+		{
+			key->int_column_type = getBaseType(var->vartype);
+			key->int_value_type = exprType((Node *) value);
+			key->date_bound = key->int_column_type == DATEOID &&
+				key->int_value_type == TIMESTAMPOID;
+		}
+		get_typlenbyval(exprType((Node *) value), &key->value_typlen,
+						&key->value_typbyval);
+		key->value_isnull = true;
+	}
+	return true;
+}
+
+/*
  * ChunkPrunerCreate
  *		Build pruning keys from clauses (the executor's copies of clauses
- *		PruningClauseColumn accepted, whose Vars of the scanned relation
- *		have varno relid), their value expressions initialized in parent.
- *		desc is the relation's descriptor.  Clauses that cannot prune are ignored.
- *		The pruner and its two memory contexts (evaluated values, per-test
- *		scratch) are created in CurrentMemoryContext, which must live as
- *		long as the scan (the executor's per-query context); it errors only
- *		on catalog lookup failures.
+ *		PruningClauseColumn or PruningClauseIsExact accepted, whose Vars of
+ *		the scanned relation have varno relid), their value expressions
+ *		initialized in parent.  desc is the relation's descriptor.  Clauses
+ *		that cannot prune are ignored.  The pruner and its two memory
+ *		contexts (evaluated values, per-test scratch) are created in
+ *		CurrentMemoryContext, which must live as long as the scan (the
+ *		executor's per-query context); it errors only on catalog lookup
+ *		failures.
  */
 ChunkPruner *
 ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
@@ -315,6 +475,7 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 	ListCell   *lc;
 
 	pruner->desc = desc;
+	pruner->cxt = CurrentMemoryContext;
 	pruner->keys = palloc0(sizeof(PruneKey) * Max(list_length(clauses), 1));
 	pruner->value_cxt = AllocSetContextCreate(CurrentMemoryContext,
 											  "colstore pruning values",
@@ -324,64 +485,12 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 											ALLOCSET_SMALL_SIZES);
 	foreach(lc, clauses)
 	{
-		Expr	   *clause = (Expr *) lfirst(lc);
 		PruneKey   *key = &pruner->keys[pruner->nkeys];
-		Oid			opno = InvalidOid;
-		Oid			cmp_proc = InvalidOid;
-		Expr	   *value;
-		Var		   *var;
 
 		/* a slot a skipped clause began to fill is used again */
 		memset(key, 0, sizeof(PruneKey));
-
-		var = SplitClause(clause, relid, &opno, &value, &key->kind);
-		if (var == NULL || var->varattno > desc->natts)
-			continue;
-		key->attno = var->varattno - 1;
-		if (key->kind == PRUNE_IN)
-		{
-			key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
-			if (key->strategy != BTEqualStrategyNumber)
-				continue;
-			fmgr_info(cmp_proc, &key->cmp);
-			key->strict = op_strict(opno);
-			key->value_expr = ExecInitExpr(value, parent);
-			key->elem_type = get_element_type(exprType((Node *) value));
-			if (!OidIsValid(key->elem_type))
-				continue;
-			/* no date bounds for lists: a date column against timestamps calls cmp */
-			if (IntegerLike(getBaseType(var->vartype), key->elem_type) &&
-				!(getBaseType(var->vartype) == DATEOID && key->elem_type == TIMESTAMPOID))
-			{
-				key->int_column_type = getBaseType(var->vartype);
-				key->int_value_type = key->elem_type;
-			}
-			key->value_typlen = -1;
-			key->value_typbyval = false;
-			key->value_isnull = true;
-		}
-		else if (key->kind == PRUNE_COMPARE)
-		{
-			key->strategy = OperatorStrategy(opno, var->vartype, &cmp_proc);
-			if (key->strategy == 0)
-				continue;
-			fmgr_info(cmp_proc, &key->cmp);
-			key->strict = op_strict(opno);
-			key->value_expr = ExecInitExpr(value, parent);
-			key->numeric_key = var->vartype == NUMERICOID &&
-				exprType((Node *) value) == NUMERICOID;
-			if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
-			{
-				key->int_column_type = getBaseType(var->vartype);
-				key->int_value_type = exprType((Node *) value);
-				key->date_bound = key->int_column_type == DATEOID &&
-					key->int_value_type == TIMESTAMPOID;
-			}
-			get_typlenbyval(exprType((Node *) value), &key->value_typlen,
-							&key->value_typbyval);
-			key->value_isnull = true;
-		}
-		pruner->nkeys++;
+		if (BuildKey(key, (Expr *) lfirst(lc), relid, desc, parent))
+			pruner->nkeys++;
 	}
 	return pruner;
 }
@@ -389,8 +498,11 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 /*
  * PruningClauseIsExact
  *		True if the clause is one PruningClauseColumn accepts and its
- *		operator is strict, so ChunkPrunerFilterRows decides it for every
- *		row exactly as the executor would (NULL input: the row fails).
+ *		operator is strict, or an AND or OR of such clauses, so
+ *		ChunkPrunerFilterRows decides for every row exactly as the executor
+ *		would whether it is true (NULL input: the row fails; an OR is true
+ *		if one argument is, an AND if all are, whatever the others yield).
+ *		NOT is not accepted: it would have to tell false from NULL.
  */
 bool
 PruningClauseIsExact(Expr *clause, Index relid)
@@ -398,10 +510,22 @@ PruningClauseIsExact(Expr *clause, Index relid)
 	Oid			opno = InvalidOid;
 	Expr	   *value;
 	PruneKeyKind kind;
+	Oid			collation;
 
+	if (is_andclause(clause) || is_orclause(clause))
+	{
+		ListCell   *lc;
+
+		foreach(lc, ((BoolExpr *) clause)->args)
+		{
+			if (!PruningClauseIsExact(lfirst(lc), relid))
+				return false;
+		}
+		return true;
+	}
 	if (PruningClauseColumn(clause, relid) == NULL)
 		return false;
-	(void) SplitClause(clause, relid, &opno, &value, &kind);
+	(void) SplitClause(clause, relid, &opno, &value, &kind, &collation);
 	return kind == PRUNE_IS_NULL || kind == PRUNE_IS_NOT_NULL || op_strict(opno);
 }
 
@@ -441,6 +565,86 @@ ReadArrayElements(PruneKey *key)
 }
 
 /*
+ * The literal prefix of a LIKE key's evaluated pattern (up to its first
+ * unescaped wildcard, with the default escape character '\'), and whether
+ * the rest of the pattern is only '%'s, into the current memory context.
+ * The wildcard and escape bytes are ASCII, which no byte of a multibyte
+ * character in a server encoding is.
+ */
+static void
+ReadLikePrefix(PruneKey *key)
+{
+	text	   *pattern = DatumGetTextPP(key->value);
+	const char *p = VARDATA_ANY(pattern);
+	int			len = VARSIZE_ANY_EXHDR(pattern);
+	int			i = 0;
+
+	key->prefix = palloc(len + 1);
+	key->prefix_len = 0;
+	while (i < len && p[i] != '%' && p[i] != '_')
+	{
+		if (p[i] == '\\' && i + 1 < len)
+			i++;
+		else if (p[i] == '\\')
+			break;				/* a trailing escape: LIKE itself rejects it */
+		key->prefix[key->prefix_len++] = p[i++];
+	}
+	key->prefix_only = i < len;
+	for (; i < len && key->prefix_only; i++)
+		key->prefix_only = p[i] == '%';
+}
+
+/* Compute key's value side (and its subkeys') into the pruner's memory. */
+static void
+EvaluateKey(ChunkPruner *pruner, PruneKey *key, ExprContext *econtext)
+{
+	Datum		value;
+	MemoryContext oldcxt;
+	int			i;
+
+	for (i = 0; i < key->nsubkeys; i++)
+		EvaluateKey(pruner, &key->subkeys[i], econtext);
+	if (key->value_expr == NULL)
+		return;
+	value = ExecEvalExprSwitchContext(key->value_expr, econtext, &key->value_isnull);
+	oldcxt = MemoryContextSwitchTo(pruner->value_cxt);
+	if (!key->value_isnull && (key->bytes_equal || key->kind == PRUNE_LIKE))
+		value = PointerGetDatum(PG_DETOAST_DATUM_PACKED(value));
+	key->value = key->value_isnull ? (Datum) 0 :
+		datumCopy(value, key->value_typbyval, key->value_typlen);
+	key->int_ok = false;
+	key->scaled_ok = false;
+	if (key->value_isnull)
+		;
+	else if (key->kind == PRUNE_IN)
+		ReadArrayElements(key);
+	else if (key->kind == PRUNE_LIKE)
+		ReadLikePrefix(key);
+	else if (OidIsValid(key->int_column_type))
+	{
+		if (key->date_bound)
+			key->int_ok = DateBoundOfTimestamp(key->strategy,
+											   DatumGetTimestamp(key->value),
+											   &key->int_value);
+		else
+		{
+			key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
+			key->int_ok = true;
+		}
+	}
+	else if (key->numeric_key)
+	{
+		NumericView view;
+
+		key->scaled_ok = NumericViewOf(key->value, &view) &&
+			view.kind == NUMERIC_VIEW_FINITE &&
+			NumericViewScaled(&view, NUMERIC_INT128_MAX_SCALE,
+							  &key->scaled_value, &key->scaled_scale);
+	}
+	MemoryContextSwitchTo(oldcxt);
+}
+
+/*
  * ChunkPrunerEvaluate
  *		Compute the value side of every key into the pruner's own memory;
  *		called before a scan reads its first row, and again after a rescan
@@ -454,50 +658,7 @@ ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext)
 
 	MemoryContextReset(pruner->value_cxt);
 	for (i = 0; i < pruner->nkeys; i++)
-	{
-		PruneKey   *key = &pruner->keys[i];
-		Datum		value;
-		MemoryContext oldcxt;
-
-		if (key->value_expr == NULL)
-			continue;
-		value = ExecEvalExprSwitchContext(key->value_expr, econtext,
-										  &key->value_isnull);
-		oldcxt = MemoryContextSwitchTo(pruner->value_cxt);
-		key->value = key->value_isnull ? (Datum) 0 :
-			datumCopy(value, key->value_typbyval, key->value_typlen);
-		key->int_ok = false;
-		if (key->kind == PRUNE_IN)
-		{
-			if (!key->value_isnull)
-				ReadArrayElements(key);
-			MemoryContextSwitchTo(oldcxt);
-			continue;
-		}
-		if (!key->value_isnull && OidIsValid(key->int_column_type))
-		{
-			if (key->date_bound)
-				key->int_ok = DateBoundOfTimestamp(key->strategy,
-												   DatumGetTimestamp(key->value),
-												   &key->int_value);
-			else
-			{
-				key->int_value = SignedIntegerDatum(key->int_value_type, key->value);
-				key->int_ok = true;
-			}
-		}
-		key->scaled_ok = false;
-		if (!key->value_isnull && key->numeric_key)
-		{
-			NumericView view;
-
-			key->scaled_ok = NumericViewOf(key->value, &view) &&
-				view.kind == NUMERIC_VIEW_FINITE &&
-				NumericViewScaled(&view, NUMERIC_INT128_MAX_SCALE,
-								  &key->scaled_value, &key->scaled_scale);
-		}
-		MemoryContextSwitchTo(oldcxt);
-	}
+		EvaluateKey(pruner, &pruner->keys[i], econtext);
 }
 
 /* Does [min, max] rule out "column <strategy> value"? */
@@ -509,10 +670,10 @@ RangeRefutes(PruneKey *key, Datum min, Datum max, Datum value)
 
 	if (key->strategy != BTGreaterStrategyNumber &&
 		key->strategy != BTGreaterEqualStrategyNumber)
-		cmp_min = DatumGetInt32(FunctionCall2(&key->cmp, min, value));
+		cmp_min = DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation, min, value));
 	if (key->strategy != BTLessStrategyNumber &&
 		key->strategy != BTLessEqualStrategyNumber)
-		cmp_max = DatumGetInt32(FunctionCall2(&key->cmp, max, value));
+		cmp_max = DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation, max, value));
 	switch (key->strategy)
 	{
 		case BTLessStrategyNumber:
@@ -529,6 +690,26 @@ RangeRefutes(PruneKey *key, Datum min, Datum max, Datum value)
 	return false;
 }
 
+/*
+ * Does [min, max], in byte order, rule out every string that starts with a
+ * LIKE key's prefix?  It does if min is above all of them (its first bytes
+ * are above the prefix) or max below all of them.
+ */
+static bool
+PrefixRefutes(PruneKey *key, Datum min, Datum max)
+{
+	text	   *tmin = DatumGetTextPP(min);
+	text	   *tmax = DatumGetTextPP(max);
+	int			lmin = VARSIZE_ANY_EXHDR(tmin);
+	int			lmax = VARSIZE_ANY_EXHDR(tmax);
+	int			cmp;
+
+	if (memcmp(VARDATA_ANY(tmin), key->prefix, Min(lmin, key->prefix_len)) > 0)
+		return true;
+	cmp = memcmp(VARDATA_ANY(tmax), key->prefix, Min(lmax, key->prefix_len));
+	return cmp < 0 || (cmp == 0 && lmax < key->prefix_len);
+}
+
 /* Does one key rule out every row of chunk chunkno of the group? */
 static bool
 KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
@@ -540,6 +721,18 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 	Datum		min;
 	Datum		max;
 
+	if (key->kind == PRUNE_AND || key->kind == PRUNE_OR)
+	{
+		int			i;
+
+		/* AND: refuted if one argument is; OR: only if every one is */
+		for (i = 0; i < key->nsubkeys; i++)
+		{
+			if (KeyRefutes(pruner, &key->subkeys[i], h, chunkno) != (key->kind == PRUNE_OR))
+				return key->kind == PRUNE_AND;
+		}
+		return key->kind == PRUNE_OR;
+	}
 	if (key->attno >= h->natts)
 		return false;			/* column added later: its missing value */
 	cd = RowGroupChunk(h, key->attno, chunkno);
@@ -557,6 +750,9 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 	if (!RowGroupChunkStatsMatch(h, att, key->attno, chunkno) ||
 		!RowGroupChunkMinMax(h, att, key->attno, chunkno, &min, &max))
 		return false;
+	if (key->kind == PRUNE_LIKE)
+		return key->prefix_orders && key->prefix_len > 0 &&
+			PrefixRefutes(key, min, max);
 	if (key->kind == PRUNE_IN)
 	{
 		int			i;
@@ -595,7 +791,8 @@ ChunkPrunerRefutes(void *arg, const RowGroupHeader *h, uint32 chunkno)
 static inline bool
 ComparePasses(PruneKey *key, Datum value)
 {
-	int32		cmp = DatumGetInt32(FunctionCall2(&key->cmp, value, key->value));
+	int32		cmp = DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation,
+												  value, key->value));
 
 	switch (key->strategy)
 	{
@@ -664,15 +861,51 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 	}
 }
 
+/* Are two text values the same bytes (equality under a deterministic collation)? */
+static inline bool
+TextBytesEqual(Datum a, Datum b)
+{
+	text	   *ta = DatumGetTextPP(a);
+	text	   *tb = DatumGetTextPP(b);
+
+	return VARSIZE_ANY_EXHDR(ta) == VARSIZE_ANY_EXHDR(tb) &&
+		memcmp(VARDATA_ANY(ta), VARDATA_ANY(tb), VARSIZE_ANY_EXHDR(ta)) == 0;
+}
+
+/* Does text value match a LIKE key's pattern? */
+static bool
+LikePasses(PruneKey *key, Datum value)
+{
+	text	   *t = DatumGetTextPP(value);
+
+	if (VARSIZE_ANY_EXHDR(t) < key->prefix_len ||
+		memcmp(VARDATA_ANY(t), key->prefix, key->prefix_len) != 0)
+		return false;
+	if (key->prefix_only)
+		return true;
+	return DatumGetBool(FunctionCall2Coll(&key->like, key->collation,
+										  PointerGetDatum(t), key->value));
+}
+
 /* Does value equal an element of an IN key's list? */
 static bool
 InListPasses(PruneKey *key, Datum value)
 {
 	int			j;
 
+	if (key->bytes_equal)
+	{
+		for (j = 0; j < key->nelems; j++)
+		{
+			if (TextBytesEqual(value, key->elems[j]))
+				return true;
+		}
+		return false;
+	}
 	for (j = 0; j < key->nelems; j++)
 	{
-		if (DatumGetInt32(FunctionCall2(&key->cmp, value, key->elems[j])) == 0)
+		if (DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation,
+											value, key->elems[j])) == 0)
 			return true;
 	}
 	return false;
@@ -768,6 +1001,98 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
 }
 
 /*
+ * selected[i] &= row i passes key, for the nrows rows of a batch; see
+ * ChunkPrunerFilterRows.  An OR passes the rows any argument passes: each
+ * argument filters its own copy of the selection.
+ */
+static void
+FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
+		  ChunkPrunerFetchScaled fetch_scaled, void *arg, bool *selected)
+{
+	MemoryContext oldcxt;
+	Datum	   *values;
+	bool	   *isnull;
+	int			i;
+
+	if (key->kind == PRUNE_AND)
+	{
+		for (i = 0; i < key->nsubkeys; i++)
+			FilterKey(pruner, &key->subkeys[i], nrows, fetch, fetch_scaled, arg, selected);
+		return;
+	}
+	if (key->kind == PRUNE_OR)
+	{
+		int			j;
+
+		if (nrows > key->rows_capacity)
+		{
+			key->arm_rows = MemoryContextAlloc(pruner->cxt, nrows);
+			key->any_rows = MemoryContextAlloc(pruner->cxt, nrows);
+			key->rows_capacity = nrows;
+		}
+		memset(key->any_rows, 0, nrows);
+		for (j = 0; j < key->nsubkeys; j++)
+		{
+			memcpy(key->arm_rows, selected, nrows);
+			FilterKey(pruner, &key->subkeys[j], nrows, fetch, fetch_scaled, arg,
+					  key->arm_rows);
+			for (i = 0; i < nrows; i++)
+				key->any_rows[i] |= key->arm_rows[i];
+		}
+		memcpy(selected, key->any_rows, nrows);
+		return;
+	}
+	if (key->kind == PRUNE_COMPARE && key->numeric_key &&
+		FilterScaledKey(key, nrows, fetch_scaled, arg, selected))
+		return;
+	fetch(arg, key->attno, &values, &isnull);
+	if (key->kind == PRUNE_IN && !key->value_isnull && key->int_ok)
+	{
+		FilterIntegerInList(key, nrows, values, isnull, selected);
+		return;
+	}
+	if (key->kind == PRUNE_COMPARE && !key->value_isnull && key->int_ok)
+	{
+		FilterIntegerKey(key, nrows, values, isnull, selected);
+		return;
+	}
+	/* comparison functions may allocate (detoasting): per batch memory */
+	oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
+	for (i = 0; i < nrows; i++)
+	{
+		if (!selected[i])
+			continue;
+		switch (key->kind)
+		{
+			case PRUNE_IS_NULL:
+				selected[i] = isnull[i];
+				break;
+			case PRUNE_IS_NOT_NULL:
+				selected[i] = !isnull[i];
+				break;
+			case PRUNE_COMPARE:
+				selected[i] = !isnull[i] && !key->value_isnull &&
+					(key->bytes_equal ? TextBytesEqual(values[i], key->value) :
+					 ComparePasses(key, values[i]));
+				break;
+			case PRUNE_LIKE:
+				selected[i] = !isnull[i] && !key->value_isnull &&
+					LikePasses(key, values[i]);
+				break;
+			case PRUNE_IN:
+				selected[i] = !isnull[i] && !key->value_isnull &&
+					InListPasses(key, values[i]);
+				break;
+			case PRUNE_AND:
+			case PRUNE_OR:
+				break;			/* handled above */
+		}
+	}
+	MemoryContextSwitchTo(oldcxt);
+	MemoryContextReset(pruner->tmp_cxt);
+}
+
+/*
  * ChunkPrunerFilterRows
  *		Clear selected[i] for each of the nrows rows of a batch that fails a
  *		key; fetch(arg, attno, &values, &isnull) gives a column of the batch,
@@ -782,57 +1107,10 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
 					  ChunkPrunerFetchScaled fetch_scaled, void *arg,
 					  bool *selected)
 {
-	MemoryContext oldcxt;
 	int			k;
 
 	for (k = 0; k < pruner->nkeys; k++)
-	{
-		PruneKey   *key = &pruner->keys[k];
-		Datum	   *values;
-		bool	   *isnull;
-		int			i;
-
-		if (key->kind == PRUNE_COMPARE && key->numeric_key &&
-			FilterScaledKey(key, nrows, fetch_scaled, arg, selected))
-			continue;
-		fetch(arg, key->attno, &values, &isnull);
-		if (key->kind == PRUNE_IN && !key->value_isnull && key->int_ok)
-		{
-			FilterIntegerInList(key, nrows, values, isnull, selected);
-			continue;
-		}
-		if (key->kind == PRUNE_COMPARE && !key->value_isnull && key->int_ok)
-		{
-			FilterIntegerKey(key, nrows, values, isnull, selected);
-			continue;
-		}
-		/* comparison functions may allocate (detoasting): per batch memory */
-		oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
-		for (i = 0; i < nrows; i++)
-		{
-			if (!selected[i])
-				continue;
-			switch (key->kind)
-			{
-				case PRUNE_IS_NULL:
-					selected[i] = isnull[i];
-					break;
-				case PRUNE_IS_NOT_NULL:
-					selected[i] = !isnull[i];
-					break;
-				case PRUNE_COMPARE:
-					selected[i] = !isnull[i] && !key->value_isnull &&
-						ComparePasses(key, values[i]);
-					break;
-				case PRUNE_IN:
-					selected[i] = !isnull[i] && !key->value_isnull &&
-						InListPasses(key, values[i]);
-					break;
-			}
-		}
-		MemoryContextSwitchTo(oldcxt);
-		MemoryContextReset(pruner->tmp_cxt);
-	}
+		FilterKey(pruner, &pruner->keys[k], nrows, fetch, fetch_scaled, arg, selected);
 }
 
 /* The number of keys built (clauses that could not prune were dropped). */

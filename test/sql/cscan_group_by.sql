@@ -32,6 +32,9 @@ EXPLAIN (COSTS OFF) SELECT c, sum(n * (1 - n)), avg(n + 1) FROM gb GROUP BY c;
 -- IN lists prune chunks whose min/max rule out every element, and select rows
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT count(*) FROM gb WHERE i IN (5, 24995, NULL);
+-- an OR prunes the chunks every argument rules out
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT count(*) FROM gb WHERE i < 100 OR (i > 24900 AND k IS NOT NULL);
 -- FILTER with conditions of the kind WHERE takes
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n < 10) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE k LIKE 'k1%') FROM gb;
@@ -111,6 +114,16 @@ SELECT q, c.* FROM (VALUES
 	-- numeric conditions on scaled integers; dates against timestamps as date bounds
 	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
 	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
+	-- OR and AND of conditions: a row passes if one argument of an OR is
+	-- true, whatever the others yield (NULL included)
+	('SELECT k, count(*), sum(i) FROM gb WHERE i < 100 OR i > 24900 GROUP BY k'),
+	('SELECT count(*), sum(n) FROM gb WHERE (k = ''k1'' AND i > 10) OR n IS NULL'),
+	('SELECT count(*), sum(i) FROM gb WHERE i IN (1, 2, 3) OR k LIKE ''k3%'' OR d = date ''2020-01-02'''),
+	('SELECT count(*), sum(i) FROM gb WHERE (i < NULL::int OR i > 24000) AND (k IS NULL OR k < ''k2'')'),
+	('SELECT count(*), sum(i) FROM gb WHERE (n < 10 OR n > 100) AND (n > 5 OR s = 7)'),
+	('SELECT c, count(*) FILTER (WHERE i < 10 OR k = ''k2''), sum(n) FILTER (WHERE n IS NULL OR n > 50) FROM gb GROUP BY c'),
+	('SELECT count(*), sum(i) FROM gb WHERE i % 2 = 0 OR i < 5'),
+	('SELECT count(*), sum(i) FROM gb WHERE NOT (i < 5 OR i > 10)'),
 	('SELECT count(*), sum(n) FROM gb WHERE n > -1 AND n <= 0.1250000000000000000000000000000000001'),
 	('SELECT count(*), sum(n) FROM gb WHERE n < 1e30'),
 	('SELECT d, count(*) FROM gb WHERE d < timestamp ''2020-01-03 00:00:00'' GROUP BY d'),

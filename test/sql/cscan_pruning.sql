@@ -34,10 +34,13 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT count(*) FROM cs WHERE id > 12000 AND id < NULL::bigint;
 
--- not offered: uncorrelated column, collatable column, no usable qual,
--- system columns other than ctid/tableoid, or switched off
-EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE k = 3;
+-- text columns prune under their own collation (more: cscan_text_conditions)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE t = 'v100';
+
+-- not offered: uncorrelated column, a collation other than the column's,
+-- no usable qual, system columns other than ctid/tableoid, or switched off
+EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE k = 3;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE t < 'v100' COLLATE "POSIX";
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE id + 0 = 5;
 EXPLAIN (COSTS OFF) SELECT xmin IS NOT NULL FROM cs WHERE id = 7;
 SELECT xmin IS NOT NULL AS has_xmin FROM cs WHERE id = 7;
