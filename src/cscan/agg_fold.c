@@ -23,11 +23,13 @@
  *					be arithmetic over numeric columns (numeric_expr.c)
  *	min/max			int2, int4, int8, date, time, timestamp, timestamptz as
  *					signed integers (their datums' order)
+ *	float4/float8	sum, avg, min, max as PostgreSQL's transition functions
+ *					compute them, value after value (agg_float.c)
  *
  * Results are what Agg returns for the same rows: 0 for counts and NULL for
  * the others when a group saw no values.  Values of one group are folded in
- * row order, but only integer and exact numeric arithmetic is done, so the
- * order does not matter.
+ * row order; for integers and exact numerics the order does not matter, and
+ * floats are folded in the order PostgreSQL's Agg would see them.
  *
  * IDENTIFICATION
  *	  src/cscan/agg_fold.c
@@ -57,6 +59,15 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 	agg->nstates = 0;
 	agg->ints = NULL;
 	agg->numerics = NULL;
+	agg->floats = NULL;
+}
+
+/* Does the aggregate keep float states? */
+static inline bool
+FoldsFloats(const AggFold *agg)
+{
+	return (agg->type == FLOAT4OID || agg->type == FLOAT8OID) &&
+		agg->kind != COLSTORE_AGG_COUNT;
 }
 
 /* Make sure groups 0 .. ngroups - 1 have (zeroed) states. */
@@ -68,7 +79,15 @@ EnsureStates(AggFold *agg, uint32 ngroups)
 	if (ngroups <= agg->nstates)
 		return;
 	n = Max(ngroups, Max(agg->nstates * 2, 16));
-	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	if (FoldsFloats(agg))
+	{
+		if (agg->floats == NULL)
+			agg->floats = MemoryContextAllocHuge(agg->cxt, sizeof(AggFloatState) * n);
+		else
+			agg->floats = repalloc_huge(agg->floats, sizeof(AggFloatState) * n);
+		memset(agg->floats + agg->nstates, 0, sizeof(AggFloatState) * (n - agg->nstates));
+	}
+	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
 	{
 		if (agg->numerics == NULL)
 			agg->numerics = MemoryContextAllocHuge(agg->cxt, sizeof(NumericSum) * n);
@@ -302,6 +321,19 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		}
 		return;
 	}
+	if (FoldsFloats(agg))
+	{
+		bool		float4 = agg->type == FLOAT4OID;
+
+		for (i = 0; i < nrows; i++)
+		{
+			if (!(ROW_SKIPPED(i) || isnull[i]))
+				AggFloatAdd(agg->kind, agg->type, &agg->floats[ROW_GROUP(i)],
+							float4 ? (double) DatumGetFloat4(values[i]) :
+							DatumGetFloat8(values[i]));
+		}
+		return;
+	}
 	if (selected == NULL && groups == NULL && nrows > 0 &&
 		ColstoreScanBatchNulls(scan, agg->attno) == 0)
 	{
@@ -343,6 +375,13 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 	AggIntState *state;
 
 	*isnull = false;
+	if (FoldsFloats(agg))
+	{
+		AggFloatState none = {0};
+
+		return AggFloatResult(agg->kind, agg->type,
+							  group < agg->nstates ? &agg->floats[group] : &none, isnull);
+	}
 	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
 	{
 		NumericSum none = {0};
@@ -393,7 +432,15 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 void
 AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf)
 {
-	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	if (FoldsFloats(agg))
+	{
+		AggFloatState state = {0};
+
+		if (group < agg->nstates)
+			state = agg->floats[group];
+		appendBinaryStringInfo(buf, (const char *) &state, sizeof(AggFloatState));
+	}
+	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
 	{
 		NumericSum	acc = {0};
 
@@ -420,7 +467,15 @@ void
 AggFoldMerge(AggFold *agg, uint32 group, const char **p)
 {
 	EnsureStates(agg, group + 1);
-	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	if (FoldsFloats(agg))
+	{
+		AggFloatState other;
+
+		memcpy(&other, *p, sizeof(AggFloatState));
+		*p += sizeof(AggFloatState);
+		AggFloatMerge(agg->kind, agg->type, &agg->floats[group], &other);
+	}
+	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
 	{
 		NumericSumMergeSerialized(&agg->numerics[group], p, agg->cxt);
 	}

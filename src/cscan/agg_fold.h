@@ -16,6 +16,7 @@
 #include "access/relscan.h"
 #include "lib/stringinfo.h"
 
+#include "cscan/agg_float.h"
 #include "cscan/agg_path.h"
 #include "cscan/numeric_expr.h"
 #include "cscan/numeric_sum.h"
@@ -45,6 +46,7 @@ typedef struct AggFold
 	uint32		nstates;		/* groups with a state */
 	AggIntState *ints;			/* [nstates], integer kinds and counts */
 	NumericSum *numerics;		/* [nstates], sum and avg of numeric */
+	AggFloatState *floats;		/* [nstates], sum, avg, min, max of floats */
 } AggFold;
 
 extern void AggFoldReset(AggFold *agg, MemoryContext cxt);

@@ -159,6 +159,19 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 			return var->vartype == INT2OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
 		case F_AVG_NUMERIC:
 			return var->vartype == NUMERICOID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_SUM_FLOAT8:
+		case F_SUM_FLOAT4:
+			return var->vartype == aggref->aggtype ? COLSTORE_AGG_SUM : COLSTORE_AGG_NONE;
+		case F_AVG_FLOAT8:
+			return var->vartype == FLOAT8OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_AVG_FLOAT4:
+			return var->vartype == FLOAT4OID ? COLSTORE_AGG_AVG : COLSTORE_AGG_NONE;
+		case F_MIN_FLOAT8:
+		case F_MIN_FLOAT4:
+			return var->vartype == aggref->aggtype ? COLSTORE_AGG_MIN : COLSTORE_AGG_NONE;
+		case F_MAX_FLOAT8:
+		case F_MAX_FLOAT4:
+			return var->vartype == aggref->aggtype ? COLSTORE_AGG_MAX : COLSTORE_AGG_NONE;
 		case F_MIN_INT8:
 		case F_MIN_INT4:
 		case F_MIN_INT2:
