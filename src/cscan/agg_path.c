@@ -3,9 +3,9 @@
  * agg_path.c
  *	  Planner side of ColstoreAgg: aggregates computed by the scan itself.
  *
- * For "SELECT <aggregates> FROM t [WHERE <conditions>] [GROUP BY <columns>]"
- * on one colstore table, without HAVING, grouping sets, or DISTINCT or
- * ORDER BY inside the aggregates, a ColstoreAgg node replaces Agg over a
+ * For "SELECT <aggregates> FROM t [WHERE <conditions>] [GROUP BY <columns>]
+ * [HAVING <conditions>]" on one colstore table, without grouping sets, or
+ * DISTINCT or ORDER BY inside the aggregates, a ColstoreAgg node replaces Agg over a
  * scan: it walks the table chunk by chunk and folds decoded column arrays
  * into per-group results, so no row ever becomes a tuple (agg_exec.c,
  * agg_groups.c, agg_fold.c).  It computes count(*), count(column), sum and
@@ -18,6 +18,9 @@
  * equality, when the estimated groups fit in hash_mem (it does not spill).
  * The output target may combine those aggregates and grouping columns in
  * any expression (sum(a) / count(*), upper(g)); the node projects it.
+ *
+ * HAVING clauses are the plan's qual, evaluated by ExecScan on each group
+ * row the node returns; their aggregates are computed with the target's.
  *
  * The WHERE clause must consist only of conditions the node decides
  * exactly per row from the decoded arrays (PruningClauseIsExact: strict
@@ -268,21 +271,21 @@ GroupingColumns(Query *parse, Index relid, bool *ok)
 }
 
 /*
- * The Aggrefs of the grouping target, if ColstoreAgg computes all of them
- * and the target needs nothing else from the rows but the grouping columns
- * (group_vars); *ok is false otherwise.
+ * The Aggrefs of the grouping target and of the HAVING clauses (exprs), if
+ * ColstoreAgg computes all of them and they need nothing else from the rows
+ * but the grouping columns (group_vars); *ok is false otherwise.
  */
 static List *
-SupportedAggregates(PathTarget *target, Index relid, List *group_vars, bool *ok)
+SupportedAggregates(List *exprs, Index relid, List *group_vars, bool *ok)
 {
 	List	   *nodes;
 	List	   *aggs = NIL;
 	ListCell   *lc;
 
 	*ok = false;
-	if (contain_subplans((Node *) target->exprs))
+	if (contain_subplans((Node *) exprs))
 		return NIL;
-	nodes = pull_var_clause((Node *) target->exprs,
+	nodes = pull_var_clause((Node *) exprs,
 							PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
 							PVC_INCLUDE_PLACEHOLDERS);
 	foreach(lc, nodes)
@@ -445,6 +448,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *group_vars;
 	List	   *aggs;
 	List	   *quals;
+	List	   *having;
 	double		ngroups = 1;
 	bool		ok;
 
@@ -452,7 +456,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 	if (stage != UPPERREL_GROUP_AGG || !colstore_enable_custom_agg ||
 		gextra->patype != PARTITIONWISE_AGGREGATE_NONE ||
-		gextra->havingQual != NULL || parse->groupingSets != NIL ||
+		parse->groupingSets != NIL ||
 		parse->hasTargetSRFs || (!parse->hasAggs && parse->groupClause == NIL) ||
 		input_rel->reloptkind != RELOPT_BASEREL ||
 		IS_DUMMY_REL(input_rel) || input_rel->lateral_relids != NULL)
@@ -467,7 +471,9 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	group_vars = GroupingColumns(parse, input_rel->relid, &ok);
 	if (!ok)
 		return;
-	aggs = SupportedAggregates(output_rel->reltarget, input_rel->relid, group_vars, &ok);
+	having = (List *) gextra->havingQual;
+	aggs = SupportedAggregates(list_concat_copy(output_rel->reltarget->exprs, having),
+							   input_rel->relid, group_vars, &ok);
 	if (!ok)
 		return;
 	if (group_vars != NIL)
@@ -490,12 +496,21 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->path.parallel_workers = 0;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
-	cpath->custom_private = list_make4(aggs, group_vars, quals,
-									   makeInteger(input_rel->relid));
+	cpath->custom_private = list_make5(aggs, group_vars, quals,
+									   makeInteger(input_rel->relid), having);
 	cpath->methods = &ColstoreAggPathMethods;
 	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals);
+	if (having != NIL)
+	{
+		QualCost	having_cost;
+
+		/* evaluated once per group, as Agg's HAVING */
+		cost_qual_eval(&having_cost, having, root);
+		cpath->path.startup_cost += having_cost.startup;
+		cpath->path.total_cost += having_cost.startup + ngroups * having_cost.per_tuple;
+	}
 	/* before add_path, which may free the serial path */
-	AddParallelPath(root, input_rel, output_rel, cpath, quals);
+	AddParallelPath(root, input_rel, output_rel, cpath, list_concat_copy(quals, having));
 	add_path(output_rel, (Path *) cpath);
 }
 
@@ -532,6 +547,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	List	   *group_vars = lsecond(best_path->custom_private);
 	List	   *quals = lthird(best_path->custom_private);
 	Index		relid = intVal(lfourth(best_path->custom_private));
+	List	   *having = list_nth(best_path->custom_private, 4);
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 
@@ -548,7 +564,8 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 										 list_length(scan_tlist) + 1,
 										 pstrdup(COLSTORE_AGG_TABLE_ENTRY), true));
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = NIL;
+	/* HAVING: setrefs points its Aggrefs and keys at the scan tuple */
+	cscan->scan.plan.qual = copyObject(having);
 	cscan->scan.scanrelid = 0;
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;

@@ -73,6 +73,12 @@
 #include "encoding/numeric_view.h"
 #include "storage/integer_order.h"
 
+/*
+ * The strategy of "<>", which no btree operator family has: a row passes
+ * when the comparison function says its value differs.
+ */
+#define NOT_EQUAL_STRATEGY	(BTMaxStrategyNumber + 1)
+
 /* What a key tests. */
 typedef enum PruneKeyKind
 {
@@ -184,7 +190,10 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 	if (!OidIsValid(tce->btree_opf))
 		return 0;
 	strategy = get_op_opfamily_strategy(opno, tce->btree_opf);
-	if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
+	if (strategy == 0 && OidIsValid(get_negator(opno)) &&
+		get_op_opfamily_strategy(get_negator(opno), tce->btree_opf) == BTEqualStrategyNumber)
+		strategy = NOT_EQUAL_STRATEGY;	/* "<>": the negator of the family's "=" */
+	else if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
 		return 0;
 	op_input_types(opno, &lefttype, &righttype);
 	/* the column's type, or the operator class's for a binary-compatible one (varchar) */
@@ -352,6 +361,7 @@ DateBoundOfTimestamp(int strategy, Timestamp t, int64 *bound)
 			*bound = midnight ? floor_days : floor_days + 1;
 			break;
 		case BTEqualStrategyNumber:
+		case NOT_EQUAL_STRATEGY:
 			*bound = midnight ? floor_days : PG_INT64_MAX;
 			break;
 		default:
@@ -440,7 +450,8 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		key->value_expr = ExecInitExpr(value, parent);
 		key->numeric_key = var->vartype == NUMERICOID &&
 			exprType((Node *) value) == NUMERICOID;
-		key->bytes_equal = key->strategy == BTEqualStrategyNumber &&
+		key->bytes_equal = (key->strategy == BTEqualStrategyNumber ||
+							key->strategy == NOT_EQUAL_STRATEGY) &&
 			IsTextColumn(var) && exprType((Node *) value) == TEXTOID;
 		if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
 		{
@@ -686,6 +697,8 @@ RangeRefutes(PruneKey *key, Datum min, Datum max, Datum value)
 			return cmp_max < 0;
 		case BTGreaterStrategyNumber:
 			return cmp_max <= 0;
+		case NOT_EQUAL_STRATEGY:
+			return cmp_min == 0 && cmp_max == 0;
 	}
 	return false;
 }
@@ -806,6 +819,8 @@ ComparePasses(PruneKey *key, Datum value)
 			return cmp >= 0;
 		case BTGreaterStrategyNumber:
 			return cmp > 0;
+		case NOT_EQUAL_STRATEGY:
+			return cmp != 0;
 	}
 	return false;
 }
@@ -827,6 +842,7 @@ ComparePasses(PruneKey *key, Datum value)
 		case BTEqualStrategyNumber: FILTER_LOOP(GET, ==, C); break; \
 		case BTGreaterEqualStrategyNumber: FILTER_LOOP(GET, >=, C); break; \
 		case BTGreaterStrategyNumber: FILTER_LOOP(GET, >, C); break; \
+		case NOT_EQUAL_STRATEGY: FILTER_LOOP(GET, !=, C); break; \
 		default: memset(selected, 0, nrows); break; \
 	}
 
@@ -1072,7 +1088,9 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
 				break;
 			case PRUNE_COMPARE:
 				selected[i] = !isnull[i] && !key->value_isnull &&
-					(key->bytes_equal ? TextBytesEqual(values[i], key->value) :
+					(key->bytes_equal ?
+					 TextBytesEqual(values[i], key->value) ==
+					 (key->strategy == BTEqualStrategyNumber) :
 					 ComparePasses(key, values[i]));
 				break;
 			case PRUNE_LIKE:

@@ -38,12 +38,17 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 -- FILTER with conditions of the kind WHERE takes
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n < 10) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE k LIKE 'k1%') FROM gb;
+-- HAVING: the node's filter on the groups it returns
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT k FROM gb GROUP BY k HAVING avg(i) > 12500 OR k IS NULL;
 -- not handled: float keys (-0 = 0), numeric keys (1.5 = 1.50), keys that are
--- expressions, HAVING, grouping sets, nondeterministic collations
+-- expressions, HAVING over what the node does not compute, grouping sets,
+-- nondeterministic collations
 EXPLAIN (COSTS OFF) SELECT r, count(*) FROM gb GROUP BY r;
 EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gb GROUP BY n;
 EXPLAIN (COSTS OFF) SELECT i % 3, count(*) FROM gb GROUP BY i % 3;
-EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING stddev(i) > 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT max(n), stddev(r) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT sum(n / 2), sum(n * i) FROM gb;
@@ -114,6 +119,17 @@ SELECT q, c.* FROM (VALUES
 	-- numeric conditions on scaled integers; dates against timestamps as date bounds
 	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
 	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
+	-- <>, the negator of the btree family's =
+	('SELECT k, count(*), sum(i) FROM gb WHERE k <> ''k1'' AND i <> 5 GROUP BY k'),
+	('SELECT count(*), sum(n) FROM gb WHERE n <> 0.125 AND d <> timestamp ''2020-01-02 00:00:00'''),
+	('SELECT count(*) FROM gb WHERE d <> timestamp ''2020-01-02 12:00:00'' AND c <> ''c1'''),
+	-- HAVING, with aggregates the target does not show, and with key conditions
+	('SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 3000'),
+	('SELECT k, sum(n) FROM gb GROUP BY k HAVING avg(i) > 12500 AND k <> ''k3'''),
+	('SELECT k, c FROM gb GROUP BY k, c HAVING max(i) - min(i) > 24980 OR count(*) < 10'),
+	('SELECT count(*) FROM gb HAVING count(*) > 0'),
+	('SELECT count(*) FROM gb WHERE i > 99999 HAVING count(*) > 0'),
+	('SELECT upper(k), count(*) FROM gb GROUP BY k HAVING upper(k) LIKE ''K%'' AND sum(n) IS NOT NULL'),
 	-- OR and AND of conditions: a row passes if one argument of an OR is
 	-- true, whatever the others yield (NULL included)
 	('SELECT k, count(*), sum(i) FROM gb WHERE i < 100 OR i > 24900 GROUP BY k'),
@@ -171,7 +187,8 @@ SELECT q, c.* FROM (VALUES
 	('SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n > 10) FROM gb GROUP BY k'),
 	('SELECT count(*), sum(b), min(d), max(d), avg(n) FROM gb'),
 	('SELECT count(*), sum(n) FROM gb WHERE i > 99999'),
-	('SELECT k, count(*) FROM gb WHERE i > 99999 GROUP BY k')
+	('SELECT k, count(*) FROM gb WHERE i > 99999 GROUP BY k'),
+	('SELECT k, count(*), avg(n) FROM gb GROUP BY k HAVING sum(i) > 41205000')
 ) v(q), check_groups(q) c;
 SET parallel_leader_participation = off;
 SELECT q, c.* FROM (VALUES

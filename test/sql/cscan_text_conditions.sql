@@ -58,6 +58,8 @@ SELECT q, c.* FROM (VALUES
 	('SELECT count(*), sum(i) FROM tc WHERE nm = ''n1'''),
 	('SELECT count(*), sum(i) FROM tc WHERE tcc = ''p000500'''),
 	('SELECT t, count(*) FROM tc WHERE t IN (''k1'', ''k2'') GROUP BY t'),
+	('SELECT count(*), sum(i) FROM tc WHERE t <> ''k1'' AND v <> ''v3é'''),
+	('SELECT count(*), sum(i) FROM tc WHERE tcc <> ''p000500'' AND b <> ''b1'''),
 	-- comparisons, under the column's collation
 	('SELECT count(*), sum(i) FROM tc WHERE t < ''k2'''),
 	('SELECT count(*), sum(i) FROM tc WHERE t >= ''k35'' AND t <= ''k5'''),
