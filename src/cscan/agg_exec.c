@@ -44,6 +44,7 @@
 #include "utils/ruleutils.h"
 
 #include "cscan/agg_exec.h"
+#include "storage/integer_order.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
 #include "cscan/agg_parallel.h"
@@ -243,6 +244,14 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 			agg->type = NUMERICOID;
 			agg->expr = NumericExprCompile((Node *) linitial_node(TargetEntry,
 																  ((Aggref *) te->expr)->args)->expr);
+		}
+		if ((agg->kind == COLSTORE_AGG_MIN || agg->kind == COLSTORE_AGG_MAX) &&
+			!TypeHasSignedIntegerOrder(agg->type) &&
+			agg->type != FLOAT4OID && agg->type != FLOAT8OID)
+		{
+			agg->compare = palloc(sizeof(AggCompare));
+			AggCompareInit(agg->compare, agg->kind, agg->type,
+						   ((Aggref *) te->expr)->inputcollid);
 		}
 		if (((Aggref *) te->expr)->aggfilter != NULL)
 			agg->filter = CreateFilter(state, ((Aggref *) te->expr)->aggfilter,

@@ -25,6 +25,9 @@
  *					signed integers (their datums' order)
  *	float4/float8	sum, avg, min, max as PostgreSQL's transition functions
  *					compute them, value after value (agg_float.c)
+ *	min/max			numeric, text, varchar, char(n) by the type's comparison
+ *					function, as their transition functions pick
+ *					(agg_compare.c)
  *
  * Results are what Agg returns for the same rows: 0 for counts and NULL for
  * the others when a group saw no values.  Values of one group are folded in
@@ -60,6 +63,7 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 	agg->ints = NULL;
 	agg->numerics = NULL;
 	agg->floats = NULL;
+	agg->compares = NULL;
 }
 
 /* Does the aggregate keep float states? */
@@ -79,7 +83,15 @@ EnsureStates(AggFold *agg, uint32 ngroups)
 	if (ngroups <= agg->nstates)
 		return;
 	n = Max(ngroups, Max(agg->nstates * 2, 16));
-	if (FoldsFloats(agg))
+	if (agg->compare != NULL)
+	{
+		if (agg->compares == NULL)
+			agg->compares = MemoryContextAllocHuge(agg->cxt, sizeof(AggCompareState) * n);
+		else
+			agg->compares = repalloc_huge(agg->compares, sizeof(AggCompareState) * n);
+		memset(agg->compares + agg->nstates, 0, sizeof(AggCompareState) * (n - agg->nstates));
+	}
+	else if (FoldsFloats(agg))
 	{
 		if (agg->floats == NULL)
 			agg->floats = MemoryContextAllocHuge(agg->cxt, sizeof(AggFloatState) * n);
@@ -257,6 +269,35 @@ FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selecte
 }
 
 /*
+ * Fold a batch into min or max states kept by comparison; the comparisons'
+ * allocations (detoasting) go to a per-batch context.
+ */
+static void
+FoldCompared(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
+			 const uint32 *groups)
+{
+	Datum	   *values;
+	bool	   *isnull;
+	MemoryContext old;
+	int			i;
+
+	if (agg->batch_cxt == NULL)
+		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg comparisons",
+											   ALLOCSET_DEFAULT_SIZES);
+	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
+	old = MemoryContextSwitchTo(agg->batch_cxt);
+	for (i = 0; i < nrows; i++)
+	{
+		if ((selected != NULL && !selected[i]) || isnull[i])
+			continue;
+		AggCompareAdd(agg->compare, &agg->compares[groups != NULL ? groups[i] : 0],
+					  values[i], agg->cxt);
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(agg->batch_cxt);
+}
+
+/*
  * AggFoldBatch
  *		Fold the rows of the scan's current batch (nrows rows) that selected
  *		marks (all if NULL) into the states of their groups: groups[i] for
@@ -298,6 +339,11 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 			agg->ints[0].count += nrows - nulls;
 			return;
 		}
+	}
+	if (agg->compare != NULL)
+	{
+		FoldCompared(agg, scan, nrows, selected, groups);
+		return;
 	}
 	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT &&
 		FoldScaledNumerics(agg, scan, nrows, selected, groups))
@@ -375,6 +421,11 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 	AggIntState *state;
 
 	*isnull = false;
+	if (agg->compare != NULL)
+	{
+		*isnull = group >= agg->nstates || !agg->compares[group].set;
+		return *isnull ? (Datum) 0 : agg->compares[group].value;
+	}
 	if (FoldsFloats(agg))
 	{
 		AggFloatState none = {0};
@@ -432,7 +483,14 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 void
 AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf)
 {
-	if (FoldsFloats(agg))
+	if (agg->compare != NULL)
+	{
+		AggCompareState none = {0};
+
+		AggCompareSerialize(agg->compare,
+							group < agg->nstates ? &agg->compares[group] : &none, buf);
+	}
+	else if (FoldsFloats(agg))
 	{
 		AggFloatState state = {0};
 
@@ -467,7 +525,9 @@ void
 AggFoldMerge(AggFold *agg, uint32 group, const char **p)
 {
 	EnsureStates(agg, group + 1);
-	if (FoldsFloats(agg))
+	if (agg->compare != NULL)
+		AggCompareMerge(agg->compare, &agg->compares[group], p, agg->cxt);
+	else if (FoldsFloats(agg))
 	{
 		AggFloatState other;
 

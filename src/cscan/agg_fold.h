@@ -16,6 +16,7 @@
 #include "access/relscan.h"
 #include "lib/stringinfo.h"
 
+#include "cscan/agg_compare.h"
 #include "cscan/agg_float.h"
 #include "cscan/agg_path.h"
 #include "cscan/numeric_expr.h"
@@ -47,6 +48,8 @@ typedef struct AggFold
 	AggIntState *ints;			/* [nstates], integer kinds and counts */
 	NumericSum *numerics;		/* [nstates], sum and avg of numeric */
 	AggFloatState *floats;		/* [nstates], sum, avg, min, max of floats */
+	AggCompare *compare;		/* min or max by comparison function, or NULL */
+	AggCompareState *compares;	/* [nstates], its states */
 } AggFold;
 
 extern void AggFoldReset(AggFold *agg, MemoryContext cxt);

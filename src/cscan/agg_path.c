@@ -135,10 +135,16 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 	if ((aggref->aggfnoid == F_SUM_NUMERIC || aggref->aggfnoid == F_AVG_NUMERIC) &&
 		NumericExprIsSupported((Node *) te->expr, relid, &ncolumns))
 		return aggref->aggfnoid == F_SUM_NUMERIC ? COLSTORE_AGG_SUM : COLSTORE_AGG_AVG;
+	/* min and max of a varchar column take it relabeled as text */
+	if ((aggref->aggfnoid == F_MIN_TEXT || aggref->aggfnoid == F_MAX_TEXT) &&
+		IsA(te->expr, RelabelType) && IsA(((RelabelType *) te->expr)->arg, Var) &&
+		((Var *) ((RelabelType *) te->expr)->arg)->vartype == VARCHAROID)
+		var = (Var *) ((RelabelType *) te->expr)->arg;
 	/* a domain-typed argument arrives relabeled, and is not taken */
-	if (!IsA(te->expr, Var))
+	else if (!IsA(te->expr, Var))
 		return COLSTORE_AGG_NONE;
-	var = (Var *) te->expr;
+	else
+		var = (Var *) te->expr;
 	if (var->varno != relid || var->varattno <= 0 || var->varlevelsup != 0)
 		return COLSTORE_AGG_NONE;
 	*attno = var->varattno;
@@ -175,6 +181,19 @@ ColstoreAggClassify(Aggref *aggref, Index relid, AttrNumber *attno)
 		case F_MAX_FLOAT8:
 		case F_MAX_FLOAT4:
 			return var->vartype == aggref->aggtype ? COLSTORE_AGG_MAX : COLSTORE_AGG_NONE;
+		case F_MIN_NUMERIC:
+		case F_MIN_BPCHAR:
+			/* by the type's comparison function (agg_compare.c) */
+			return var->vartype == aggref->aggtype ? COLSTORE_AGG_MIN : COLSTORE_AGG_NONE;
+		case F_MAX_NUMERIC:
+		case F_MAX_BPCHAR:
+			return var->vartype == aggref->aggtype ? COLSTORE_AGG_MAX : COLSTORE_AGG_NONE;
+		case F_MIN_TEXT:
+			return var->vartype == TEXTOID || var->vartype == VARCHAROID ?
+				COLSTORE_AGG_MIN : COLSTORE_AGG_NONE;
+		case F_MAX_TEXT:
+			return var->vartype == TEXTOID || var->vartype == VARCHAROID ?
+				COLSTORE_AGG_MAX : COLSTORE_AGG_NONE;
 		case F_MIN_INT8:
 		case F_MIN_INT4:
 		case F_MIN_INT2:

@@ -50,7 +50,7 @@ EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gb GROUP BY n;
 EXPLAIN (COSTS OFF) SELECT i % 3, count(*) FROM gb GROUP BY i % 3;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING stddev(i) > 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
-EXPLAIN (COSTS OFF) SELECT max(n), stddev(r) FROM gb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT max(ts - ts), stddev(r) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT sum(n / 2), sum(n * i) FROM gb;
 -- more grouping columns than the executor keeps (INDEX_MAX_KEYS = 32): left
 -- to PostgreSQL
@@ -119,6 +119,14 @@ SELECT q, c.* FROM (VALUES
 	-- numeric conditions on scaled integers; dates against timestamps as date bounds
 	('SELECT count(*), sum(n) FROM gb WHERE n >= 12.5 AND n < 100.125'),
 	('SELECT count(*), sum(n) FROM gb WHERE n = 0.125 OR n IS NULL'),
+	-- min and max by comparison function: among equal values the last one
+	-- read wins for numeric (1.5, 1.50) and text, the first for char(n)
+	-- ('c1', 'c1  '), as in PostgreSQL
+	('SELECT k, min(n), max(n), min(v), max(v), min(c), max(c) FROM gb GROUP BY k'),
+	('SELECT min(n), max(n), min(k), max(k), min(v), max(v), min(c), max(c) FROM gb'),
+	('SELECT i, min(n), max(n), min(c), max(c) FROM gb WHERE i <= 3 GROUP BY i'),
+	('SELECT c, min(k), max(k) FILTER (WHERE i > 100) FROM gb WHERE k IS NOT NULL GROUP BY c'),
+	('SELECT min(n), max(k) FROM gb WHERE i > 99999'),
 	-- <>, the negator of the btree family's =
 	('SELECT k, count(*), sum(i) FROM gb WHERE k <> ''k1'' AND i <> 5 GROUP BY k'),
 	('SELECT count(*), sum(n) FROM gb WHERE n <> 0.125 AND d <> timestamp ''2020-01-02 00:00:00'''),
@@ -188,7 +196,8 @@ SELECT q, c.* FROM (VALUES
 	('SELECT count(*), sum(b), min(d), max(d), avg(n) FROM gb'),
 	('SELECT count(*), sum(n) FROM gb WHERE i > 99999'),
 	('SELECT k, count(*) FROM gb WHERE i > 99999 GROUP BY k'),
-	('SELECT k, count(*), avg(n) FROM gb GROUP BY k HAVING sum(i) > 41205000')
+	('SELECT k, count(*), avg(n) FROM gb GROUP BY k HAVING sum(i) > 41205000'),
+	('SELECT c, min(k), max(v), max(n) FILTER (WHERE n < 100) FROM gb WHERE i > 10 GROUP BY c')
 ) v(q), check_groups(q) c;
 SET parallel_leader_participation = off;
 SELECT q, c.* FROM (VALUES
