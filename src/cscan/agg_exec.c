@@ -39,6 +39,7 @@
 #include "parser/parsetree.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
@@ -162,7 +163,7 @@ ResolveIndexVars(Node *node, List *scan_tlist)
  * aggregates (agg_path.c puts them there).
  */
 static void
-ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys)
+ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys, List *eqops)
 {
 	TupleDesc	desc = RelationGetDescr(state->rel);
 	int			k;
@@ -176,11 +177,29 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys)
 		TargetEntry *te = list_nth_node(TargetEntry, scan_tlist, state->naggs + k);
 		Var		   *var = (Var *) te->expr;
 
+		Oid			eqop = list_length(eqops) == nkeys ? list_nth_oid(eqops, k) : InvalidOid;
+
 		if (!IsA(var, Var) || var->varno != state->relid || var->varattno <= 0 ||
-			var->varattno > desc->natts ||
-			!ColstoreAggGroupKeyType(var->vartype, var->varcollid,
-									 &state->keys[k].byval,
-									 &state->keys[k].blank_padded))
+			var->varattno > desc->natts)
+			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
+		if (OidIsValid(eqop))
+		{
+			GroupKeySpec *spec = &state->keys[k];
+			RegProcedure hash_proc;
+			int16		typlen;
+
+			/* grouped by the operator's functions (agg_path.c) */
+			if (!get_op_hash_functions(eqop, &hash_proc, NULL))
+				elog(ERROR, "could not find hash function for hash operator %u", eqop);
+			fmgr_info(hash_proc, &spec->hash_fn);
+			fmgr_info(get_opcode(eqop), &spec->eq_fn);
+			spec->collation = var->varcollid;
+			spec->by_function = true;
+			get_typlenbyval(var->vartype, &typlen, &spec->byval);
+		}
+		else if (!ColstoreAggGroupKeyType(var->vartype, var->varcollid,
+										  &state->keys[k].byval,
+										  &state->keys[k].blank_padded))
 			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
 		state->keys[k].attno = var->varattno - 1;
 	}
@@ -217,7 +236,7 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
 		strcmp(table_entry->resname, COLSTORE_AGG_TABLE_ENTRY) != 0 ||
-		list_length(cscan->custom_private) != 1)
+		list_length(cscan->custom_private) != 2)
 		elog(ERROR, "ColstoreAgg plan does not name its table");
 	state->relid = ((Var *) table_entry->expr)->varno;
 	state->rel = ExecOpenScanRelation(estate, state->relid, eflags);
@@ -259,7 +278,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 		state->naggs++;
 	}
 	ReadGroupKeys(state, cscan->custom_scan_tlist,
-				  intVal(linitial(cscan->custom_private)));
+				  intVal(linitial(cscan->custom_private)),
+				  lsecond(cscan->custom_private));
 	state->fold_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg",
 											ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg batch",

@@ -11,7 +11,10 @@
  * planner allowed them (agg_path.c): pass-by-value keys by their datums
  * (integers, date, bool, timestamps: types whose equality is identity);
  * varlena keys by their bytes (text and varchar under a deterministic
- * collation), bpchar without its trailing blanks, as bpchareq compares.
+ * collation), bpchar without its trailing blanks, as bpchareq compares;
+ * any other key (float, where -0 = 0 and NaN = NaN; numeric, where 1.5 =
+ * 1.50; nondeterministic collations) through the grouping operator's own
+ * hash and equality functions, as HashAggregate compares it.
  * NULLs form one group, as GROUP BY wants.  A group's key values are those
  * of its first row, copied into the table's memory, which is what
  * PostgreSQL's Agg returns as well.
@@ -166,22 +169,38 @@ ReadRowKey(GroupTable *table, int k, Datum value, bool isnull, RowKey *key)
 {
 	struct varlena *v;
 
+	const GroupKeySpec *spec = &table->keys[k];
+
 	key->value = value;
 	key->isnull = isnull;
 	if (isnull)
 		return 0x9e3779b9;
-	if (table->keys[k].byval)
+	if (spec->byval && !spec->by_function)
 		return HashDatum(value);
-	v = (struct varlena *) DatumGetPointer(value);
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	if (!spec->byval)
 	{
-		/* compressed or external (a heap tuple's value) */
-		MemoryContext old = MemoryContextSwitchTo(table->batch_cxt);
+		v = (struct varlena *) DatumGetPointer(value);
+		if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+		{
+			/* compressed or external (a heap tuple's value) */
+			MemoryContext old = MemoryContextSwitchTo(table->batch_cxt);
 
-		v = pg_detoast_datum_packed(v);
-		MemoryContextSwitchTo(old);
-		key->value = PointerGetDatum(v);
+			v = pg_detoast_datum_packed(v);
+			MemoryContextSwitchTo(old);
+			key->value = PointerGetDatum(v);
+		}
 	}
+	if (spec->by_function)
+	{
+		/* what it allocates (detoasting) lives as long as the batch */
+		MemoryContext old = MemoryContextSwitchTo(table->batch_cxt);
+		uint32		hash = DatumGetUInt32(FunctionCall1Coll((FmgrInfo *) &spec->hash_fn,
+															spec->collation, key->value));
+
+		MemoryContextSwitchTo(old);
+		return hash;
+	}
+	v = (struct varlena *) DatumGetPointer(key->value);
 	key->bytes.data = VARDATA_ANY(v);
 	key->bytes.len = VARSIZE_ANY_EXHDR(v);
 	if (table->keys[k].blank_padded)
@@ -203,7 +222,18 @@ KeysEqual(const GroupTable *table, const RowKey *a, const RowKey *b)
 			return false;
 		if (a[k].isnull)
 			continue;
-		if (table->keys[k].byval)
+		if (table->keys[k].by_function)
+		{
+			MemoryContext old = MemoryContextSwitchTo(table->batch_cxt);
+			bool		equal = DatumGetBool(FunctionCall2Coll((FmgrInfo *) &table->keys[k].eq_fn,
+															   table->keys[k].collation,
+															   a[k].value, b[k].value));
+
+			MemoryContextSwitchTo(old);
+			if (!equal)
+				return false;
+		}
+		else if (table->keys[k].byval)
 		{
 			if (a[k].value != b[k].value)
 				return false;
@@ -262,7 +292,8 @@ AddGroup(GroupTable *table, const RowKey *key, uint32 hash, uint32 slot)
 
 			MemoryContextSwitchTo(old);
 			stored[k].value = PointerGetDatum(copy);
-			stored[k].bytes.data = VARDATA_ANY(copy);
+			if (!table->keys[k].by_function)
+				stored[k].bytes.data = VARDATA_ANY(copy);
 		}
 	}
 	table->hashes[g] = hash;

@@ -14,12 +14,19 @@
 
 #include "postgres.h"
 
+#include "fmgr.h"
+
 /* One grouping column. */
 typedef struct GroupKeySpec
 {
 	int			attno;			/* column, 0-based */
-	bool		byval;			/* pass-by-value, equal iff the datums are */
+	bool		byval;			/* pass-by-value (else a varlena) */
 	bool		blank_padded;	/* bpchar: trailing blanks do not count */
+	/* else than by datum or bytes: by the grouping operator's functions */
+	bool		by_function;
+	FmgrInfo	hash_fn;		/* the operator's hash function */
+	FmgrInfo	eq_fn;			/* the operator's function */
+	Oid			collation;
 } GroupKeySpec;
 
 typedef struct GroupTable GroupTable;

@@ -257,17 +257,36 @@ ColstoreAggGroupKeyType(Oid type, Oid collation, bool *byval, bool *blank_padded
 }
 
 /*
+ * Can a grouping column of this type be grouped through its grouping
+ * operator's hash and equality functions, as HashAggregate groups it?  The
+ * executor keeps keys of pass-by-value and varlena types only.
+ */
+static bool
+GroupableByFunctions(Oid type, SortGroupClause *sgc)
+{
+	int16		typlen;
+	bool		typbyval;
+	RegProcedure hash_proc;
+
+	get_typlenbyval(type, &typlen, &typbyval);
+	return (typbyval || typlen == -1) && sgc->hashable &&
+		get_op_hash_functions(sgc->eqop, &hash_proc, NULL) &&
+		OidIsValid(get_opcode(sgc->eqop));
+}
+
+/*
  * The GROUP BY columns as Vars of relid, if ColstoreAgg can group by every
  * one of them (a plain column of a type ColstoreAggGroupKeyType accepts,
  * grouped with the type's default equality); *ok is false otherwise.
  */
 static List *
-GroupingColumns(Query *parse, Index relid, bool *ok)
+GroupingColumns(Query *parse, Index relid, List **eqops, bool *ok)
 {
 	List	   *vars = NIL;
 	ListCell   *lc;
 
 	*ok = false;
+	*eqops = NIL;
 	foreach(lc, parse->groupClause)
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
@@ -277,12 +296,19 @@ GroupingColumns(Query *parse, Index relid, bool *ok)
 		bool		blank_padded;
 
 		if (!IsA(expr, Var) || var->varno != relid || var->varattno <= 0 ||
-			var->varlevelsup != 0 ||
-			!ColstoreAggGroupKeyType(var->vartype, var->varcollid, &byval,
-									 &blank_padded) ||
-			sgc->eqop != lookup_type_cache(var->vartype, TYPECACHE_EQ_OPR)->eq_opr)
+			var->varlevelsup != 0)
 			return NIL;
-		vars = list_append_unique(vars, var);
+		if (list_member(vars, var))
+			continue;
+		if (ColstoreAggGroupKeyType(var->vartype, var->varcollid, &byval,
+									&blank_padded) &&
+			sgc->eqop == lookup_type_cache(var->vartype, TYPECACHE_EQ_OPR)->eq_opr)
+			*eqops = lappend_oid(*eqops, InvalidOid);
+		else if (GroupableByFunctions(var->vartype, sgc))
+			*eqops = lappend_oid(*eqops, sgc->eqop);
+		else
+			return NIL;
+		vars = lappend(vars, var);
 	}
 	/* the executor keeps a row's keys in arrays of INDEX_MAX_KEYS */
 	*ok = list_length(vars) <= INDEX_MAX_KEYS;
@@ -468,6 +494,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *aggs;
 	List	   *quals;
 	List	   *having;
+	List	   *group_eqops;
 	double		ngroups = 1;
 	bool		ok;
 
@@ -487,7 +514,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	quals = ExactConditions(input_rel, &ok);
 	if (!ok)
 		return;
-	group_vars = GroupingColumns(parse, input_rel->relid, &ok);
+	group_vars = GroupingColumns(parse, input_rel->relid, &group_eqops, &ok);
 	if (!ok)
 		return;
 	having = (List *) gextra->havingQual;
@@ -517,6 +544,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->custom_private = list_make5(aggs, group_vars, quals,
 									   makeInteger(input_rel->relid), having);
+	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
 	cpath->methods = &ColstoreAggPathMethods;
 	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals);
 	if (having != NIL)
@@ -567,6 +595,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	List	   *quals = lthird(best_path->custom_private);
 	Index		relid = intVal(lfourth(best_path->custom_private));
 	List	   *having = list_nth(best_path->custom_private, 4);
+	List	   *group_eqops = list_nth(best_path->custom_private, 5);
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 
@@ -589,7 +618,8 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->flags = best_path->flags;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = copyObject(quals);
-	cscan->custom_private = list_make1(makeInteger(list_length(group_vars)));
+	/* the grouping operators of keys grouped by function (else InvalidOid) */
+	cscan->custom_private = list_make2(makeInteger(list_length(group_vars)), group_eqops);
 	cscan->methods = ColstoreAggPlanMethods();
 	return &cscan->scan.plan;
 }

@@ -44,7 +44,10 @@ SELECT q, c.* FROM (VALUES
 	('SELECT sum(d), avg(d), sum(r), avg(r) FROM fa'),
 	('SELECT g, sum(d) FILTER (WHERE d > 50), avg(r) FILTER (WHERE r < 10) FROM fa GROUP BY g'),
 	('SELECT sum(d), min(r) FROM fa WHERE g > 100'),
-	('SELECT g, sum(d) / count(*), max(r) - min(r) FROM fa WHERE d < 1000 OR d IS NULL GROUP BY g')
+	('SELECT g, sum(d) / count(*), max(r) - min(r) FROM fa WHERE d < 1000 OR d IS NULL GROUP BY g'),
+	-- float keys: -0 and 0 one group, NaNs one group
+	('SELECT d, r, count(*), sum(g) FROM fa WHERE g >= 10 GROUP BY d, r'),
+	('SELECT r, count(*), max(d) FROM fa GROUP BY r')
 ) v(q), LATERAL check_floats(q) c;
 -- what the special values give
 SELECT g, sum(d), avg(d), min(d), max(d), sum(r), avg(r), min(r), max(r)
