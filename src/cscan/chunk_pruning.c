@@ -58,6 +58,7 @@
 #include "catalog/pg_operator_d.h"
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
@@ -133,7 +134,9 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 /*
  * Split clause into column, operator (as "column op value") and value, or
  * return NULL if it is not "column op value", "value op column",
- * "column op ANY (array value)" (IN lists) or "column IS [NOT] NULL".
+ * "column op ANY (array value)" (IN lists), "column IS [NOT] NULL", or a
+ * boolean column or its NOT (as "column = true" or "= false": NULL fails
+ * either way, as the executor's qual does).
  */
 static Var *
 SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
@@ -184,6 +187,19 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 		*kind = (nt->nulltesttype == IS_NULL) ? PRUNE_IS_NULL : PRUNE_IS_NOT_NULL;
 		*value = NULL;
 		return ArgColumn((Node *) nt->arg, relid);
+	}
+	/* a boolean column, or NOT of one: "column = true" or "= false" */
+	{
+		bool		negated = is_notclause(clause);
+		Var		   *var = ArgColumn(negated ? (Node *) get_notclausearg(clause) :
+									(Node *) clause, relid);
+
+		if (var != NULL && var->vartype == BOOLOID)
+		{
+			*opno = BooleanEqualOperator;
+			*value = (Expr *) makeBoolConst(!negated, false);
+			return var;
+		}
 	}
 	return NULL;
 }

@@ -134,6 +134,10 @@ SELECT q, c.* FROM (VALUES
 	('SELECT r, count(*), avg(i) FROM gb GROUP BY r'),
 	('SELECT n, r, k, count(*) FROM gb WHERE i < 2000 GROUP BY n, r, k'),
 	('SELECT n, count(*) FROM gb WHERE i <= 3 GROUP BY n'),
+	-- a boolean column as a condition, and its NOT
+	('SELECT k, count(*), sum(i) FROM gb WHERE f GROUP BY k'),
+	('SELECT count(*), sum(i) FROM gb WHERE NOT f AND i > 100'),
+	('SELECT count(*) FILTER (WHERE f OR i < 10), count(*) FILTER (WHERE NOT f) FROM gb'),
 	-- <>, the negator of the btree family's =
 	('SELECT k, count(*), sum(i) FROM gb WHERE k <> ''k1'' AND i <> 5 GROUP BY k'),
 	('SELECT count(*), sum(n) FROM gb WHERE n <> 0.125 AND d <> timestamp ''2020-01-02 00:00:00'''),

@@ -219,11 +219,14 @@ sub aggregate_query
 
 sub group_query
 {
-	my @keys = some(2, qw(a s v b d t), "date_trunc('month', ts)", 'length(t) % 10');
+	my @keys = some(2, qw(a s v b d t n f), "date_trunc('month', ts)", 'length(t) % 10');
 	my @aggs = ('count(*)', map { aggregate($_) } some(3, @columns));
 	my $sql = 'SELECT ' . join(', ', @keys, @aggs) . ' FROM {t} ' . where()
 	  . ' GROUP BY ' . join(', ', 1 .. @keys);
-	$sql .= ' HAVING count(*) > ' . between(1, 50) if rand() < 0.3;
+	$sql .= ' HAVING ' . pick('count(*) > ' . between(1, 50),
+		'max(a) > ' . between(-30, 30) . ' OR min(s) < ' . between(-50, 50),
+		'avg(f) > ' . between(-100, 100), 'sum(n) IS NOT NULL AND count(t) > ' . between(0, 20))
+	  if rand() < 0.3;
 	return $sql . ' ' . order_by(scalar @keys) . ' LIMIT 60';
 }
 
