@@ -59,18 +59,18 @@
 
 /*
  * DeltaVacuumBegin
- *		Allocate vs's dead item arrays for the heap pages of dir and
+ *		Allocate vs's dead item arrays for ndeltas heap pages and
  *		extra_items more TIDs, as many items as
  *		(autovacuum_)maintenance_work_mem allows.  Pages that would overflow
  *		them are left for the next VACUUM.
  */
 void
-DeltaVacuumBegin(DeltaVacuumState *vs, ColstoreDirectory *dir, double extra_items)
+DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas, double extra_items)
 {
 	int			work_mem_kb = (IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1) ?
 		autovacuum_work_mem : maintenance_work_mem;
 	double		by_memory = (double) work_mem_kb * 1024 / (2 * sizeof(ItemPointerData));
-	double		needed = (double) dir->ndeltas * MaxHeapTuplesPerPage + extra_items;
+	double		needed = (double) ndeltas * MaxHeapTuplesPerPage + extra_items;
 	int			max_items;
 
 	max_items = (int) Min(by_memory, needed);

@@ -44,7 +44,7 @@ typedef struct DeltaVacuumState
 	double		deleted_rows;	/* row-group rows whose copy says deleted */
 } DeltaVacuumState;
 
-extern void DeltaVacuumBegin(DeltaVacuumState *vs, ColstoreDirectory *dir,
+extern void DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas,
 							 double extra_items);
 extern void DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
 							DeltaVacuumState *vs);

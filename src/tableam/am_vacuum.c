@@ -92,22 +92,25 @@ VacuumEntry(RowGroupDirEntry *e, TransactionId freeze_limit, bool *keeps_xid)
 /*
  * Add to vs's dead items the TIDs of the row-group rows whose promoted
  * copies this VACUUM pruned: their index entries name the row, not the
- * copy.  Only row groups with a promotion map can have such rows.
+ * copy.  Only row groups with a promotion map can have such rows; groups
+ * is a copy of the directory's row groups taken before the heap pages were
+ * pruned (a row promoted later has a copy too young to prune).
  */
 static void
-AddRowsOfPrunedCopies(Relation rel, ColstoreDirectory *dir, DeltaVacuumState *vs)
+AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngroups,
+					  DeltaVacuumState *vs)
 {
 	ItemPointerData *copies = NULL;
 	uint32		capacity = 0;
-	int			g;
+	uint32		g;
 
 	if (vs->ndead_copies == 0)
 		return;
 	qsort(vs->dead_copies, vs->ndead_copies, sizeof(ItemPointerData),
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
-	for (g = 0; g < dir->ngroups; g++)
+	for (g = 0; g < ngroups; g++)
 	{
-		RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+		const RowGroupDirEntry *e = &groups[g];
 		uint32		i;
 
 		if (e->rg_state_root == 0 || (e->rg_flags & RG_FLAG_INVALID))
@@ -209,6 +212,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	ColstoreDirectory *dir;
 	RowGroupDirEntry *entries;
 	RowGroupDirEntry *aborted;
+	RowGroupDirEntry *deltas;
+	RowGroupDirEntry *groups;
+	uint32		ndeltas;
+	uint32		ngroups;
 	int			naborted = 0;
 	double		aborted_rows = 0;
 	DeltaVacuumState vs;
@@ -276,15 +283,28 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	vs.strategy = bstrategy;
 	vs.new_frozen_xid = new_frozen_xid;
 	vs.new_min_mxid = oldest_mxact;
+	/*
+	 * Copies of the entries: the cached directory is rebuilt when a
+	 * concurrent writer changes an entry, so pointers into it do not last.
+	 * Heap pages registered after this point hold only versions too young
+	 * to prune.
+	 */
 	dir = DirectoryGet(rel);
-	DeltaVacuumBegin(&vs, dir, aborted_rows);
-	for (i = 0; i < dir->ndeltas; i++)
+	ndeltas = dir->ndeltas;
+	deltas = palloc(sizeof(RowGroupDirEntry) * Max(ndeltas, 1));
+	for (i = 0; i < ndeltas; i++)
+		deltas[i] = dir->entries[dir->deltas_by_block[i]];
+	ngroups = dir->ngroups;
+	groups = palloc(sizeof(RowGroupDirEntry) * Max(ngroups, 1));
+	for (i = 0; i < ngroups; i++)
+		groups[i] = dir->entries[dir->groups[i]];
+	DeltaVacuumBegin(&vs, ndeltas, aborted_rows);
+	for (i = 0; i < ndeltas; i++)
 	{
 		vacuum_delay_point();
-		DeltaVacuumPage(rel, &DirectoryGet(rel)->entries[DirectoryGet(rel)->deltas_by_block[i]],
-						&vs);
+		DeltaVacuumPage(rel, &deltas[i], &vs);
 	}
-	AddRowsOfPrunedCopies(rel, DirectoryGet(rel), &vs);
+	AddRowsOfPrunedCopies(rel, groups, ngroups, &vs);
 	AddRowsOfAbortedGroups(aborted, naborted, &vs);
 	qsort(vs.dead_items->items, vs.dead_items->num_items, sizeof(ItemPointerData),
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
