@@ -13,8 +13,8 @@
  * heap's recovery conflicts), but treats every version as indexed:
  *
  *	1. DeltaVacuumPage, under a cleanup lock (a page someone holds a pin on
- *	   is left for the next VACUUM, unless the VACUUM is aggressive, as
- *	   heap's VACUUM waits only when it must freeze): versions dead to everyone (HeapTupleSatisfiesVacuum against
+ *	   is left for the next VACUUM, unless the VACUUM is aggressive and the
+ *	   page needs freezing, as heap's VACUUM waits only then): versions dead to everyone (HeapTupleSatisfiesVacuum against
  *	   OldestXmin) become LP_DEAD, logged as XLOG_HEAP2_PRUNE with the
  *	   removed xid horizon; the versions that stay are frozen as
  *	   heap_prepare_freeze_tuple decides (XLOG_HEAP2_FREEZE_PAGE).  A pruned
@@ -30,6 +30,12 @@
  *	   versions' LP_DEAD items become LP_UNUSED (XLOG_HEAP2_VACUUM), and the
  *	   page's free space goes to the free space map, where heap_insert and
  *	   heap_update find it.
+ *
+ * Dead heap-only (HOT) tuples become LP_DEAD too, where heap would make
+ * them LP_UNUSED: they have index entries here.  heapam's redo of the
+ * prune record asserts that no heap-only tuple becomes LP_DEAD, so a server
+ * built with assertions would stop replaying it; PostgreSQL's packaged
+ * servers have none, and replay exactly what this file does.
  *
  * An LP_DEAD item found at the start of a VACUUM is taken for a pruned
  * copy.  An ordinary version's LP_DEAD item outlives its VACUUM only if
@@ -84,7 +90,7 @@ DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas, double extra_items)
 	vs->dead_copies = palloc(sizeof(ItemPointerData) * max_items);
 	vs->ndead_copies = 0;
 	vs->live_versions = vs->dead_versions = 0;
-	vs->removed_versions = vs->deleted_rows = 0;
+	vs->removed_versions = vs->deleted_rows = vs->pruned_copies = 0;
 }
 
 /* Log the LP_DEAD marking of ndead items of buf, as heap's pruning does. */
@@ -137,12 +143,56 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 	}
 }
 
+/* Make items dead[0..ndead) of the page in buf LP_DEAD, as heap's pruning logs it. */
+static void
+PruneItems(Relation rel, Buffer buf, TransactionId latest_removed,
+		   OffsetNumber *dead, int ndead)
+{
+	Page		page = BufferGetPage(buf);
+	int			i;
+
+	START_CRIT_SECTION();
+	for (i = 0; i < ndead; i++)
+		ItemIdSetDead(PageGetItemId(page, dead[i]));
+	PageRepairFragmentation(page);
+	PageClearFull(page);
+	MarkBufferDirty(buf);
+	if (RelationNeedsWAL(rel))
+		LogPrune(buf, latest_removed, dead, ndead);
+	END_CRIT_SECTION();
+}
+
+/* Freeze the tuples frozen[0..nfrozen) describe on the page in buf. */
+static void
+FreezeItems(Relation rel, Buffer buf, TransactionId freeze_limit,
+			xl_heap_freeze_tuple *frozen, int nfrozen)
+{
+	Page		page = BufferGetPage(buf);
+	int			i;
+
+	START_CRIT_SECTION();
+	MarkBufferDirty(buf);
+	for (i = 0; i < nfrozen; i++)
+		heap_execute_freeze_tuple((HeapTupleHeader)
+								  PageGetItem(page, PageGetItemId(page, frozen[i].offset)),
+								  &frozen[i]);
+	if (RelationNeedsWAL(rel))
+	{
+		XLogRecPtr	recptr = log_heap_freeze(rel, buf, freeze_limit, frozen, nfrozen);
+
+		PageSetLSN(page, recptr);
+	}
+	END_CRIT_SECTION();
+}
+
 /*
  * Prune and freeze the page in buf, which is cleanup-locked.  Dead
- * versions are pruned only if pruning is on and all of them fit in vs's
- * arrays; the others are frozen either way.
+ * versions are pruned only if pruning is on; the others are frozen either
+ * way.  Returns false, changing and counting nothing, if the page's dead
+ * versions do not fit in vs's arrays: the caller empties them and asks
+ * again.
  */
-static void
+static bool
 PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumState *vs)
 {
 	Page		page = BufferGetPage(buf);
@@ -153,9 +203,7 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 	TransactionId latest_removed = InvalidTransactionId;
 	int			ndead = 0;
 	int			nfrozen = 0;
-	bool		prune;
 	OffsetNumber off;
-	int			i;
 
 	/* judge every version once; the decisions below all use this verdict */
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
@@ -163,28 +211,28 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		HeapTupleData tuple;
 
 		res[off] = HEAPTUPLE_LIVE;
-		if (ItemIdIsDead(PageGetItemId(page, off)))
-			vs->deleted_rows += 1;
 		if (!HeapVersionRead(rel, buf, off, &tuple))
 			continue;
 		res[off] = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
-		if (res[off] == HEAPTUPLE_DEAD)
-			ndead++;
+		ndead += res[off] == HEAPTUPLE_DEAD;
 	}
-	prune = vs->may_prune && ndead > 0 &&
-		vs->dead_items->num_items + vs->ndead_copies + ndead <= vs->dead_items->max_items;
-	ndead = 0;
+	if (vs->may_prune &&
+		vs->dead_items->num_items + vs->ndead_copies + ndead > vs->dead_items->max_items)
+		return false;
 
+	ndead = 0;
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		HeapTupleData tuple;
 		bool		copy;
 		bool		totally_frozen;
 
+		if (ItemIdIsDead(PageGetItemId(page, off)))
+			vs->deleted_rows += 1;	/* pruned before: a deleted row's copy */
 		if (!HeapVersionRead(rel, buf, off, &tuple))
 			continue;
 		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
-		if (res[off] == HEAPTUPLE_DEAD && prune)
+		if (res[off] == HEAPTUPLE_DEAD && vs->may_prune)
 		{
 			HeapTupleHeaderAdvanceLatestRemovedXid(tuple.t_data, &latest_removed);
 			dead[ndead++] = off;
@@ -194,6 +242,7 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 
 				ItemPointerSet(copy_pos, BufferGetBlockNumber(buf), off);
 				vs->deleted_rows += 1;
+				vs->pruned_copies += 1;
 			}
 			else
 			{
@@ -222,62 +271,77 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 									  &vs->new_frozen_xid, &vs->new_min_mxid))
 			frozen[nfrozen++].offset = off;
 	}
-	if (ndead == 0 && nfrozen == 0)
-		return;
-
-	START_CRIT_SECTION();
 	if (ndead > 0)
-	{
-		for (i = 0; i < ndead; i++)
-			ItemIdSetDead(PageGetItemId(page, dead[i]));
-		PageRepairFragmentation(page);
-		PageClearFull(page);
-		MarkBufferDirty(buf);
-		if (RelationNeedsWAL(rel))
-			LogPrune(buf, latest_removed, dead, ndead);
-	}
+		PruneItems(rel, buf, latest_removed, dead, ndead);
 	if (nfrozen > 0)
-	{
-		MarkBufferDirty(buf);
-		for (i = 0; i < nfrozen; i++)
-			heap_execute_freeze_tuple((HeapTupleHeader)
-									  PageGetItem(page, PageGetItemId(page, frozen[i].offset)),
-									  &frozen[i]);
-		if (RelationNeedsWAL(rel))
-		{
-			XLogRecPtr	recptr = log_heap_freeze(rel, buf, vs->freeze_limit, frozen, nfrozen);
+		FreezeItems(rel, buf, vs->freeze_limit, frozen, nfrozen);
+	return true;
+}
 
-			PageSetLSN(page, recptr);
-		}
+/*
+ * Would any tuple of the share-locked page in buf need freezing?  An
+ * aggressive VACUUM waits for a page's cleanup lock only then, as heap's
+ * does (lazy_scan_noprune).
+ */
+static bool
+PageNeedsFreezing(Relation rel, Buffer buf, const DeltaVacuumState *vs)
+{
+	Page		page = BufferGetPage(buf);
+	OffsetNumber off;
+
+	for (off = FirstOffsetNumber; off <= PageGetMaxOffsetNumber(page); off++)
+	{
+		HeapTupleData tuple;
+		TransactionId xid = vs->new_frozen_xid;
+		MultiXactId mxid = vs->new_min_mxid;
+
+		if (HeapVersionRead(rel, buf, off, &tuple) &&
+			heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
+									&xid, &mxid))
+			return true;
 	}
-	END_CRIT_SECTION();
+	return false;
 }
 
 /*
  * DeltaVacuumPage
- *		Step 1 of the file header for the heap page of directory entry page.
+ *		Step 1 of the file header for the heap page of directory entry page
+ *		(a copy: the directory may be rebuilt meanwhile).  Takes the page's
+ *		cleanup lock without waiting for it, unless the VACUUM is aggressive
+ *		and the page needs freezing; a page it cannot lock is only counted.
+ *		Returns false, doing nothing, if the page's dead versions do not fit
+ *		in vs's arrays (the caller empties them and calls again).
  */
-void
+bool
 DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs)
 {
 	BlockNumber blkno = page->rg_header.sp_block;
 	Buffer		buf;
 	Size		freespace;
+	bool		done;
 
 	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vs->strategy);
-	if (vs->wait_for_pins)
-		LockBufferForCleanup(buf);
-	else if (!ConditionalLockBufferForCleanup(buf))
+	if (!ConditionalLockBufferForCleanup(buf))
 	{
+		bool		must_wait;
+
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		AccountPage(rel, buf, vs);
-		UnlockReleaseBuffer(buf);
-		return;
+		must_wait = vs->wait_for_pins && PageNeedsFreezing(rel, buf, vs);
+		if (!must_wait)
+		{
+			AccountPage(rel, buf, vs);
+			UnlockReleaseBuffer(buf);
+			return true;
+		}
+		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		LockBufferForCleanup(buf);
 	}
-	PrunePage(rel, page, buf, vs);
+	done = PrunePage(rel, page, buf, vs);
 	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
 	UnlockReleaseBuffer(buf);
-	RecordPageWithFreeSpace(rel, blkno, freespace);
+	if (done)
+		RecordPageWithFreeSpace(rel, blkno, freespace);
+	return done;
 }
 
 /* Make the LP_DEAD items offsets[0..n) of heap page blkno reusable. */

@@ -41,12 +41,13 @@ typedef struct DeltaVacuumState
 	double		live_versions;	/* versions of delta pages that stay alive */
 	double		dead_versions;	/* versions that stay, dead to some snapshot */
 	double		removed_versions;	/* versions removed */
+	double		pruned_copies;	/* deleted rows' copies pruned */
 	double		deleted_rows;	/* row-group rows whose copy says deleted */
 } DeltaVacuumState;
 
 extern void DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas,
 							 double extra_items);
-extern void DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
+extern bool DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
 							DeltaVacuumState *vs);
 extern void DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs);
 

@@ -68,12 +68,9 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 		return false;
 	/* heap_* must never be handed a pruned (empty) item */
 	if (state->kind != ROWSTATE_GROUP && !HeapVersionExists(rel, &state->phys))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg_internal("row at TID (%u,%u) of colstore table \"%s\" was removed by VACUUM",
-								 ItemPointerGetBlockNumberNoCheck(tid),
-								 ItemPointerGetOffsetNumberNoCheck(tid),
-								 RelationGetRelationName(rel))));
+		elog(ERROR, "row at TID (%u,%u) of colstore table \"%s\" was removed by VACUUM",
+			 ItemPointerGetBlockNumberNoCheck(tid), ItemPointerGetOffsetNumberNoCheck(tid),
+			 RelationGetRelationName(rel));
 	RowStatePromote(rel, state);
 	return true;
 }

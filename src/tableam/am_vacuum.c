@@ -15,8 +15,10 @@
  *	  through the promotion maps), are collected.
  *	  So are the rows of row groups found aborted in step 1.
  * 3. Every index loses its entries for the collected TIDs (ambulkdelete),
- *	  then cleans up (amvacuumcleanup: statistics, BRIN summaries, GIN
- *	  pending lists); the pruned ordinary versions' items become reusable.
+ *	  and the pruned ordinary versions' items become reusable; this index
+ *	  pass also runs whenever the collected TIDs fill maintenance_work_mem.
+ *	  Then every index cleans up (amvacuumcleanup: statistics, BRIN
+ *	  summaries, GIN pending lists).
  * 4. relfrozenxid and relminmxid become the oldest xid and multixact still
  *	  referenced by a live entry or a heap tuple.
  *
@@ -24,7 +26,9 @@
  * their rows are deleted (a deleted row keeps its values in the row group
  * and a line pointer on a heap page), the space of aborted row groups, and
  * the index entries of rows an aborted transaction never wrote (btree marks
- * those dead on access).  VACUUM FULL rewrites all of it.
+ * those dead on access), or whose VACUUM failed or ran with INDEX_CLEANUP
+ * off after step 1 retired their row group.  VACUUM FULL rewrites all of
+ * it.
  *
  * IDENTIFICATION
  *	  src/tableam/am_vacuum.c
@@ -142,42 +146,54 @@ AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngrou
 
 /*
  * Add to vs's dead items the TIDs of the rows of row groups this VACUUM
- * found aborted (aborted[0..naborted), directory entries), as far as they
- * fit: the inserting transaction made their index entries.
+ * found aborted (aborted[0..naborted), directory entries): the inserting
+ * transaction made their index entries.  *group and *row say where the
+ * previous call stopped; returns false when all are added, true when the
+ * items are full and must be emptied first.
  */
-static void
-AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, DeltaVacuumState *vs)
+static bool
+AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, int *group,
+					   uint32 *row, DeltaVacuumState *vs)
 {
 	VacDeadItems *items = vs->dead_items;
-	int			g;
 
-	for (g = 0; g < naborted; g++)
+	for (; *group < naborted; (*group)++, *row = 0)
 	{
-		uint32		i;
-
-		if (items->num_items + aborted[g].rg_nrows > items->max_items)
-			continue;
-		for (i = 0; i < aborted[g].rg_nrows; i++)
-			RowNumberToItemPointer(aborted[g].rg_first_row + i,
+		for (; *row < aborted[*group].rg_nrows; (*row)++)
+		{
+			if (items->num_items + vs->ndead_copies >= items->max_items)
+				return true;
+			RowNumberToItemPointer(aborted[*group].rg_first_row + *row,
 								   &items->items[items->num_items++]);
+		}
 	}
+	return false;
 }
 
 /*
- * Remove the index entries of vs's dead items from every index, then let
- * each index clean up (which also summarizes BRIN ranges and flushes GIN
- * pending lists) and record its statistics.
+ * One index pass: the row TIDs of the pruned copies join the dead items,
+ * every index loses its entries for them (stats[i] accumulates index i's
+ * results), the pruned ordinary versions' items become reusable, and the
+ * arrays are empty again.  With index cleanup off nothing was pruned and
+ * the items are dropped (their entries stay; btree marks them dead on
+ * access).
  */
 static void
-VacuumIndexes(Relation rel, Relation *indrels, int nindexes, DeltaVacuumState *vs,
-			  double live_rows, int elevel, BufferAccessStrategy bstrategy)
+VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
+				  const RowGroupDirEntry *groups, uint32 ngroups, DeltaVacuumState *vs,
+				  bool index_cleanup, int elevel, BufferAccessStrategy bstrategy)
 {
 	int			i;
 
-	for (i = 0; i < nindexes; i++)
+	AddRowsOfPrunedCopies(rel, groups, ngroups, vs);
+	vs->ndead_copies = 0;
+	if (vs->dead_items->num_items == 0)
+		return;
+	qsort(vs->dead_items->items, vs->dead_items->num_items, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
+	for (i = 0; i < nindexes && index_cleanup; i++)
 	{
 		IndexVacuumInfo ivinfo;
-		IndexBulkDeleteResult *stats = NULL;
 
 		memset(&ivinfo, 0, sizeof(ivinfo));
 		ivinfo.index = indrels[i];
@@ -185,21 +201,47 @@ VacuumIndexes(Relation rel, Relation *indrels, int nindexes, DeltaVacuumState *v
 		ivinfo.strategy = bstrategy;
 		ivinfo.estimated_count = true;
 		ivinfo.num_heap_tuples = RelationGetForm(rel)->reltuples;
-		if (vs->dead_items->num_items > 0)
-			stats = vac_bulkdel_one_index(&ivinfo, stats, vs->dead_items);
+		stats[i] = vac_bulkdel_one_index(&ivinfo, stats[i], vs->dead_items);
+	}
+	if (vs->may_prune)
+		DeltaVacuumReuseItems(rel, vs);
+	vs->dead_items->num_items = 0;
+}
 
+/*
+ * Let every index clean up (which also summarizes BRIN ranges and flushes
+ * GIN pending lists) and record its statistics.
+ */
+static void
+CleanUpIndexes(Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
+			   double live_rows, int elevel, BufferAccessStrategy bstrategy)
+{
+	int			i;
+
+	for (i = 0; i < nindexes; i++)
+	{
+		IndexVacuumInfo ivinfo;
+
+		memset(&ivinfo, 0, sizeof(ivinfo));
+		ivinfo.index = indrels[i];
+		ivinfo.message_level = elevel;
+		ivinfo.strategy = bstrategy;
 		ivinfo.estimated_count = false;
 		ivinfo.num_heap_tuples = live_rows;
-		stats = vac_cleanup_one_index(&ivinfo, stats);
-		if (stats != NULL && !stats->estimated_count)
-			vac_update_relstats(indrels[i], stats->num_pages, stats->num_index_tuples,
+		stats[i] = vac_cleanup_one_index(&ivinfo, stats[i]);
+		if (stats[i] != NULL && !stats[i]->estimated_count)
+			vac_update_relstats(indrels[i], stats[i]->num_pages, stats[i]->num_index_tuples,
 								0, false, InvalidTransactionId, InvalidMultiXactId,
 								NULL, NULL, false);
-		if (stats != NULL)
-			pfree(stats);
 	}
 }
 
+/*
+ * colstore_relation_vacuum
+ *		The table AM's relation_vacuum (lazy VACUUM, autovacuum): steps 1
+ *		to 4 of the file header, under the ShareUpdateExclusiveLock VACUUM
+ *		holds, with the statistics heap's VACUUM reports.
+ */
 void
 colstore_relation_vacuum(Relation rel, VacuumParams *params,
 						 BufferAccessStrategy bstrategy)
@@ -214,6 +256,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	RowGroupDirEntry *aborted;
 	RowGroupDirEntry *deltas;
 	RowGroupDirEntry *groups;
+	IndexBulkDeleteResult **stats;
+	bool		index_cleanup;
+	int			aborted_group = 0;
+	uint32		aborted_row = 0;
 	uint32		ndeltas;
 	uint32		ngroups;
 	int			naborted = 0;
@@ -299,29 +345,37 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	for (i = 0; i < ngroups; i++)
 		groups[i] = dir->entries[dir->groups[i]];
 	DeltaVacuumBegin(&vs, ndeltas, aborted_rows);
+	stats = palloc0(sizeof(IndexBulkDeleteResult *) * Max(nindexes, 1));
+	index_cleanup = nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED;
 	for (i = 0; i < ndeltas; i++)
 	{
 		vacuum_delay_point();
-		DeltaVacuumPage(rel, &deltas[i], &vs);
+		if (!DeltaVacuumPage(rel, &deltas[i], &vs))
+		{
+			/* the dead items are full: an index pass, then this page again */
+			VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, &vs,
+							  index_cleanup, elevel, bstrategy);
+			if (!DeltaVacuumPage(rel, &deltas[i], &vs))
+				elog(ERROR, "dead row versions of one page do not fit in VACUUM's memory");
+		}
 	}
-	AddRowsOfPrunedCopies(rel, groups, ngroups, &vs);
-	AddRowsOfAbortedGroups(aborted, naborted, &vs);
-	qsort(vs.dead_items->items, vs.dead_items->num_items, sizeof(ItemPointerData),
-		  (int (*) (const void *, const void *)) ItemPointerCompare);
+	while (AddRowsOfAbortedGroups(aborted, naborted, &aborted_group, &aborted_row, &vs))
+		VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, &vs,
+						  index_cleanup, elevel, bstrategy);
+	VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, &vs,
+					  index_cleanup, elevel, bstrategy);
 
 	live_rows += vs.live_versions - vs.deleted_rows;
 	dead_rows += vs.dead_versions;
-	if (nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED)
-		VacuumIndexes(rel, indrels, nindexes, &vs, Max(live_rows, 0), elevel, bstrategy);
-	if (vs.may_prune)
-		DeltaVacuumReuseItems(rel, &vs);
+	if (index_cleanup)
+		CleanUpIndexes(indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
 	FreeSpaceMapVacuum(rel);
 	vac_close_indexes(nindexes, indrels, NoLock);
 
 	ereport(elevel,
-			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%d of them rows of row groups), %.0f remain dead but not yet removable",
-					RelationGetRelationName(rel), vs.removed_versions + vs.ndead_copies,
-					vs.ndead_copies, dead_rows)));
+			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
+					RelationGetRelationName(rel), vs.removed_versions + vs.pruned_copies,
+					vs.pruned_copies, dead_rows)));
 
 	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
 						nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,

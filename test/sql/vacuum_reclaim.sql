@@ -104,12 +104,20 @@ SELECT * FROM same_rows();
 VACUUM rc;
 SELECT * FROM same_rows();
 
--- rows of an aborted insert: VACUUM takes their index entries away too
+-- rows of an aborted insert: VACUUM takes their index entries away too,
+-- in several index passes when they do not fit in maintenance_work_mem
+-- (1MB holds about 87,000 TIDs): afterwards every index holds exactly the
+-- live rows
 BEGIN;
-INSERT INTO rc SELECT i, -i, NULL FROM generate_series(800001, 803000) i;
+INSERT INTO rc SELECT i, -i, NULL FROM generate_series(800001, 1000000) i;
 SELECT count(*) FROM rc WHERE id > 800000;
 ROLLBACK;
+SET maintenance_work_mem = '1MB';
 VACUUM rc;
+RESET maintenance_work_mem;
+SELECT c.relname, c.reltuples = (SELECT count(*) FROM rc) AS index_holds_live_rows
+FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+WHERE i.indrelid = 'rc'::regclass ORDER BY c.relname;
 SET enable_seqscan = off;
 SELECT count(*) FROM rc WHERE v < 0;
 RESET enable_seqscan;
