@@ -45,13 +45,13 @@
 #include "utils/ruleutils.h"
 
 #include "cscan/agg_exec.h"
-#include "storage/integer_order.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
 #include "cscan/agg_parallel.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
+#include "storage/integer_order.h"
 #include "tableam/am_scan.h"
 
 typedef struct ColstoreAggState

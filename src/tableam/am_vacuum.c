@@ -44,6 +44,7 @@
 #include "commands/vacuum.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
+#include "storage/freespace.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
@@ -51,10 +52,9 @@
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
-#include "storage/freespace.h"
-#include "storage/promotion_map.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/promotion_map.h"
 #include "tableam/am_vacuum.h"
 
 /*
