@@ -6,7 +6,8 @@
 # colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
 # point lookups (pgbench, select-only style, 2 clients), a 100,000-row range (through the primary
 # key, and without indexes: chunk pruning against a sequential scan), UPDATE and DELETE of a tenth
-# of the rows each, a scan after them, and TRUNCATE, with
+# of the rows each, a scan after them, VACUUM and the sizes it leaves (also after the same UPDATE
+# again), and TRUNCATE, with
 # colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
 # DuckDB (PyPI, in a venv under $COLSTORE_DEPS, 2 threads, in memory) loads the same rows and runs
 # the same queries through bench/duckdb_reference.py, as the reference engine: colstore/DuckDB.
@@ -99,8 +100,16 @@ for am in heap colstore; do
 	R["digest|changes|$am"]=$(digest "SELECT count(*), sum(hashtext(r::text)) FROM t5_$am r")
 	add "sum(c2) after changes" "$am" "$(median3 "SELECT sum(c2) FROM t5_$am")"
 	add changed_size "$am" "$(psql -X -At -c "SELECT pg_table_size('t5_$am')")"
+	# VACUUM reclaims the old versions; the same UPDATE again reuses their space
+	add vacuum "$am" "$(ms "VACUUM t5_$am")"
+	add vacuumed_size "$am" "$(psql -X -At -c "SELECT pg_table_size('t5_$am')")"
+	add update_again "$am" "$(ms "UPDATE t5_$am SET c2 = 3 WHERE c1 BETWEEN 1 AND $upd_hi")"
+	psql -X -q -c "VACUUM t5_$am"
+	add reused_size "$am" "$(psql -X -At -c "SELECT pg_table_size('t5_$am')")"
+	R["digest|vacuumed|$am"]=$(digest "SELECT count(*), sum(hashtext(r::text)) FROM t5_$am r")
 done
 [ "${R["digest|changes|heap"]}" = "${R["digest|changes|colstore"]}" ] || mismatch=1
+[ "${R["digest|vacuumed|heap"]}" = "${R["digest|vacuumed|colstore"]}" ] || mismatch=1
 
 for am in heap colstore; do
 	add truncate "$am" "$(ms "TRUNCATE t5_$am")"
@@ -125,6 +134,10 @@ out=$(mktemp)
 	row "DELETE $((del_hi - del_lo + 1)) rows" delete fmt_ms "$(same changes)"
 	row "sum(c2) after the changes" "sum(c2) after changes" fmt_ms "$(same changes)"
 	row "table size after the changes" changed_size mb
+	row "VACUUM after the changes" vacuum fmt_ms
+	row "table size after VACUUM" vacuumed_size mb
+	row "the same UPDATE again" update_again fmt_ms "$(same vacuumed)"
+	row "table size after it and VACUUM" reused_size mb
 	row truncate truncate fmt_ms
 } >"$out"
 cat "$out"
