@@ -65,6 +65,9 @@ static struct
 	uint64		next_row;		/* row after the last batch */
 	uint32		batch;			/* size of the last batch */
 	ItemPointerData copies[MAX_PROMOTION_BATCH];	/* the batch's copies */
+	bool		made[MAX_PROMOTION_BATCH];	/* copies the batch created */
+	LocalTransactionId lxid;	/* the command that promoted the batch */
+	CommandId	cid;
 } LastPromotion;
 
 /*
@@ -115,10 +118,17 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 	state->dir_index = (uint32) index;
 	state->group = dir->entries[index];
 	state->kind = ROWSTATE_GROUP;
-	if (LastPromotionCopy(rel, state->dir_index, state->rownum, &state->phys) ||
-		PromotionMapGet(rel, &state->group,
-						(uint32) (state->rownum - state->group.rg_first_row),
-						&state->phys))
+	if (LastPromotionCopy(rel, state->dir_index, state->rownum, &state->phys))
+	{
+		state->kind = ROWSTATE_PROMOTED;
+		state->this_command =
+			LastPromotion.made[state->rownum - (LastPromotion.next_row - LastPromotion.batch)] &&
+			LastPromotion.lxid == MyProc->lxid &&
+			LastPromotion.cid == GetCurrentCommandId(false);
+	}
+	else if (PromotionMapGet(rel, &state->group,
+							 (uint32) (state->rownum - state->group.rg_first_row),
+							 &state->phys))
 		state->kind = ROWSTATE_PROMOTED;
 }
 
@@ -253,6 +263,8 @@ RowStatePromote(Relation rel, RowState *state)
 	copies = palloc(sizeof(ItemPointerData) * n);
 	slots = palloc(sizeof(TupleTableSlot *) * n);
 	PromotionMapGetRange(rel, &state->group, first, n, copies);
+	for (i = 0; i < n; i++)
+		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]);
 
 	/* copies of the rows that have none yet: one row fetched, or a chunk decoded */
 	row_slot = n == 1 ? table_slot_create(rel, NULL) :
@@ -298,6 +310,8 @@ RowStatePromote(Relation rel, RowState *state)
 	memcpy(LastPromotion.copies, copies, sizeof(ItemPointerData) * n);
 	LastPromotion.relid = RelationGetRelid(rel);
 	LastPromotion.node = rel->rd_node;
+	LastPromotion.lxid = MyProc->lxid;
+	LastPromotion.cid = GetCurrentCommandId(false);
 	LastPromotion.dir_index = state->dir_index;
 	LastPromotion.next_row = state->rownum + n;
 	LastPromotion.batch = n;

@@ -32,6 +32,8 @@ typedef struct RowState
 	uint32		dir_index;		/* GROUP, PROMOTED: the row group's entry */
 	RowGroupDirEntry group;		/* ... and a copy of it */
 	ItemPointerData phys;		/* PROMOTED, DELTA: heap position */
+	bool		this_command;	/* PROMOTED: the current command created the
+								 * copy (in a promotion batch) */
 } RowState;
 
 /* What a scan that must see every version makes of one row. */
