@@ -112,6 +112,20 @@ LogPrune(Buffer buf, TransactionId latest_removed, OffsetNumber *dead, int ndead
 }
 
 /*
+ * Count a version that stays: a dead copy is a deleted row-group row (the
+ * row group counted it as a row), a promoted copy otherwise is no row at
+ * all, and any other version is a live or a dead row of its own.
+ */
+static inline void
+CountVersion(DeltaVacuumState *vs, bool copy, HTSV_Result res)
+{
+	if (res == HEAPTUPLE_DEAD || res == HEAPTUPLE_RECENTLY_DEAD)
+		*(copy ? &vs->deleted_rows : &vs->dead_versions) += 1;
+	else if (!copy)
+		vs->live_versions += 1;
+}
+
+/*
  * A page VACUUM does not change (someone holds a pin on it): count its
  * versions and lower the horizons to the xids in them.
  */
@@ -134,10 +148,7 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 			continue;
 		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 		res = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
-		if (res == HEAPTUPLE_DEAD || res == HEAPTUPLE_RECENTLY_DEAD)
-			*(copy ? &vs->deleted_rows : &vs->dead_versions) += 1;
-		else if (!copy)
-			vs->live_versions += 1;
+		CountVersion(vs, copy, res);
 		(void) heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
 									   &vs->new_frozen_xid, &vs->new_min_mxid);
 	}
@@ -252,10 +263,7 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 			}
 			continue;
 		}
-		if (res[off] == HEAPTUPLE_DEAD || res[off] == HEAPTUPLE_RECENTLY_DEAD)
-			*(copy ? &vs->deleted_rows : &vs->dead_versions) += 1;
-		else if (!copy)
-			vs->live_versions += 1;
+		CountVersion(vs, copy, res[off]);
 		if (res[off] == HEAPTUPLE_DEAD)
 		{
 			/* stays for a later VACUUM; it cannot be frozen */

@@ -170,6 +170,22 @@ AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, int *group
 	return false;
 }
 
+/* What an index AM's bulk delete and cleanup get to know about the table. */
+static IndexVacuumInfo
+IndexVacuumInfoFor(Relation index, double heap_tuples, bool estimated, int elevel,
+				   BufferAccessStrategy bstrategy)
+{
+	IndexVacuumInfo ivinfo;
+
+	memset(&ivinfo, 0, sizeof(ivinfo));
+	ivinfo.index = index;
+	ivinfo.message_level = elevel;
+	ivinfo.strategy = bstrategy;
+	ivinfo.estimated_count = estimated;
+	ivinfo.num_heap_tuples = heap_tuples;
+	return ivinfo;
+}
+
 /*
  * One index pass: the row TIDs of the pruned copies join the dead items,
  * every index loses its entries for them (stats[i] accumulates index i's
@@ -193,14 +209,9 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
 	for (i = 0; i < nindexes && index_cleanup; i++)
 	{
-		IndexVacuumInfo ivinfo;
+		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(indrels[i], RelationGetForm(rel)->reltuples,
+													true, elevel, bstrategy);
 
-		memset(&ivinfo, 0, sizeof(ivinfo));
-		ivinfo.index = indrels[i];
-		ivinfo.message_level = elevel;
-		ivinfo.strategy = bstrategy;
-		ivinfo.estimated_count = true;
-		ivinfo.num_heap_tuples = RelationGetForm(rel)->reltuples;
 		stats[i] = vac_bulkdel_one_index(&ivinfo, stats[i], vs->dead_items);
 	}
 	if (vs->may_prune)
@@ -220,14 +231,9 @@ CleanUpIndexes(Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
 
 	for (i = 0; i < nindexes; i++)
 	{
-		IndexVacuumInfo ivinfo;
+		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(indrels[i], live_rows, false, elevel,
+													bstrategy);
 
-		memset(&ivinfo, 0, sizeof(ivinfo));
-		ivinfo.index = indrels[i];
-		ivinfo.message_level = elevel;
-		ivinfo.strategy = bstrategy;
-		ivinfo.estimated_count = false;
-		ivinfo.num_heap_tuples = live_rows;
 		stats[i] = vac_cleanup_one_index(&ivinfo, stats[i]);
 		if (stats[i] != NULL && !stats[i]->estimated_count)
 			vac_update_relstats(indrels[i], stats[i]->num_pages, stats[i]->num_index_tuples,
