@@ -430,14 +430,37 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 
 /*
  * Whether the groups' states are expected to fit in hash_mem, as HashAgg
- * would keep them (ColstoreAgg does not spill).
+ * would keep them (ColstoreAgg does not spill): per group, its slot and
+ * keys, every aggregate's state, and the average width of the values kept
+ * by reference (variable-length keys, min/max of numeric and text).
  */
 static bool
-GroupsFitInMemory(double ngroups, List *group_vars, List *aggs)
+GroupsFitInMemory(double ngroups, Oid relid, List *group_vars, List *aggs)
 {
 	double		per_group = 64 + list_length(group_vars) * 48.0 +
 		list_length(aggs) * (double) sizeof(NumericSum);
+	ListCell   *lc;
 
+	/* the copies of variable-length keys and of min/max values kept by value */
+	foreach(lc, group_vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		int32		width;
+
+		if (get_typbyval(var->vartype))
+			continue;
+		/* ANALYZE's average width of the column, else the type's guess */
+		width = get_attavgwidth(relid, var->varattno);
+		per_group += width > 0 ? width : get_typavgwidth(var->vartype, var->vartypmod);
+	}
+	foreach(lc, aggs)
+	{
+		Aggref	   *aggref = lfirst_node(Aggref, lc);
+
+		if (!get_typbyval(aggref->aggtype))
+			per_group += get_typavgwidth(aggref->aggtype, -1);
+	}
 	return ngroups * per_group <= (double) get_hash_memory_limit();
 }
 
@@ -525,7 +548,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (group_vars != NIL)
 	{
 		ngroups = estimate_num_groups(root, group_vars, input_rel->rows, NULL, NULL);
-		if (!GroupsFitInMemory(ngroups, group_vars, aggs))
+		if (!GroupsFitInMemory(ngroups, rte->relid, group_vars, aggs))
 			return;
 	}
 	/* last: reading the options is a catalog lookup */

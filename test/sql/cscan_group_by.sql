@@ -73,6 +73,16 @@ DROP TABLE gbw;
 SET work_mem = '64kB';
 EXPLAIN (COSTS OFF) SELECT i, count(*) FROM gb GROUP BY i;
 RESET work_mem;
+-- wide keys count with their width: 2,000 groups of 1,000-byte keys do not
+-- fit in 1MB (twice that with hash_mem_multiplier), 6,000 narrow ones do
+CREATE TABLE gbk (k text, n int) USING colstore WITH (chunk_size = 1000);
+INSERT INTO gbk SELECT repeat(md5((i % 2000)::text), 31) || i % 2000, i FROM generate_series(1, 6000) i;
+ANALYZE gbk;
+SET work_mem = '1MB';
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gbk GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gbk GROUP BY n;
+RESET work_mem;
+DROP TABLE gbk;
 
 -- every query gives heap's result, group for group; 'agg' says whether
 -- ColstoreAgg ran
