@@ -64,14 +64,25 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 	agg->numerics = NULL;
 	agg->floats = NULL;
 	agg->compares = NULL;
+	if (agg->compare != NULL)
+		agg->states = AGG_STATES_COMPARE;
+	else if (agg->kind == COLSTORE_AGG_COUNT || agg->kind == COLSTORE_AGG_COUNT_STAR)
+		agg->states = AGG_STATES_INT;
+	else if (agg->type == FLOAT4OID || agg->type == FLOAT8OID)
+		agg->states = AGG_STATES_FLOAT;
+	else if (agg->type == NUMERICOID)
+		agg->states = AGG_STATES_NUMERIC;
+	else
+		agg->states = AGG_STATES_INT;
 }
 
-/* Does the aggregate keep float states? */
-static inline bool
-FoldsFloats(const AggFold *agg)
+/* Grow *array of elements of size bytes from nstates to n, zeroing the new ones. */
+static void
+GrowStates(void **array, Size size, uint32 nstates, uint32 n, MemoryContext cxt)
 {
-	return (agg->type == FLOAT4OID || agg->type == FLOAT8OID) &&
-		agg->kind != COLSTORE_AGG_COUNT;
+	*array = *array == NULL ? MemoryContextAllocHuge(cxt, size * n) :
+		repalloc_huge(*array, size * n);
+	memset((char *) *array + size * nstates, 0, size * (n - nstates));
 }
 
 /* Make sure groups 0 .. ngroups - 1 have (zeroed) states. */
@@ -83,37 +94,23 @@ EnsureStates(AggFold *agg, uint32 ngroups)
 	if (ngroups <= agg->nstates)
 		return;
 	n = Max(ngroups, Max(agg->nstates * 2, 16));
-	if (agg->compare != NULL)
+	switch (agg->states)
 	{
-		if (agg->compares == NULL)
-			agg->compares = MemoryContextAllocHuge(agg->cxt, sizeof(AggCompareState) * n);
-		else
-			agg->compares = repalloc_huge(agg->compares, sizeof(AggCompareState) * n);
-		memset(agg->compares + agg->nstates, 0, sizeof(AggCompareState) * (n - agg->nstates));
-	}
-	else if (FoldsFloats(agg))
-	{
-		if (agg->floats == NULL)
-			agg->floats = MemoryContextAllocHuge(agg->cxt, sizeof(AggFloatState) * n);
-		else
-			agg->floats = repalloc_huge(agg->floats, sizeof(AggFloatState) * n);
-		memset(agg->floats + agg->nstates, 0, sizeof(AggFloatState) * (n - agg->nstates));
-	}
-	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
-	{
-		if (agg->numerics == NULL)
-			agg->numerics = MemoryContextAllocHuge(agg->cxt, sizeof(NumericSum) * n);
-		else
-			agg->numerics = repalloc_huge(agg->numerics, sizeof(NumericSum) * n);
-		memset(agg->numerics + agg->nstates, 0, sizeof(NumericSum) * (n - agg->nstates));
-	}
-	else
-	{
-		if (agg->ints == NULL)
-			agg->ints = MemoryContextAllocHuge(agg->cxt, sizeof(AggIntState) * n);
-		else
-			agg->ints = repalloc_huge(agg->ints, sizeof(AggIntState) * n);
-		memset(agg->ints + agg->nstates, 0, sizeof(AggIntState) * (n - agg->nstates));
+		case AGG_STATES_COMPARE:
+			GrowStates((void **) &agg->compares, sizeof(AggCompareState), agg->nstates, n,
+					   agg->cxt);
+			break;
+		case AGG_STATES_FLOAT:
+			GrowStates((void **) &agg->floats, sizeof(AggFloatState), agg->nstates, n,
+					   agg->cxt);
+			break;
+		case AGG_STATES_NUMERIC:
+			GrowStates((void **) &agg->numerics, sizeof(NumericSum), agg->nstates, n,
+					   agg->cxt);
+			break;
+		case AGG_STATES_INT:
+			GrowStates((void **) &agg->ints, sizeof(AggIntState), agg->nstates, n, agg->cxt);
+			break;
 	}
 	agg->nstates = n;
 }
@@ -340,12 +337,12 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 			return;
 		}
 	}
-	if (agg->compare != NULL)
+	if (agg->states == AGG_STATES_COMPARE)
 	{
 		FoldCompared(agg, scan, nrows, selected, groups);
 		return;
 	}
-	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT &&
+	if (agg->states == AGG_STATES_NUMERIC &&
 		FoldScaledNumerics(agg, scan, nrows, selected, groups))
 		return;
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
@@ -358,7 +355,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		}
 		return;
 	}
-	if (agg->type == NUMERICOID)
+	if (agg->states == AGG_STATES_NUMERIC)
 	{
 		for (i = 0; i < nrows; i++)
 		{
@@ -367,7 +364,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		}
 		return;
 	}
-	if (FoldsFloats(agg))
+	if (agg->states == AGG_STATES_FLOAT)
 	{
 		bool		float4 = agg->type == FLOAT4OID;
 
@@ -421,19 +418,19 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 	AggIntState *state;
 
 	*isnull = false;
-	if (agg->compare != NULL)
+	if (agg->states == AGG_STATES_COMPARE)
 	{
 		*isnull = group >= agg->nstates || !agg->compares[group].set;
 		return *isnull ? (Datum) 0 : agg->compares[group].value;
 	}
-	if (FoldsFloats(agg))
+	if (agg->states == AGG_STATES_FLOAT)
 	{
 		AggFloatState none = {0};
 
 		return AggFloatResult(agg->kind, agg->type,
 							  group < agg->nstates ? &agg->floats[group] : &none, isnull);
 	}
-	if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	if (agg->states == AGG_STATES_NUMERIC)
 	{
 		NumericSum none = {0};
 		NumericSum *acc = group < agg->nstates ? &agg->numerics[group] : &none;
@@ -483,14 +480,14 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 void
 AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf)
 {
-	if (agg->compare != NULL)
+	if (agg->states == AGG_STATES_COMPARE)
 	{
 		AggCompareState none = {0};
 
 		AggCompareSerialize(agg->compare,
 							group < agg->nstates ? &agg->compares[group] : &none, buf);
 	}
-	else if (FoldsFloats(agg))
+	else if (agg->states == AGG_STATES_FLOAT)
 	{
 		AggFloatState state = {0};
 
@@ -498,7 +495,7 @@ AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf)
 			state = agg->floats[group];
 		appendBinaryStringInfo(buf, (const char *) &state, sizeof(AggFloatState));
 	}
-	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	else if (agg->states == AGG_STATES_NUMERIC)
 	{
 		NumericSum	acc = {0};
 
@@ -525,9 +522,9 @@ void
 AggFoldMerge(AggFold *agg, uint32 group, const char **p)
 {
 	EnsureStates(agg, group + 1);
-	if (agg->compare != NULL)
+	if (agg->states == AGG_STATES_COMPARE)
 		AggCompareMerge(agg->compare, &agg->compares[group], p, agg->cxt);
-	else if (FoldsFloats(agg))
+	else if (agg->states == AGG_STATES_FLOAT)
 	{
 		AggFloatState other;
 
@@ -535,7 +532,7 @@ AggFoldMerge(AggFold *agg, uint32 group, const char **p)
 		*p += sizeof(AggFloatState);
 		AggFloatMerge(agg->kind, agg->type, &agg->floats[group], &other);
 	}
-	else if (agg->type == NUMERICOID && agg->kind != COLSTORE_AGG_COUNT)
+	else if (agg->states == AGG_STATES_NUMERIC)
 	{
 		NumericSumMergeSerialized(&agg->numerics[group], p, agg->cxt);
 	}

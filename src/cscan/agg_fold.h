@@ -30,6 +30,15 @@ typedef struct AggIntState
 	int64		minmax;
 } AggIntState;
 
+/* Which of AggFold's state arrays an aggregate keeps. */
+typedef enum AggStateKind
+{
+	AGG_STATES_INT,				/* counts, and integer sums, avgs, min/max */
+	AGG_STATES_NUMERIC,			/* sum and avg of numeric */
+	AGG_STATES_FLOAT,			/* float4/float8 aggregates but counts */
+	AGG_STATES_COMPARE			/* min/max by comparison function */
+} AggStateKind;
+
 /* One aggregate and its states, one per group. */
 typedef struct AggFold
 {
@@ -44,6 +53,7 @@ typedef struct AggFold
 	int			filter_mask_size;
 	MemoryContext cxt;			/* states and numeric sums' side values */
 	MemoryContext batch_cxt;	/* the expression's values for one batch */
+	AggStateKind states;		/* derived from kind, type and compare */
 	uint32		nstates;		/* groups with a state */
 	AggIntState *ints;			/* [nstates], integer kinds and counts */
 	NumericSum *numerics;		/* [nstates], sum and avg of numeric */
