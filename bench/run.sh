@@ -5,7 +5,8 @@
 # t5 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) with N rows into a heap and a
 # colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
 # point lookups (pgbench, select-only style, 2 clients), a 100,000-row range (through the primary
-# key, and without indexes: chunk pruning against a sequential scan), UPDATE and DELETE of a tenth
+# key, and without indexes: chunk pruning against a sequential scan), a selective filter on
+# unordered columns that returns rows (ColstoreScan's batch filter), UPDATE and DELETE of a tenth
 # of the rows each, a scan after them, VACUUM and the sizes it leaves (also after the same UPDATE
 # again), and TRUNCATE, with
 # colstore/heap ratios, and whether every result matches.  Queries: median of 3 after a warm-up.
@@ -67,6 +68,7 @@ queries=(
 	"self join on c1|SELECT count(*) FROM %s a JOIN %s b ON a.c1 = b.c1"
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
 	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"
+	"selective filter, rows out|SELECT c1, c4, c5 FROM %s WHERE c3 = 42.42 AND c5 > date '2020-06-01' ORDER BY c1"
 )
 time_queries t5_ "${queries[@]}"
 duckdb_reference seed000 --rows "$rows" --expect "$BENCH_TMP" "${queries[@]}"

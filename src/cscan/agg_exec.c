@@ -292,22 +292,6 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 		elog(ERROR, "ColstoreAgg plan has a condition it cannot evaluate");
 }
 
-/* ChunkPrunerFetch over the scan's current batch. */
-static void
-FetchBatchColumn(void *arg, int attno, Datum **values, bool **isnull)
-{
-	ColstoreScanBatchColumn((TableScanDesc) arg, attno, values, isnull);
-}
-
-/* ChunkPrunerFetchScaled over the scan's current batch. */
-static bool
-FetchBatchScaled(void *arg, int attno, int64 **values, int64 **dscales,
-				 bool **isnull, int *scale)
-{
-	return ColstoreScanBatchScaled((TableScanDesc) arg, attno, values, dscales,
-								   isnull, scale);
-}
-
 /* Room for a batch of nrows rows in the per-row arrays. */
 static void
 EnsureBatchArrays(ColstoreAggState *state, int nrows)
@@ -362,8 +346,7 @@ FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
 		memcpy(agg->filter_mask, selected, nrows);
 	else
 		memset(agg->filter_mask, true, nrows);
-	ChunkPrunerFilterRows(agg->filter, nrows, FetchBatchColumn, FetchBatchScaled,
-						  scan, agg->filter_mask);
+	ChunkPrunerFilterRows(agg->filter, scan, nrows, agg->filter_mask);
 	return agg->filter_mask;
 }
 
@@ -424,8 +407,7 @@ ComputeAggregates(ColstoreAggState *state)
 		{
 			if (!select)
 				memset(state->selected, true, nrows);
-			ChunkPrunerFilterRows(state->pruner, nrows, FetchBatchColumn,
-								  FetchBatchScaled, scan, state->selected);
+			ChunkPrunerFilterRows(state->pruner, scan, nrows, state->selected);
 			select = true;
 		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);

@@ -377,24 +377,35 @@ ExactConditions(RelOptInfo *rel, bool *ok)
 }
 
 /*
- * Cost: per decoded value (argument, grouping and condition columns)
- * rather than per tuple, times the share of the table pruning leaves, plus
- * a hash probe per row and grouping column and a tuple per group.  Decoding
- * and folding one value of a batch costs about a tenth of what evaluating
- * one operator on a tuple does (bench/: GROUP BY and TPC-H Q1/Q6 run 5 to 10
- * times faster than a serial HashAggregate over a scan), so each counts a
- * tenth of cpu_operator_cost; with less, the planner would prefer parallel
- * plans that are several times slower.
+ * Cost: per decoded value rather than per tuple, times the share of the
+ * table pruning leaves, plus a tuple per group.  Condition columns are
+ * decoded for every row read; argument and grouping columns only in the
+ * chunks where some row passes the conditions (the share of chunks
+ * expected to hold one, when the passing rows are spread evenly), and
+ * each grouping column costs a hash probe per row that passes.  Decoding and folding
+ * one value of a batch costs about a tenth of what evaluating one operator
+ * on a tuple does (bench/: GROUP BY and TPC-H Q1/Q6 run 5 to 10 times
+ * faster than a serial HashAggregate over a scan), so each counts a tenth
+ * of cpu_operator_cost; with less, the planner would prefer parallel plans
+ * that are several times slower.  So a selective condition makes the node
+ * cheaper, as it does ColstoreScan's batch filter (cscan_path.c), which
+ * does the same filtering and then hands rows to an Agg.
  */
 static void
 CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
-				List *group_vars, double ngroups, List *quals)
+				List *group_vars, double ngroups, List *quals,
+				const ColstoreOptions *opts)
 {
 	int			npruning;
 	double		share = quals != NIL ? ColstoreScanShareRead(root, rel, &npruning) : 1.0;
-	double		columns = list_length(quals) + list_length(group_vars);
+	double		rows_read = rel->tuples * share;
+	double		chunks_used = 1.0;
+	double		columns = list_length(group_vars);
 	double		per_value = cpu_operator_cost / 10;
 	ListCell   *lc;
+
+	if (quals != NIL && rows_read > 0)
+		chunks_used = Min(1.0, rel->rows / rows_read * opts->chunk_size);
 
 	foreach(lc, aggs)
 	{
@@ -420,9 +431,10 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = enable_seqscan ? 0 : disable_cost;
-	path->startup_cost += seq_page_cost * rel->pages * share * Min(1.0, columns / 4) +
-		per_value * rel->tuples * share *
-		(Max(columns, 0.1) + list_length(group_vars));
+	path->startup_cost += seq_page_cost * rel->pages * share *
+		Min(1.0, (columns + list_length(quals)) / 4) +
+		per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +
+		per_value * Min(rel->rows, rows_read) * list_length(group_vars);
 	path->total_cost = path->startup_cost +
 		(cpu_tuple_cost + path->pathtarget->cost.per_tuple) * ngroups +
 		path->pathtarget->cost.startup;
@@ -569,7 +581,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 									   makeInteger(input_rel->relid), having);
 	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
 	cpath->methods = &ColstoreAggPathMethods;
-	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals);
+	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals,
+					&opts);
 	if (having != NIL)
 	{
 		QualCost	having_cost;

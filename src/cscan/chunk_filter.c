@@ -2,7 +2,8 @@
  *
  * chunk_filter.c
  *	  Deciding a scan's pruning keys (chunk_pruning.c) row by row over a
- *	  decoded batch, for ColstoreAgg, which has no executor quals.
+ *	  decoded batch: ColstoreAgg's conditions (it has no executor quals) and
+ *	  ColstoreScan's batch filter (rows that fail never become tuples).
  *
  * ChunkPrunerFilterRows clears the selection of every row a key fails, as
  * the executor would decide the clause the key was built from (the caller
@@ -28,6 +29,7 @@
 #include "cscan/chunk_pruning.h"
 #include "cscan/prune_key.h"
 #include "encoding/numeric_view.h"
+#include "tableam/am_scan.h"
 
 /* Does value pass "column <strategy> key value"? */
 static inline bool
@@ -205,8 +207,8 @@ FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
  * not fit.
  */
 static bool
-FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_scaled,
-				void *arg, bool *selected)
+FilterScaledKey(const PruneKey *key, int nrows, TableScanDesc scan,
+				bool *selected)
 {
 	int64	   *values;
 	int64	   *dscales;
@@ -218,8 +220,8 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
 	int			strategy = key->strategy;
 	int			i;
 
-	if (fetch_scaled == NULL || !key->scaled_ok ||
-		!fetch_scaled(arg, key->attno, &values, &dscales, &isnull, &scale))
+	if (!key->scaled_ok ||
+		!ColstoreScanBatchScaled(scan, key->attno, &values, &dscales, &isnull, &scale))
 		return false;
 	common = Max(scale, key->scaled_scale);
 	c = key->scaled_value;
@@ -251,8 +253,8 @@ FilterScaledKey(const PruneKey *key, int nrows, ChunkPrunerFetchScaled fetch_sca
  * argument filters its own copy of the selection.
  */
 static void
-FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
-		  ChunkPrunerFetchScaled fetch_scaled, void *arg, bool *selected)
+FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
+		  bool *selected)
 {
 	MemoryContext oldcxt;
 	Datum	   *values;
@@ -262,7 +264,7 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
 	if (key->kind == PRUNE_AND)
 	{
 		for (i = 0; i < key->nsubkeys; i++)
-			FilterKey(pruner, &key->subkeys[i], nrows, fetch, fetch_scaled, arg, selected);
+			FilterKey(pruner, &key->subkeys[i], nrows, scan, selected);
 		return;
 	}
 	if (key->kind == PRUNE_OR)
@@ -279,8 +281,7 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
 		for (j = 0; j < key->nsubkeys; j++)
 		{
 			memcpy(key->arm_rows, selected, nrows);
-			FilterKey(pruner, &key->subkeys[j], nrows, fetch, fetch_scaled, arg,
-					  key->arm_rows);
+			FilterKey(pruner, &key->subkeys[j], nrows, scan, key->arm_rows);
 			for (i = 0; i < nrows; i++)
 				key->any_rows[i] |= key->arm_rows[i];
 		}
@@ -288,9 +289,9 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
 		return;
 	}
 	if (key->kind == PRUNE_COMPARE && key->numeric_key &&
-		FilterScaledKey(key, nrows, fetch_scaled, arg, selected))
+		FilterScaledKey(key, nrows, scan, selected))
 		return;
-	fetch(arg, key->attno, &values, &isnull);
+	ColstoreScanBatchColumn(scan, key->attno, &values, &isnull);
 	if (key->kind == PRUNE_IN && !key->value_isnull && key->int_ok)
 	{
 		FilterIntegerInList(key, nrows, values, isnull, selected);
@@ -341,21 +342,21 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, ChunkPrunerFetch fetch,
 
 /*
  * ChunkPrunerFilterRows
- *		Clear selected[i] for each of the nrows rows of a batch that fails a
- *		key; fetch(arg, attno, &values, &isnull) gives a column of the batch,
- *		fetch_scaled (or NULL) a numeric column as scaled integers if the
- *		batch stores it so.
+ *		Clear selected[i] for each of the nrows rows of scan's current batch
+ *		(ColstoreScanNextBatch, or the chunk a row filter is given) that
+ *		fails a key; the key columns are read with ColstoreScanBatchColumn
+ *		(numeric ones with ColstoreScanBatchScaled where the chunk stores
+ *		them so), which decodes them for the batch.
  *		Exact only for keys built from clauses PruningClauseIsExact accepts
  *		(the caller checks that at plan time); values must have been
  *		evaluated (ChunkPrunerEvaluate).
  */
 void
-ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows, ChunkPrunerFetch fetch,
-					  ChunkPrunerFetchScaled fetch_scaled, void *arg,
+ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 					  bool *selected)
 {
 	int			k;
 
 	for (k = 0; k < pruner->nkeys; k++)
-		FilterKey(pruner, &pruner->keys[k], nrows, fetch, fetch_scaled, arg, selected);
+		FilterKey(pruner, &pruner->keys[k], nrows, scan, selected);
 }

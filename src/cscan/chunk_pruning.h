@@ -12,6 +12,7 @@
 #ifndef CHUNK_PRUNING_H
 #define CHUNK_PRUNING_H
 
+#include "access/relscan.h"
 #include "access/tupdesc.h"
 #include "nodes/execnodes.h"
 #include "nodes/pathnodes.h"
@@ -19,19 +20,6 @@
 #include "storage/rowgroup_reader.h"
 
 typedef struct ChunkPruner ChunkPruner;
-
-/* Gives column attno (0-based) of the current batch. */
-typedef void (*ChunkPrunerFetch) (void *arg, int attno, Datum **values,
-								  bool **isnull);
-
-/*
- * Gives numeric column attno of the current batch as scaled integers
- * (ColstoreScanBatchScaled), or returns false if the batch stores it
- * otherwise.
- */
-typedef bool (*ChunkPrunerFetchScaled) (void *arg, int attno, int64 **values,
-										int64 **dscales, bool **isnull,
-										int *scale);
 
 extern Var *PruningClauseColumn(Expr *clause, Index relid);
 extern bool PruningClauseIsExact(Expr *clause, Index relid);
@@ -41,9 +29,7 @@ extern void ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext);
 extern bool ChunkPrunerRefutes(void *arg, const RowGroupHeader *h,
 							   uint32 chunkno);
 extern int	ChunkPrunerNumKeys(const ChunkPruner *pruner);
-extern void ChunkPrunerFilterRows(ChunkPruner *pruner, int nrows,
-								  ChunkPrunerFetch fetch,
-								  ChunkPrunerFetchScaled fetch_scaled,
-								  void *arg, bool *selected);
+extern void ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan,
+								  int nrows, bool *selected);
 
 #endif							/* CHUNK_PRUNING_H */

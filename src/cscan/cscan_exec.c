@@ -6,8 +6,15 @@
  * The node runs a colstore sequential scan (am_scan.c) narrowed by
  * ColstoreScanConfigure: only the columns its plan's target list and quals
  * reference are decoded, and chunks the pruning keys refute are skipped.
- * Every row read is still checked against all quals by ExecScan, so
- * pruning can only save work, never change a result.
+ * The quals chunk_filter.c decides exactly (PruningClauseIsExact; the
+ * plan lists them in custom_private) are not executor quals: they filter
+ * each chunk's rows in one pass over the decoded key columns
+ * (ColstoreScanSetRowFilter), so rows they reject never become tuples, the
+ * other columns of a chunk none of whose rows pass are never decoded, and
+ * a column only they read is never turned into datums.  Rows EvalPlanQual
+ * substitutes are checked against them by the recheck method.  The
+ * remaining quals are ExecScan's, checked on every row returned.  Pruning
+ * only skips chunks in which no row can pass.
  *
  * Parallel query: the node is parallel aware.  The shared state is the
  * table AM's own parallel scan descriptor (row groups handed out through
@@ -48,6 +55,7 @@ typedef struct SharedScanCounters
 	pg_atomic_uint64 groups_skipped;
 	pg_atomic_uint64 chunks_read;
 	pg_atomic_uint64 chunks_skipped;
+	pg_atomic_uint64 rows_filtered;
 } SharedScanCounters;
 
 #define SHARED_COUNTERS_SIZE	MAXALIGN(sizeof(SharedScanCounters))
@@ -58,6 +66,9 @@ typedef struct ColstoreScanState
 	bool	   *needed;			/* [natts]: columns the plan reads */
 	int			natts;
 	ChunkPruner *pruner;
+	List	   *filter_clauses; /* quals decided in batches, or NIL */
+	ChunkPruner *row_filter;	/* their keys, or NULL */
+	ExprState  *filter_qual;	/* the same, for EvalPlanQual's rows */
 	SharedScanCounters *shared; /* parallel: in the DSM segment */
 	bool		keys_ready;		/* pruning values evaluated for this scan */
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
@@ -129,7 +140,9 @@ ColstoreScan_CreateCustomScanState(CustomScan *cscan)
 
 /*
  * Mark the columns the plan's target list and quals reference; a whole-row
- * reference needs them all.
+ * reference needs them all.  Columns only the batch filter reads are not
+ * among them: the filter reads its columns a chunk at a time, and rows
+ * never need them.
  */
 static void
 ComputeNeededColumns(ColstoreScanState *state)
@@ -155,6 +168,7 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
+	ListCell   *lc;
 
 	state->natts = desc->natts;
 	state->needed = palloc0(sizeof(bool) * Max(desc->natts, 1));
@@ -162,14 +176,39 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	/* after setrefs the clauses' Vars carry the scan's range table index */
 	state->pruner = ChunkPrunerCreate(cscan->custom_exprs, cscan->scan.scanrelid,
 									  desc, &node->ss.ps);
+	foreach(lc, cscan->custom_private)
+		state->filter_clauses = lappend(state->filter_clauses,
+										list_nth(cscan->custom_exprs, lfirst_int(lc)));
+	if (state->filter_clauses == NIL)
+		return;
+	state->row_filter = ChunkPrunerCreate(state->filter_clauses,
+										  cscan->scan.scanrelid, desc,
+										  &node->ss.ps);
+	/* the planner checked them: a key missing would pass rows it must not */
+	if (ChunkPrunerNumKeys(state->row_filter) != list_length(state->filter_clauses))
+		elog(ERROR, "ColstoreScan plan has a batch filter clause it cannot evaluate");
+	state->filter_qual = ExecInitQual(state->filter_clauses, &node->ss.ps);
 }
 
-/* Narrow a freshly begun table scan to the plan's columns and keys. */
+/* ColstoreRowFilter of the node: its exact quals over the chunk's rows. */
+static void
+FilterChunkRowsByQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
+{
+	ColstoreScanState *state = (ColstoreScanState *) arg;
+
+	ChunkPrunerFilterRows(state->row_filter, scan, nrows, selected);
+}
+
+/* Narrow a freshly begun table scan to the plan's columns, keys and filter. */
 static void
 ConfigureScan(ColstoreScanState *state)
 {
-	ColstoreScanConfigure(state->css.ss.ss_currentScanDesc, state->needed,
-						  state->natts, ChunkPrunerRefutes, state->pruner);
+	TableScanDesc scan = state->css.ss.ss_currentScanDesc;
+
+	ColstoreScanConfigure(scan, state->needed, state->natts,
+						  ChunkPrunerRefutes, state->pruner);
+	if (state->row_filter != NULL)
+		ColstoreScanSetRowFilter(scan, FilterChunkRowsByQuals, state);
 }
 
 static TupleTableSlot *
@@ -189,6 +228,8 @@ ColstoreScanNext(ScanState *ss)
 	if (!state->keys_ready)
 	{
 		ChunkPrunerEvaluate(state->pruner, ss->ps.ps_ExprContext);
+		if (state->row_filter != NULL)
+			ChunkPrunerEvaluate(state->row_filter, ss->ps.ps_ExprContext);
 		state->keys_ready = true;
 	}
 	if (table_scan_getnextslot(ss->ss_currentScanDesc, ForwardScanDirection, slot))
@@ -196,11 +237,20 @@ ColstoreScanNext(ScanState *ss)
 	return NULL;
 }
 
-/* Every qual is in plan.qual, which ExecScan checks for EPQ rows too. */
+/*
+ * A row EvalPlanQual substitutes for the scan's must pass the batch
+ * filter's clauses (ExecScan then checks plan.qual, as for every row).
+ */
 static bool
 ColstoreScanRecheck(ScanState *ss, TupleTableSlot *slot)
 {
-	return true;
+	ColstoreScanState *state = (ColstoreScanState *) ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+
+	if (state->filter_qual == NULL)
+		return true;
+	econtext->ecxt_scantuple = slot;
+	return ExecQualAndReset(state->filter_qual, econtext);
 }
 
 static TupleTableSlot *
@@ -266,6 +316,7 @@ ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
 	pg_atomic_init_u64(&shared->groups_skipped, 0);
 	pg_atomic_init_u64(&shared->chunks_read, 0);
 	pg_atomic_init_u64(&shared->chunks_skipped, 0);
+	pg_atomic_init_u64(&shared->rows_filtered, 0);
 	table_parallelscan_initialize(node->ss.ss_currentRelation,
 								  SharedTableScan(coordinate),
 								  node->ss.ps.state->es_snapshot);
@@ -310,6 +361,7 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 			pg_atomic_fetch_add_u64(&state->shared->groups_skipped, mine.groups_skipped);
 			pg_atomic_fetch_add_u64(&state->shared->chunks_read, mine.chunks_read);
 			pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
+			pg_atomic_fetch_add_u64(&state->shared->rows_filtered, mine.rows_filtered);
 		}
 		state->shared = NULL;
 		return;
@@ -318,14 +370,33 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	state->workers.groups_skipped += pg_atomic_read_u64(&state->shared->groups_skipped);
 	state->workers.chunks_read += pg_atomic_read_u64(&state->shared->chunks_read);
 	state->workers.chunks_skipped += pg_atomic_read_u64(&state->shared->chunks_skipped);
+	state->workers.rows_filtered += pg_atomic_read_u64(&state->shared->rows_filtered);
 	state->shared = NULL;
+}
+
+/* EXPLAIN property label: clauses deparsed as Filter: shows them. */
+static void
+ExplainClauses(const char *label, List *clauses, CustomScanState *node,
+			   List *ancestors, ExplainState *es)
+{
+	List	   *context;
+	char	   *text;
+
+	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+									   ancestors);
+	/* prefix columns with the table name when Filter: does (VERBOSE) */
+	text = deparse_expression((Node *) make_ands_explicit(clauses),
+							  context, es->verbose, false);
+	ExplainPropertyText(label, text, es);
 }
 
 /*
  * EXPLAIN: the columns decoded ("Columns"), the clauses used for pruning
- * ("Pruning Quals", qualified like Filter: under VERBOSE), and under
- * ANALYZE the row groups and chunks read and skipped by all participants
- * (text format: two lines; other formats: four integer properties).
+ * ("Pruning Quals") and those that filter rows a chunk at a time ("Batch
+ * Filter"), qualified like Filter: under VERBOSE, and under ANALYZE the row
+ * groups and chunks read and skipped by all participants (text format: two
+ * lines; other formats: four integer properties) and the rows the batch
+ * filter removed.
  */
 static void
 ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
@@ -335,10 +406,16 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
 	List	   *columns = NIL;
+	Bitmapset  *filter_attrs = NULL;
 	int			i;
 
+	/* the columns rows need, and those the batch filter reads */
+	pull_varattnos((Node *) state->filter_clauses, cscan->scan.scanrelid,
+				   &filter_attrs);
 	for (i = 0; i < state->natts; i++)
-		if (state->needed[i] && !TupleDescAttr(desc, i)->attisdropped)
+		if ((state->needed[i] ||
+			 bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, filter_attrs)) &&
+			!TupleDescAttr(desc, i)->attisdropped)
 			columns = lappend(columns,
 							  pstrdup(quote_identifier(NameStr(TupleDescAttr(desc, i)->attname))));
 	if (columns == NIL)
@@ -347,17 +424,9 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		ExplainPropertyList("Columns", columns, es);
 
 	if (cscan->custom_exprs != NIL)
-	{
-		List	   *context;
-		char	   *text;
-
-		context = set_deparse_context_plan(es->deparse_cxt, &cscan->scan.plan,
-										   ancestors);
-		/* prefix columns with the table name when Filter: does (VERBOSE) */
-		text = deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
-								  context, es->verbose, false);
-		ExplainPropertyText("Pruning Quals", text, es);
-	}
+		ExplainClauses("Pruning Quals", cscan->custom_exprs, node, ancestors, es);
+	if (state->filter_clauses != NIL)
+		ExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
 
 	if (es->analyze)
 	{
@@ -366,6 +435,9 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		if (node->ss.ss_currentScanDesc != NULL)
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
+		if (state->filter_clauses != NIL)
+			ExplainPropertyFloat("Rows Removed by Batch Filter", NULL,
+								 (double) total.rows_filtered, 0, es);
 	}
 }
 

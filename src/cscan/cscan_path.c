@@ -5,24 +5,30 @@
  *	  costs, and the plan node it becomes.
  *
  * A ColstoreScan is a sequential scan of a colstore table that decodes
- * only the columns the plan reads and skips chunks whose min/max or NULL
- * count refute the quals (chunk_pruning.c).  It is offered, beside the
- * plain and parallel sequential scans, for a colstore table with
- * restriction clauses that can prune and more rows than one chunk holds,
- * and only when pruning is expected to skip a good share of the table:
- * the expected share read is estimated per column as
+ * only the columns the plan reads, skips chunks whose min/max or NULL
+ * count refute the quals (chunk_pruning.c), and decides the quals
+ * chunk_filter.c evaluates exactly a chunk at a time (the batch filter), so
+ * rows they reject never become tuples.  It is offered, beside the plain
+ * and parallel sequential scans, for a colstore table with more rows than
+ * one chunk holds and restriction clauses that either let pruning skip a
+ * good share of the table or can be decided in batches.  The expected
+ * share read is estimated per column as
  *
  *		read = 1 - (1 - selectivity) * correlation^2
  *
  * (pruning skips what the quals reject only to the degree the column's
  * values are ordered on disk; correlation is ANALYZE's, as btree costing
- * uses it), and the best column counts.  Without statistics no pruning is
- * assumed, so the path is not offered.  Its cost is the sequential scan's
- * cost times that share (at least one chunk), plus reading every row
- * group header and testing every chunk (plus disable_cost under
- * enable_seqscan = off, as for any sequential scan); a parallel-aware
- * partial path is offered too, with the worker count PostgreSQL's own rule
- * gives a sequential scan of the table.
+ * uses it), and the best column counts; without statistics no pruning is
+ * assumed.  Its cost is the sequential scan's cost times that share (at
+ * least one chunk), plus reading every row group header and testing every
+ * chunk, where the batch filter's clauses cost a tenth of an operator per
+ * row read (measured like ColstoreAgg's folding), the other columns the
+ * same per row of the chunks expected to hold a row the filter passes, and
+ * only the rows it passes pay the tuple and qual costs (plus disable_cost
+ * under enable_seqscan = off, as for any sequential scan); a parallel-aware
+ * partial path is
+ * offered too, with the worker count PostgreSQL's own rule gives a
+ * sequential scan of the table.
  *
  * Plans that read system columns other than ctid and tableoid are left to
  * the sequential scan (the custom scan's slot is a virtual one).  The GUC
@@ -59,8 +65,11 @@
 #include "sqlapi/options.h"
 #include "tableam/am_handler.h"
 
-/* Offer the path only if pruning is expected to skip at least this share. */
+/* Without a batch filter, offer the path only if pruning skips this share. */
 #define MIN_EXPECTED_SKIP	0.1
+
+/* Cost of deciding one row of a chunk by one batch filter clause. */
+#define BATCH_FILTER_COST_FACTOR	0.1
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
@@ -73,16 +82,30 @@ static const CustomPathMethods ColstoreScanPathMethods = {
 	.PlanCustomPath = ColstoreScan_PlanCustomPath,
 };
 
+/* May the clause run ahead of the other quals (pruning, batch filter)? */
+static bool
+ClauseMayRunEarly(RestrictInfo *rinfo)
+{
+	if (rinfo->pseudoconstant)
+		return false;
+	/* not ahead of a security qual unless leakproof */
+	return rinfo->security_level == 0 || rinfo->leakproof;
+}
+
 /* May clause prune chunks of relation relid, and may it run early? */
 static Var *
 UsableClauseColumn(RestrictInfo *rinfo, Index relid)
 {
-	if (rinfo->pseudoconstant)
-		return NULL;
-	/* pruning must not run a qual ahead of a security qual unless leakproof */
-	if (rinfo->security_level > 0 && !rinfo->leakproof)
+	if (!ClauseMayRunEarly(rinfo))
 		return NULL;
 	return PruningClauseColumn(rinfo->clause, relid);
+}
+
+/* Does the batch filter decide the clause, and may it run early? */
+static bool
+BatchFilterClause(RestrictInfo *rinfo, Index relid)
+{
+	return ClauseMayRunEarly(rinfo) && PruningClauseIsExact(rinfo->clause, relid);
 }
 
 /* ANALYZE's correlation of column var with the physical order, or 0. */
@@ -172,6 +195,23 @@ ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel, int *npruning)
 	return 1.0 - best_skip;
 }
 
+/* The restriction clauses the batch filter decides (BatchFilterClause). */
+static List *
+BatchFilterClauses(RelOptInfo *rel)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (BatchFilterClause(rinfo, rel->relid))
+			result = lappend(result, rinfo);
+	}
+	return result;
+}
+
 /*
  * Does the scan have to produce system columns other than ctid and tableoid
  * (in its output or its quals)?
@@ -221,25 +261,38 @@ ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
  * spread over workers.  The share is at least one chunk's worth (a chunk is
  * decoded whole), and every row group header is read and every chunk
  * tested against the pruning clauses, so a pruning scan never looks
- * cheaper than an index scan that reads a few rows.
+ * cheaper than an index scan that reads a few rows.  The nfilter batch
+ * filter clauses are evaluated on every row read, and the other columns
+ * the scan returns decoded in the chunks where a row passes; tuples are
+ * formed and the other quals evaluated only for the share
+ * filter_selectivity the filter passes.
  */
 static void
 CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 				 double share_read, const ColstoreOptions *opts,
-				 int npruning, int workers)
+				 int npruning, int nfilter, double filter_selectivity,
+				 int workers)
 {
 	double		spc_seq_page_cost;
 	QualCost	qual_cost;
 	double		nchunks = ceil(rel->tuples / opts->chunk_size);
 	double		ngroups = ceil(rel->tuples / opts->row_group_size);
+	double		rows_read;
+	double		chunks_used = 1.0;
 	Cost		cpu_run_cost;
 	Cost		disk_run_cost;
 
 	share_read = Max(share_read, Min(1.0, 1.0 / Max(nchunks, 1.0)));
+	rows_read = rel->tuples * share_read;
+	if (nfilter > 0)
+		chunks_used = Min(1.0, filter_selectivity / share_read * opts->chunk_size);
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
 	disk_run_cost = spc_seq_page_cost * (rel->pages * share_read + ngroups);
-	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples * share_read +
+	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples *
+		Min(share_read, filter_selectivity) +
+		cpu_operator_cost * BATCH_FILTER_COST_FACTOR * rows_read *
+		(nfilter + chunks_used * list_length(rel->reltarget->exprs)) +
 		cpu_operator_cost * nchunks * npruning;
 	path->rows = rel->rows;
 	if (workers > 0)
@@ -258,7 +311,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 
 static CustomPath *
 MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
-					 const ColstoreOptions *opts, int npruning, int workers)
+					 const ColstoreOptions *opts, int npruning, int nfilter,
+					 double filter_selectivity, int workers)
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
@@ -273,7 +327,8 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
 	/* the node computes any target list (ExecScan projects) */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->methods = &ColstoreScanPathMethods;
-	CostColstoreScan(root, rel, &cpath->path, share_read, opts, npruning, workers);
+	CostColstoreScan(root, rel, &cpath->path, share_read, opts, npruning,
+					 nfilter, filter_selectivity, workers);
 	return cpath;
 }
 
@@ -282,9 +337,11 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
  *		set_rel_pathlist_hook: add ColstoreScan paths (serial, and partial
  *		for parallel plans) to a plain colstore table or partition whose
  *		restriction clauses are expected to let pruning skip at least
- *		MIN_EXPECTED_SKIP of it.  Inheritance parents (their scan would miss
- *		the children), relations with lateral references (their paths must
- *		be parameterized) and sampled scans are left alone.
+ *		MIN_EXPECTED_SKIP of it, or include clauses the batch filter
+ *		decides; add_path keeps it only where it is cheaper.  Inheritance
+ *		parents (their scan would miss the children), relations with
+ *		lateral references (their paths must be parameterized) and sampled
+ *		scans are left alone.
  */
 static void
 ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
@@ -293,6 +350,8 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	ColstoreOptions opts;
 	double		share_read;
 	int			npruning;
+	List	   *filter;
+	double		filter_selectivity = 1.0;
 
 	if (prev_set_rel_pathlist_hook)
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
@@ -311,11 +370,16 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		ReadsOtherSystemColumns(rel))
 		return;
 	share_read = ColstoreScanShareRead(root, rel, &npruning);
-	if (npruning == 0 || share_read > 1.0 - MIN_EXPECTED_SKIP)
+	filter = BatchFilterClauses(rel);
+	if (filter == NIL && (npruning == 0 || share_read > 1.0 - MIN_EXPECTED_SKIP))
 		return;
+	if (filter != NIL)
+		filter_selectivity = clauselist_selectivity(root, extract_actual_clauses(filter, false),
+													rel->relid, JOIN_INNER, NULL);
 
 	add_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read, &opts,
-												npruning, 0));
+												npruning, list_length(filter),
+												filter_selectivity, 0));
 	if (rel->consider_parallel)
 	{
 		int			workers = compute_parallel_worker(rel, rel->pages, -1,
@@ -324,15 +388,19 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		if (workers > 0)
 			add_partial_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read,
 																&opts, npruning,
+																list_length(filter),
+																filter_selectivity,
 																workers));
 	}
 }
 
 /*
  * ColstoreScan_PlanCustomPath
- *		The CustomScan node: every qual stays a qual (rechecked on each row
- *		read); copies of those that can prune go to custom_exprs, where
- *		setrefs gives their Vars the scan's final range table index.
+ *		The CustomScan node: copies of the clauses that can prune go to
+ *		custom_exprs, where setrefs gives their Vars the scan's final range
+ *		table index; custom_private lists the positions there of those the
+ *		batch filter decides, and the other clauses stay quals, checked on
+ *		each row the filter passes.
  */
 static Plan *
 ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
@@ -341,20 +409,29 @@ ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *pruning = NIL;
+	List	   *filter_positions = NIL;
+	List	   *quals = NIL;
 	ListCell   *lc;
 
 	foreach(lc, clauses)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		bool		filters = BatchFilterClause(rinfo, rel->relid);
 
-		if (UsableClauseColumn(rinfo, rel->relid) != NULL)
+		if (filters)
+			filter_positions = lappend_int(filter_positions, list_length(pruning));
+		else
+			quals = lappend(quals, rinfo);
+		/* an exact AND or OR prunes too (ChunkPrunerRefutes) */
+		if (filters || UsableClauseColumn(rinfo, rel->relid) != NULL)
 			pruning = lappend(pruning, copyObject(rinfo->clause));
 	}
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = extract_actual_clauses(clauses, false);
+	cscan->scan.plan.qual = extract_actual_clauses(quals, false);
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->custom_exprs = pruning;
+	cscan->custom_private = filter_positions;
 	cscan->custom_scan_tlist = NIL;
 	cscan->methods = ColstoreScanPlanMethods();
 	return &cscan->scan.plan;

@@ -124,6 +124,9 @@ typedef struct ColstoreScanDescData
 	int			needed_natts;
 	ColstoreChunkFilter filter; /* true: skip the chunk, or NULL */
 	void	   *filter_arg;
+	ColstoreRowFilter row_filter;	/* ColstoreScanSetRowFilter, or NULL */
+	void	   *row_filter_arg;
+	bool	   *row_selected;	/* [chunk_rows]: rows the filter kept, or NULL */
 	bool		group_has_reads;	/* a chunk of cur_group was selected */
 	ColstoreScanCounters counters;
 	/* row number range of index_build_range_scan, [range_start, range_end) */
@@ -147,6 +150,7 @@ ForgetChunk(ColstoreScanDesc s)
 	MemoryContextReset(s->chunk_cxt);
 	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 	s->row_mask = NULL;
+	s->row_selected = NULL;
 	s->chunk_generation++;
 }
 
@@ -601,6 +605,49 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 #define RowHidden(s, pos) \
 	((s)->row_mask != NULL && (s)->row_mask[pos] == ROW_HIDDEN)
 
+/* ... or one the row filter removed (forward scans)? */
+#define RowSkipped(s, pos) \
+	(RowHidden(s, pos) || ((s)->row_selected != NULL && !(s)->row_selected[pos]))
+
+/*
+ * Run the row filter (if any) over the current chunk, which a forward scan
+ * has just selected: row_selected[] marks the rows to return.  Columns the
+ * filter reads are decoded for the whole chunk and reused by the rows
+ * returned; the other columns are decoded only if some row is returned.
+ * The rows removed are counted unless the chunk was filtered before (count
+ * false).
+ */
+static void
+FilterChunkRows(ColstoreScanDesc s, bool count)
+{
+	Relation	rel = s->rs_base.rs_rd;
+	int			kept = 0;
+	int			removed = 0;
+	int			i;
+
+	if (s->row_filter == NULL || s->chunk_rows == 0)
+		return;
+	s->row_selected = MemoryContextAlloc(s->chunk_cxt, s->chunk_rows);
+	for (i = 0; i < s->chunk_rows; i++)
+		s->row_selected[i] = !RowHidden(s, i);
+	s->row_filter(s->row_filter_arg, &s->rs_base, s->chunk_rows, s->row_selected);
+	for (i = 0; i < s->chunk_rows; i++)
+	{
+		kept += s->row_selected[i];
+		if (!s->row_selected[i] && !RowHidden(s, i))
+			removed++;
+	}
+	if (count)
+	{
+		s->counters.rows_filtered += removed;
+		/* seq_tup_read counts them, as it counts rows heap's quals reject */
+		if (pgstat_should_count_relation(rel))
+			rel->pgstat_info->t_counts.t_tuples_returned += removed;
+	}
+	if (kept == 0)
+		s->chunk_pos = s->chunk_rows;
+}
+
 /*
  * ColstoreScanConfigure
  *		Narrow a forward sequential scan for the custom scan: only the
@@ -621,6 +668,26 @@ ColstoreScanConfigure(TableScanDesc scan, const bool *needed, int natts,
 	s->needed_natts = natts;
 	s->filter = filter;
 	s->filter_arg = filter_arg;
+}
+
+/*
+ * ColstoreScanSetRowFilter
+ *		Let a forward row-by-row scan (the custom scan's) decide its rows a
+ *		chunk at a time: filter(arg, scan, nrows, selected) runs once per
+ *		chunk, before any row of it is returned, and the rows whose
+ *		selected[] it clears are not returned.  The filter must clear only
+ *		rows the caller's quals reject, and the caller still evaluates its
+ *		quals on every row returned, so a filter that decides less costs
+ *		speed, never a result.  The rows it removes are counted
+ *		(ColstoreScanAddCounters).  filter NULL turns it off.
+ */
+void
+ColstoreScanSetRowFilter(TableScanDesc scan, ColstoreRowFilter filter, void *arg)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	s->row_filter = filter;
+	s->row_filter_arg = arg;
 }
 
 /*
@@ -761,6 +828,7 @@ ColstoreScanAddCounters(TableScanDesc scan, ColstoreScanCounters *counters)
 	counters->groups_skipped += s->counters.groups_skipped;
 	counters->chunks_read += s->counters.chunks_read;
 	counters->chunks_skipped += s->counters.chunks_skipped;
+	counters->rows_filtered += s->counters.rows_filtered;
 }
 
 /* Does the row in slot pass the scan keys (catalog-style scans only)? */
@@ -883,9 +951,10 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 				int			pos = s->chunk_pos;
 
 				SelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
+				FilterChunkRows(s, false);
 				s->chunk_pos = pos;
 			}
-			if (RowHidden(s, s->chunk_pos))
+			if (RowSkipped(s, s->chunk_pos))
 			{
 				s->chunk_pos++;
 				continue;
@@ -902,6 +971,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			ExecClearTuple(slot);
 			return false;
 		}
+		FilterChunkRows(s, true);
 	}
 }
 

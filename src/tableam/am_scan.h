@@ -23,6 +23,13 @@ struct RowGroupHeader;
 typedef bool (*ColstoreChunkFilter) (void *arg, const struct RowGroupHeader *h,
 									 uint32 chunkno);
 
+/*
+ * Clears selected[i] for each of the nrows rows of the scan's current chunk
+ * that the caller's quals would reject (read with ColstoreScanBatchColumn).
+ */
+typedef void (*ColstoreRowFilter) (void *arg, TableScanDesc scan, int nrows,
+								   bool *selected);
+
 /* What a scan read and skipped, for EXPLAIN ANALYZE. */
 typedef struct ColstoreScanCounters
 {
@@ -30,6 +37,7 @@ typedef struct ColstoreScanCounters
 	uint64		groups_skipped;
 	uint64		chunks_read;
 	uint64		chunks_skipped;
+	uint64		rows_filtered;	/* removed by the row filter */
 } ColstoreScanCounters;
 
 extern TableScanDesc colstore_scan_begin(Relation rel, Snapshot snapshot,
@@ -70,6 +78,8 @@ extern void ColstoreScanSetRowRange(TableScanDesc scan, uint64 start, uint64 end
 extern void ColstoreScanConfigure(TableScanDesc scan, const bool *needed,
 								  int natts, ColstoreChunkFilter filter,
 								  void *filter_arg);
+extern void ColstoreScanSetRowFilter(TableScanDesc scan,
+									 ColstoreRowFilter filter, void *arg);
 extern void ColstoreScanAddCounters(TableScanDesc scan,
 									ColstoreScanCounters *counters);
 extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);

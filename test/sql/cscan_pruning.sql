@@ -37,9 +37,11 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 -- text columns prune under their own collation (more: cscan_text_conditions)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE t = 'v100';
 
--- not offered: uncorrelated column, a collation other than the column's,
--- no usable qual, system columns other than ctid/tableoid, or switched off
+-- an uncorrelated column prunes nothing, but the batch filter decides its
+-- condition a chunk at a time (more: cscan_batch_filter)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE k = 3;
+-- not offered: a collation other than the column's, no usable qual,
+-- system columns other than ctid/tableoid, or switched off
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE t < 'v100' COLLATE "POSIX";
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cs WHERE id + 0 = 5;
 EXPLAIN (COSTS OFF) SELECT xmin IS NOT NULL FROM cs WHERE id = 7;
