@@ -621,22 +621,34 @@ static void
 FilterChunkRows(ColstoreScanDesc s, bool count)
 {
 	Relation	rel = s->rs_base.rs_rd;
+	int			nrows = s->chunk_rows;
+	const uint8 *mask = s->row_mask;
+	bool	   *selected;
+	int			visible = nrows;
 	int			kept = 0;
-	int			removed = 0;
+	int			removed;
 	int			i;
 
-	if (s->row_filter == NULL || s->chunk_rows == 0)
+	if (s->row_filter == NULL || nrows == 0)
 		return;
-	s->row_selected = MemoryContextAlloc(s->chunk_cxt, s->chunk_rows);
-	for (i = 0; i < s->chunk_rows; i++)
-		s->row_selected[i] = !RowHidden(s, i);
-	s->row_filter(s->row_filter_arg, &s->rs_base, s->chunk_rows, s->row_selected);
-	for (i = 0; i < s->chunk_rows; i++)
+	selected = MemoryContextAlloc(s->chunk_cxt, nrows);
+	if (mask == NULL)
+		memset(selected, true, nrows);
+	else
 	{
-		kept += s->row_selected[i];
-		if (!s->row_selected[i] && !RowHidden(s, i))
-			removed++;
+		visible = 0;
+		for (i = 0; i < nrows; i++)
+		{
+			selected[i] = mask[i] != ROW_HIDDEN;
+			visible += selected[i];
+		}
 	}
+	s->row_selected = selected;
+	s->row_filter(s->row_filter_arg, &s->rs_base, nrows, selected);
+	for (i = 0; i < nrows; i++)
+		kept += selected[i];
+	/* the filter only clears rows, so the visible ones it cleared */
+	removed = visible - kept;
 	if (count)
 	{
 		s->counters.rows_filtered += removed;
