@@ -3,7 +3,8 @@
 #
 # Starts a throwaway cluster (shared_buffers 4GB, jit off, 2 parallel workers per gather), loads
 # t5 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) with N rows into a heap and a
-# colstore table, and prints load time, size, primary key build, count/sum/GROUP BY, self join,
+# colstore table, and prints load time, size, primary key build, count/sum/GROUP BY (a column and
+# an expression), self join,
 # point lookups (pgbench, select-only style, 2 clients), a 100,000-row range (through the primary
 # key, and without indexes: chunk pruning against a sequential scan), a selective filter on
 # unordered columns that returns rows (ColstoreScan's batch filter), UPDATE and DELETE of a tenth
@@ -65,6 +66,7 @@ queries=(
 	"count(c2)|SELECT count(c2) FROM %s"
 	"sum(c1)|SELECT sum(c1) FROM %s"
 	"GROUP BY c4|SELECT c4, count(*), avg(c3) FROM %s GROUP BY c4 ORDER BY c4"
+	"GROUP BY month of c5|SELECT date_trunc('month', c5) AS m, count(*), sum(c3) FROM %s GROUP BY 1 ORDER BY 1"
 	"self join on c1|SELECT count(*) FROM %s a JOIN %s b ON a.c1 = b.c1"
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
 	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"

@@ -47,6 +47,7 @@
 #include "cscan/agg_exec.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
+#include "cscan/agg_key_expr.h"
 #include "cscan/agg_parallel.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
@@ -61,9 +62,11 @@ typedef struct ColstoreAggState
 	Index		relid;			/* the table's range table index */
 	int			naggs;
 	AggFold   *aggs;
-	int			nkeys;			/* grouping columns (0: no GROUP BY), in the
-								 * scan tuple right after the naggs aggregates */
+	int			nkeys;			/* grouping keys (0: no GROUP BY), in the scan
+								 * tuple right after the naggs aggregates */
 	GroupKeySpec *keys;
+	GroupKeyExpr **key_exprs;	/* [nkeys]: a grouping expression's, or NULL
+								 * for a plain column */
 	ChunkPruner *pruner;
 	MemoryContext fold_cxt;		/* groups and states of one execution */
 	MemoryContext batch_cxt;	/* scratch memory of one batch */
@@ -159,8 +162,9 @@ ResolveIndexVars(Node *node, List *scan_tlist)
 }
 
 /*
- * Read the grouping columns: the nkeys scan tuple entries after the
- * aggregates (agg_path.c puts them there).
+ * Read the grouping keys: the nkeys scan tuple entries after the aggregates
+ * (agg_path.c puts them there), plain columns of the table or expressions
+ * over them.
  */
 static void
 ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys, List *eqops)
@@ -170,17 +174,23 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys, List *eqops)
 
 	state->nkeys = nkeys;
 	state->keys = palloc0(sizeof(GroupKeySpec) * Max(nkeys, 1));
+	state->key_exprs = palloc0(sizeof(GroupKeyExpr *) * Max(nkeys, 1));
 	if (nkeys > INDEX_MAX_KEYS)
 		elog(ERROR, "too many grouping columns in a ColstoreAgg plan");
 	for (k = 0; k < nkeys; k++)
 	{
 		TargetEntry *te = list_nth_node(TargetEntry, scan_tlist, state->naggs + k);
-		Var		   *var = (Var *) te->expr;
-
+		Node	   *expr = (Node *) te->expr;
+		Var		   *var = (Var *) expr;
+		Oid			type = exprType(expr);
+		Oid			collation = exprCollation(expr);
 		Oid			eqop = list_length(eqops) == nkeys ? list_nth_oid(eqops, k) : InvalidOid;
 
-		if (!IsA(var, Var) || var->varno != state->relid || var->varattno <= 0 ||
-			var->varattno > desc->natts)
+		if (!IsA(expr, Var))
+			state->key_exprs[k] = GroupKeyExprCreate((Expr *) expr, state->relid, desc,
+													 &state->css.ss.ps);
+		else if (var->varno != state->relid || var->varattno <= 0 ||
+				 var->varattno > desc->natts)
 			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
 		if (OidIsValid(eqop))
 		{
@@ -193,15 +203,14 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys, List *eqops)
 				elog(ERROR, "could not find hash function for hash operator %u", eqop);
 			fmgr_info(hash_proc, &spec->hash_fn);
 			fmgr_info(get_opcode(eqop), &spec->eq_fn);
-			spec->collation = var->varcollid;
+			spec->collation = collation;
 			spec->by_function = true;
-			get_typlenbyval(var->vartype, &typlen, &spec->byval);
+			get_typlenbyval(type, &typlen, &spec->byval);
 		}
-		else if (!ColstoreAggGroupKeyType(var->vartype, var->varcollid,
-										  &state->keys[k].byval,
+		else if (!ColstoreAggGroupKeyType(type, collation, &state->keys[k].byval,
 										  &state->keys[k].blank_padded))
-			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
-		state->keys[k].attno = var->varattno - 1;
+			elog(ERROR, "unexpected grouping key in a ColstoreAgg plan");
+		state->keys[k].attno = IsA(expr, Var) ? var->varattno - 1 : -1;
 	}
 }
 
@@ -322,7 +331,14 @@ AssignGroups(ColstoreAggState *state, TableScanDesc scan, int nrows,
 	if (state->groups == NULL)
 		return NULL;
 	for (k = 0; k < state->nkeys; k++)
-		ColstoreScanBatchColumn(scan, state->keys[k].attno, &values[k], &isnull[k]);
+	{
+		if (state->key_exprs[k] != NULL)
+			GroupKeyExprEvaluate(state->key_exprs[k], scan,
+								 state->css.ss.ps.ps_ExprContext, nrows, selected,
+								 &values[k], &isnull[k]);
+		else
+			ColstoreScanBatchColumn(scan, state->keys[k].attno, &values[k], &isnull[k]);
+	}
 	GroupTableAssign(state->groups, nrows, values, isnull, selected,
 					 state->row_groups);
 	return state->row_groups;

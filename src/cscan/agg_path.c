@@ -15,7 +15,10 @@
  * conditions it decides exactly.
  * It groups by plain columns of types whose equality is the identity of
  * their datums or bytes (ColstoreAggGroupKeyType), with the type's default
- * equality, when the estimated groups fit in hash_mem (it does not spill).
+ * equality, or of other types through their grouping operator's hash and
+ * equality functions, and by expressions over the table's columns without
+ * volatile functions, parameters or subqueries (agg_key_expr.c evaluates
+ * them), when the estimated groups fit in hash_mem (it does not spill).
  * The output target may combine those aggregates and grouping columns in
  * any expression (sum(a) / count(*), upper(g)); the node projects it.
  *
@@ -51,6 +54,7 @@
 #include "miscadmin.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
@@ -274,15 +278,66 @@ GroupableByFunctions(Oid type, SortGroupClause *sgc)
 		OidIsValid(get_opcode(sgc->eqop));
 }
 
+/* Is var a user column of relid at this query level? */
+static bool
+IsUserColumn(Node *node, Index relid)
+{
+	Var		   *var = (Var *) node;
+
+	return IsA(node, Var) && var->varno == relid && var->varattno > 0 &&
+		var->varlevelsup == 0;
+}
+
+/* Does the expression contain a Param? */
+static bool
+ContainsParam(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, ContainsParam, context);
+}
+
 /*
- * The GROUP BY columns as Vars of relid, if ColstoreAgg can group by every
- * one of them (a plain column of a type ColstoreAggGroupKeyType accepts,
- * grouped with the type's default equality); *ok is false otherwise.
+ * Can ColstoreAgg evaluate a grouping expression (agg_key_expr.c)?  It must
+ * read user columns of relid and nothing else of the row, and give the same
+ * result for the same input within the query: no volatile functions, no
+ * parameters (their values may change between rescans) and no subqueries,
+ * aggregates or set-returning functions.
+ */
+static bool
+GroupingExpressionUsable(Node *expr, Index relid)
+{
+	List	   *vars;
+	ListCell   *lc;
+
+	if (contain_volatile_functions(expr) || contain_subplans(expr) ||
+		contain_agg_clause(expr) || contain_window_function(expr) ||
+		expression_returns_set(expr) || ContainsParam(expr, NULL))
+		return false;
+	vars = pull_var_clause(expr, PVC_RECURSE_PLACEHOLDERS);
+	if (vars == NIL)
+		return false;
+	foreach(lc, vars)
+	{
+		if (!IsUserColumn(lfirst(lc), relid))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The GROUP BY items (plain columns of relid, or expressions over them), if
+ * ColstoreAgg can group by every one of them: a key of a type
+ * ColstoreAggGroupKeyType accepts, grouped with the type's default equality
+ * (*eqops gets InvalidOid for it), or one GroupableByFunctions accepts (its
+ * grouping operator); *ok is false otherwise.
  */
 static List *
-GroupingColumns(Query *parse, Index relid, List **eqops, bool *ok)
+GroupingKeys(Query *parse, Index relid, List **eqops, bool *ok)
 {
-	List	   *vars = NIL;
+	List	   *keys = NIL;
 	ListCell   *lc;
 
 	*ok = false;
@@ -291,37 +346,49 @@ GroupingColumns(Query *parse, Index relid, List **eqops, bool *ok)
 	{
 		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
 		Node	   *expr = get_sortgroupclause_expr(sgc, parse->targetList);
-		Var		   *var = (Var *) expr;
+		Oid			type = exprType(expr);
 		bool		byval;
 		bool		blank_padded;
 
-		if (!IsA(expr, Var) || var->varno != relid || var->varattno <= 0 ||
-			var->varlevelsup != 0)
+		if (!IsUserColumn(expr, relid) && !GroupingExpressionUsable(expr, relid))
 			return NIL;
-		if (list_member(vars, var))
+		if (list_member(keys, expr))
 			continue;
-		if (ColstoreAggGroupKeyType(var->vartype, var->varcollid, &byval,
-									&blank_padded) &&
-			sgc->eqop == lookup_type_cache(var->vartype, TYPECACHE_EQ_OPR)->eq_opr)
+		if (ColstoreAggGroupKeyType(type, exprCollation(expr), &byval, &blank_padded) &&
+			sgc->eqop == lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr)
 			*eqops = lappend_oid(*eqops, InvalidOid);
-		else if (GroupableByFunctions(var->vartype, sgc))
+		else if (GroupableByFunctions(type, sgc))
 			*eqops = lappend_oid(*eqops, sgc->eqop);
 		else
 			return NIL;
-		vars = lappend(vars, var);
+		keys = lappend(keys, expr);
 	}
 	/* the executor keeps a row's keys in arrays of INDEX_MAX_KEYS */
-	*ok = list_length(vars) <= INDEX_MAX_KEYS;
-	return vars;
+	*ok = list_length(keys) <= INDEX_MAX_KEYS;
+	return keys;
+}
+
+/* Replace every occurrence of a grouping key (outside Aggrefs) by NULL. */
+static Node *
+RemoveGroupingKeys(Node *node, List *keys)
+{
+	if (node == NULL)
+		return NULL;
+	if (list_member(keys, node))
+		return (Node *) makeNullConst(BOOLOID, -1, InvalidOid);
+	if (IsA(node, Aggref))
+		return node;
+	return expression_tree_mutator(node, RemoveGroupingKeys, keys);
 }
 
 /*
  * The Aggrefs of the grouping target and of the HAVING clauses (exprs), if
  * ColstoreAgg computes all of them and they need nothing else from the rows
- * but the grouping columns (group_vars); *ok is false otherwise.
+ * but the grouping keys (group_keys: columns, or expressions setrefs will
+ * find whole in the scan tuple); *ok is false otherwise.
  */
 static List *
-SupportedAggregates(List *exprs, Index relid, List *group_vars, bool *ok)
+SupportedAggregates(List *exprs, Index relid, List *group_keys, bool *ok)
 {
 	List	   *nodes;
 	List	   *aggs = NIL;
@@ -330,7 +397,7 @@ SupportedAggregates(List *exprs, Index relid, List *group_vars, bool *ok)
 	*ok = false;
 	if (contain_subplans((Node *) exprs))
 		return NIL;
-	nodes = pull_var_clause((Node *) exprs,
+	nodes = pull_var_clause(RemoveGroupingKeys((Node *) exprs, group_keys),
 							PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
 							PVC_INCLUDE_PLACEHOLDERS);
 	foreach(lc, nodes)
@@ -338,8 +405,6 @@ SupportedAggregates(List *exprs, Index relid, List *group_vars, bool *ok)
 		Node	   *node = lfirst(lc);
 		AttrNumber	attno;
 
-		if (IsA(node, Var) && list_member(group_vars, node))
-			continue;
 		if (!IsA(node, Aggref) ||
 			ColstoreAggClassify((Aggref *) node, relid, &attno) == COLSTORE_AGG_NONE)
 			return NIL;
@@ -378,7 +443,8 @@ ExactConditions(RelOptInfo *rel, bool *ok)
 
 /*
  * Cost: per decoded value rather than per tuple, times the share of the
- * table pruning leaves, plus a tuple per group.  Condition columns are
+ * table pruning leaves, plus a tuple per group and grouping expressions'
+ * own cost per row that passes (evaluated row by row, as Agg would).  Condition columns are
  * decoded for every row read; argument and grouping columns only in the
  * chunks where some row passes the conditions (the share of chunks
  * expected to hold one, when the passing rows are spread evenly), and
@@ -393,16 +459,35 @@ ExactConditions(RelOptInfo *rel, bool *ok)
  */
 static void
 CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
-				List *group_vars, double ngroups, List *quals,
+				List *group_keys, double ngroups, List *quals,
 				const ColstoreOptions *opts)
 {
 	int			npruning;
 	double		share = quals != NIL ? ColstoreScanShareRead(root, rel, &npruning) : 1.0;
 	double		rows_read = rel->tuples * share;
+	double		rows_passing = Min(rel->rows, rows_read);
 	double		chunks_used = 1.0;
-	double		columns = list_length(group_vars);
+	double		columns = 0;
 	double		per_value = cpu_operator_cost / 10;
+	QualCost	key_cost;
 	ListCell   *lc;
+
+	/* grouping keys: their columns decoded, expressions evaluated per row */
+	cost_qual_eval(&key_cost, NIL, root);
+	foreach(lc, group_keys)
+	{
+		if (IsA(lfirst(lc), Var))
+			columns += 1;
+		else
+		{
+			QualCost	one;
+
+			columns += list_length(pull_var_clause(lfirst(lc), 0));
+			cost_qual_eval_node(&one, lfirst(lc), root);
+			key_cost.startup += one.startup;
+			key_cost.per_tuple += one.per_tuple;
+		}
+	}
 
 	if (quals != NIL && rows_read > 0)
 		chunks_used = Min(1.0, rel->rows / rows_read * opts->chunk_size);
@@ -416,7 +501,7 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 
 		/* count(col) of whole chunks reads the header's NULL count */
 		if (kind == COLSTORE_AGG_COUNT_STAR ||
-			(kind == COLSTORE_AGG_COUNT && quals == NIL && group_vars == NIL &&
+			(kind == COLSTORE_AGG_COUNT && quals == NIL && group_keys == NIL &&
 			 ((Aggref *) lfirst(lc))->aggfilter == NULL))
 			continue;
 		/* an arithmetic argument reads each of its columns */
@@ -434,7 +519,8 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	path->startup_cost += seq_page_cost * rel->pages * share *
 		Min(1.0, (columns + list_length(quals)) / 4) +
 		per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +
-		per_value * Min(rel->rows, rows_read) * list_length(group_vars);
+		per_value * rows_passing * list_length(group_keys) +
+		key_cost.startup + key_cost.per_tuple * rows_passing;
 	path->total_cost = path->startup_cost +
 		(cpu_tuple_cost + path->pathtarget->cost.per_tuple) * ngroups +
 		path->pathtarget->cost.startup;
@@ -447,24 +533,24 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
  * by reference (variable-length keys, min/max of numeric and text).
  */
 static bool
-GroupsFitInMemory(double ngroups, Oid relid, List *group_vars, List *aggs)
+GroupsFitInMemory(double ngroups, Oid relid, List *group_keys, List *aggs)
 {
-	double		per_group = 64 + list_length(group_vars) * 48.0 +
+	double		per_group = 64 + list_length(group_keys) * 48.0 +
 		list_length(aggs) * (double) sizeof(NumericSum);
 	ListCell   *lc;
 
 	/* the copies of variable-length keys and of min/max values kept by value */
-	foreach(lc, group_vars)
+	foreach(lc, group_keys)
 	{
-		Var		   *var = lfirst_node(Var, lc);
+		Node	   *key = lfirst(lc);
+		int32		width = 0;
 
-		int32		width;
-
-		if (get_typbyval(var->vartype))
+		if (get_typbyval(exprType(key)))
 			continue;
-		/* ANALYZE's average width of the column, else the type's guess */
-		width = get_attavgwidth(relid, var->varattno);
-		per_group += width > 0 ? width : get_typavgwidth(var->vartype, var->vartypmod);
+		/* ANALYZE's average width of a column, else the type's guess */
+		if (IsA(key, Var))
+			width = get_attavgwidth(relid, ((Var *) key)->varattno);
+		per_group += width > 0 ? width : get_typavgwidth(exprType(key), exprTypmod(key));
 	}
 	foreach(lc, aggs)
 	{
@@ -525,7 +611,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	RangeTblEntry *rte;
 	ColstoreOptions opts;
 	CustomPath *cpath;
-	List	   *group_vars;
+	List	   *group_keys;
 	List	   *aggs;
 	List	   *quals;
 	List	   *having;
@@ -549,18 +635,18 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	quals = ExactConditions(input_rel, &ok);
 	if (!ok)
 		return;
-	group_vars = GroupingColumns(parse, input_rel->relid, &group_eqops, &ok);
+	group_keys = GroupingKeys(parse, input_rel->relid, &group_eqops, &ok);
 	if (!ok)
 		return;
 	having = (List *) gextra->havingQual;
 	aggs = SupportedAggregates(list_concat_copy(output_rel->reltarget->exprs, having),
-							   input_rel->relid, group_vars, &ok);
+							   input_rel->relid, group_keys, &ok);
 	if (!ok)
 		return;
-	if (group_vars != NIL)
+	if (group_keys != NIL)
 	{
-		ngroups = estimate_num_groups(root, group_vars, input_rel->rows, NULL, NULL);
-		if (!GroupsFitInMemory(ngroups, rte->relid, group_vars, aggs))
+		ngroups = estimate_num_groups(root, group_keys, input_rel->rows, NULL, NULL);
+		if (!GroupsFitInMemory(ngroups, rte->relid, group_keys, aggs))
 			return;
 	}
 	/* last: reading the options is a catalog lookup */
@@ -577,11 +663,11 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->path.parallel_workers = 0;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
-	cpath->custom_private = list_make5(aggs, group_vars, quals,
+	cpath->custom_private = list_make5(aggs, group_keys, quals,
 									   makeInteger(input_rel->relid), having);
 	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
 	cpath->methods = &ColstoreAggPathMethods;
-	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_vars, ngroups, quals,
+	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_keys, ngroups, quals,
 					&opts);
 	if (having != NIL)
 	{
@@ -593,7 +679,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		cpath->path.total_cost += having_cost.startup + ngroups * having_cost.per_tuple;
 	}
 	/* before add_path, which may free the serial path */
-	AddParallelPath(root, input_rel, output_rel, cpath, list_concat_copy(quals, having));
+	AddParallelPath(root, input_rel, output_rel, cpath,
+					list_concat(list_concat_copy(quals, having), group_keys));
 	add_path(output_rel, (Path *) cpath);
 }
 
@@ -627,7 +714,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 {
 	CustomScan *cscan = makeNode(CustomScan);
 	List	   *aggs = linitial(best_path->custom_private);
-	List	   *group_vars = lsecond(best_path->custom_private);
+	List	   *group_keys = lsecond(best_path->custom_private);
 	List	   *quals = lthird(best_path->custom_private);
 	Index		relid = intVal(lfourth(best_path->custom_private));
 	List	   *having = list_nth(best_path->custom_private, 4);
@@ -637,7 +724,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 
 	foreach(lc, aggs)
 		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
-	foreach(lc, group_vars)
+	foreach(lc, group_keys)
 		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
 	foreach(lc, pull_var_clause((Node *) quals, 0))
 		scan_tlist = AddScanEntry(scan_tlist, lfirst(lc));
@@ -655,7 +742,7 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->custom_exprs = copyObject(quals);
 	/* the grouping operators of keys grouped by function (else InvalidOid) */
-	cscan->custom_private = list_make2(makeInteger(list_length(group_vars)), group_eqops);
+	cscan->custom_private = list_make2(makeInteger(list_length(group_keys)), group_eqops);
 	cscan->methods = ColstoreAggPlanMethods();
 	return &cscan->scan.plan;
 }

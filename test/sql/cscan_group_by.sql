@@ -46,9 +46,10 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 -- operator's hash and equality functions, as HashAggregate groups them
 EXPLAIN (COSTS OFF) SELECT r, count(*) FROM gb GROUP BY r;
 EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gb GROUP BY n;
--- not handled: keys that are expressions, HAVING over what the node does
--- not compute, grouping sets
-EXPLAIN (COSTS OFF) SELECT i % 3, count(*) FROM gb GROUP BY i % 3;
+-- not handled: keys with volatile functions (expressions otherwise are:
+-- cscan_group_by_expressions), HAVING over what the node does not compute,
+-- grouping sets
+EXPLAIN (COSTS OFF) SELECT i % 3 + random()::int, count(*) FROM gb GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING stddev(i) > 1;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT max(ts - ts), stddev(r) FROM gb GROUP BY k;
