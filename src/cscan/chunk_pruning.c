@@ -12,12 +12,13 @@
  * belongs to that same btree operator family, "column = ANY (array)" (an
  * IN list, refuted when every non-NULL element is), or "column IS [NOT]
  * NULL", can then prove that no row of a chunk passes, and the chunk is
- * skipped without being read.  For ColstoreScan pruning is only a shortcut:
- * the executor still evaluates every qual on the rows of the chunks read.
+ * skipped without being read.  Pruning only skips chunks in which no row
+ * can pass.
  *
- * ColstoreAgg has no executor quals: ChunkPrunerFilterRows (chunk_filter.c)
- * decides the quals PruningClauseIsExact accepts (strict operators, and ANDs
- * and ORs of them) for every row of a batch, exactly as the executor would;
+ * ColstoreAgg has no executor quals, and ColstoreScan's batch filter
+ * replaces some: ChunkPrunerFilterRows (chunk_filter.c) decides the quals
+ * PruningClauseIsExact accepts (strict operators, and ANDs and ORs of them)
+ * for every row of a batch, exactly as the executor would;
  * an OR prunes a chunk when every argument does.  Keys note what lets rows
  * be decided without function calls: integer-like comparisons and IN lists
  * on int64s (a date column against a timestamp through the equivalent date
@@ -368,7 +369,8 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		fmgr_info(cmp_proc, &key->cmp);
 		key->strict = op_strict(opno);
 		key->value_expr = ExecInitExpr(value, parent);
-		key->elem_type = get_element_type(exprType((Node *) value));
+		/* the array may be of a domain over an array type */
+		key->elem_type = get_base_element_type(exprType((Node *) value));
 		if (!OidIsValid(key->elem_type))
 			return false;
 		key->bytes_equal = IsTextColumn(var) && key->elem_type == TEXTOID;

@@ -11,15 +11,18 @@
  * each chunk's rows in one pass over the decoded key columns
  * (ColstoreScanSetRowFilter), so rows they reject never become tuples, the
  * other columns of a chunk none of whose rows pass are never decoded, and
- * a column only they read is never turned into datums.  Rows EvalPlanQual
+ * a numeric column they compare as scaled integers is never turned into
+ * numerics.  Should a clause the planner chose yield no filter key here,
+ * the clauses become ordinary quals again.  Rows EvalPlanQual
  * substitutes are checked against them by the recheck method.  The
  * remaining quals are ExecScan's, checked on every row returned.  Pruning
  * only skips chunks in which no row can pass.
  *
  * Parallel query: the node is parallel aware.  The shared state is the
  * table AM's own parallel scan descriptor (row groups handed out through
- * an atomic counter) preceded by counters the workers add their row group
- * and chunk counts to when they shut down, so EXPLAIN ANALYZE shows the
+ * an atomic counter) preceded by counters the workers add their row group,
+ * chunk and filtered row counts to when they shut down, so EXPLAIN ANALYZE
+ * shows the
  * totals of all participants (exact when the scan ran to its end; a scan
  * stopped early, e.g. by LIMIT, may show the leader's part only).
  *
@@ -184,15 +187,26 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	state->row_filter = ChunkPrunerCreate(state->filter_clauses,
 										  cscan->scan.scanrelid, desc,
 										  &node->ss.ps);
-	/* the planner checked them: a key missing would pass rows it must not */
 	if (ChunkPrunerNumKeys(state->row_filter) != list_length(state->filter_clauses))
-		elog(ERROR, "ColstoreScan plan has a batch filter clause it cannot evaluate");
+	{
+		/*
+		 * A clause without a key would pass rows it must reject: let
+		 * ExecScan evaluate them all as quals instead (PruningClauseIsExact
+		 * and the key builder are meant to agree; this is the safety net).
+		 */
+		node->ss.ps.qual = ExecInitQual(list_concat_copy(cscan->scan.plan.qual,
+														 state->filter_clauses),
+										&node->ss.ps);
+		state->row_filter = NULL;
+		state->filter_clauses = NIL;
+		return;
+	}
 	state->filter_qual = ExecInitQual(state->filter_clauses, &node->ss.ps);
 }
 
 /* ColstoreRowFilter of the node: its exact quals over the chunk's rows. */
 static void
-FilterChunkRowsByQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
+FilterByBatchQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
 {
 	ColstoreScanState *state = (ColstoreScanState *) arg;
 
@@ -208,7 +222,7 @@ ConfigureScan(ColstoreScanState *state)
 	ColstoreScanConfigure(scan, state->needed, state->natts,
 						  ChunkPrunerRefutes, state->pruner);
 	if (state->row_filter != NULL)
-		ColstoreScanSetRowFilter(scan, FilterChunkRowsByQuals, state);
+		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
 }
 
 static TupleTableSlot *
@@ -391,6 +405,24 @@ ExplainClauses(const char *label, List *clauses, CustomScanState *node,
 }
 
 /*
+ * "Rows Removed by Batch Filter", as core shows "Rows Removed by Filter":
+ * per loop, and in text format only when not zero.
+ */
+static void
+ExplainRowsFiltered(ColstoreScanState *state, double removed, ExplainState *es)
+{
+	Instrumentation *instr = state->css.ss.ps.instrument;
+	double		nloops = instr != NULL ? instr->nloops : 0;
+
+	if (state->filter_clauses == NIL)
+		return;
+	if (nloops > 0)
+		removed /= nloops;
+	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyFloat("Rows Removed by Batch Filter", NULL, removed, 0, es);
+}
+
+/*
  * EXPLAIN: the columns decoded ("Columns"), the clauses used for pruning
  * ("Pruning Quals") and those that filter rows a chunk at a time ("Batch
  * Filter"), qualified like Filter: under VERBOSE, and under ANALYZE the row
@@ -435,9 +467,7 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		if (node->ss.ss_currentScanDesc != NULL)
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
-		if (state->filter_clauses != NIL)
-			ExplainPropertyFloat("Rows Removed by Batch Filter", NULL,
-								 (double) total.rows_filtered, 0, es);
+		ExplainRowsFiltered(state, (double) total.rows_filtered, es);
 	}
 }
 

@@ -24,11 +24,10 @@
  * chunk, where the batch filter's clauses cost a tenth of an operator per
  * row read (measured like ColstoreAgg's folding), the other columns the
  * same per row of the chunks expected to hold a row the filter passes, and
- * only the rows it passes pay the tuple and qual costs (plus disable_cost
- * under enable_seqscan = off, as for any sequential scan); a parallel-aware
- * partial path is
- * offered too, with the worker count PostgreSQL's own rule gives a
- * sequential scan of the table.
+ * only the rows it passes pay the tuple cost and the other quals' (plus
+ * disable_cost under enable_seqscan = off, as for any sequential scan); a
+ * parallel-aware partial path is offered too, with the worker count
+ * PostgreSQL's own rule gives a sequential scan of the table.
  *
  * Plans that read system columns other than ctid and tableoid are left to
  * the sequential scan (the custom scan's slot is a virtual one).  The GUC
@@ -261,8 +260,8 @@ ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
  * spread over workers.  The share is at least one chunk's worth (a chunk is
  * decoded whole), and every row group header is read and every chunk
  * tested against the pruning clauses, so a pruning scan never looks
- * cheaper than an index scan that reads a few rows.  The nfilter batch
- * filter clauses are evaluated on every row read, and the other columns
+ * cheaper than an index scan that reads a few rows.  The batch filter's
+ * clauses (filter) are evaluated on every row read, and the other columns
  * the scan returns decoded in the chunks where a row passes; tuples are
  * formed and the other quals evaluated only for the share
  * filter_selectivity the filter passes.
@@ -270,9 +269,10 @@ ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
 static void
 CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 				 double share_read, const ColstoreOptions *opts,
-				 int npruning, int nfilter, double filter_selectivity,
+				 int npruning, List *filter, double filter_selectivity,
 				 int workers)
 {
+	int			nfilter = list_length(filter);
 	double		spc_seq_page_cost;
 	QualCost	qual_cost;
 	double		nchunks = ceil(rel->tuples / opts->chunk_size);
@@ -287,7 +287,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	if (nfilter > 0)
 		chunks_used = Min(1.0, filter_selectivity / share_read * opts->chunk_size);
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
-	cost_qual_eval(&qual_cost, rel->baserestrictinfo, root);
+	/* the quals ExecScan evaluates: those the batch filter does not decide */
+	cost_qual_eval(&qual_cost, list_difference_ptr(rel->baserestrictinfo, filter), root);
 	disk_run_cost = spc_seq_page_cost * (rel->pages * share_read + ngroups);
 	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples *
 		Min(share_read, filter_selectivity) +
@@ -311,7 +312,7 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 
 static CustomPath *
 MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
-					 const ColstoreOptions *opts, int npruning, int nfilter,
+					 const ColstoreOptions *opts, int npruning, List *filter,
 					 double filter_selectivity, int workers)
 {
 	CustomPath *cpath = makeNode(CustomPath);
@@ -328,7 +329,7 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	cpath->methods = &ColstoreScanPathMethods;
 	CostColstoreScan(root, rel, &cpath->path, share_read, opts, npruning,
-					 nfilter, filter_selectivity, workers);
+					 filter, filter_selectivity, workers);
 	return cpath;
 }
 
@@ -378,7 +379,7 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 													rel->relid, JOIN_INNER, NULL);
 
 	add_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read, &opts,
-												npruning, list_length(filter),
+												npruning, filter,
 												filter_selectivity, 0));
 	if (rel->consider_parallel)
 	{
@@ -388,7 +389,7 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		if (workers > 0)
 			add_partial_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read,
 																&opts, npruning,
-																list_length(filter),
+																filter,
 																filter_selectivity,
 																workers));
 	}

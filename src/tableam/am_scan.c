@@ -618,7 +618,7 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
  * false).
  */
 static void
-FilterChunkRows(ColstoreScanDesc s, bool count)
+ApplyRowFilter(ColstoreScanDesc s, bool count)
 {
 	Relation	rel = s->rs_base.rs_rd;
 	int			nrows = s->chunk_rows;
@@ -687,11 +687,11 @@ ColstoreScanConfigure(TableScanDesc scan, const bool *needed, int natts,
  *		Let a forward row-by-row scan (the custom scan's) decide its rows a
  *		chunk at a time: filter(arg, scan, nrows, selected) runs once per
  *		chunk, before any row of it is returned, and the rows whose
- *		selected[] it clears are not returned.  The filter must clear only
- *		rows the caller's quals reject, and the caller still evaluates its
- *		quals on every row returned, so a filter that decides less costs
- *		speed, never a result.  The rows it removes are counted
- *		(ColstoreScanAddCounters).  filter NULL turns it off.
+ *		selected[] it clears are not returned.  The filter decides for the
+ *		caller: it must clear exactly the rows the conditions it stands for
+ *		reject (the custom scan no longer evaluates them as quals).  The
+ *		rows it removes are counted (ColstoreScanAddCounters).  filter NULL
+ *		turns it off.
  */
 void
 ColstoreScanSetRowFilter(TableScanDesc scan, ColstoreRowFilter filter, void *arg)
@@ -963,7 +963,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 				int			pos = s->chunk_pos;
 
 				SelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
-				FilterChunkRows(s, false);
+				ApplyRowFilter(s, false);
 				s->chunk_pos = pos;
 			}
 			if (RowSkipped(s, s->chunk_pos))
@@ -983,7 +983,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			ExecClearTuple(slot);
 			return false;
 		}
-		FilterChunkRows(s, true);
+		ApplyRowFilter(s, true);
 	}
 }
 

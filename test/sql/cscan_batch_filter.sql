@@ -154,6 +154,20 @@ SELECT count(*) FROM bh WHERE k = 3;
 DROP VIEW bf_k3;
 DROP FUNCTION leak(int);
 
+-- an IN list whose array is of a domain over an array type (the element
+-- type is the domain's base type's)
+CREATE TYPE bf_mood AS ENUM ('low', 'mid', 'high');
+CREATE DOMAIN bf_moods AS bf_mood[];
+CREATE TABLE bfm (id int, m bf_mood) USING colstore WITH (chunk_size = 1000);
+INSERT INTO bfm SELECT i, (ARRAY['low', 'mid', 'high'])[1 + i % 3]::bf_mood
+	FROM generate_series(1, 5000) i;
+ANALYZE bfm;
+EXPLAIN (COSTS OFF) SELECT id FROM bfm WHERE m = ANY ('{high}'::bf_moods);
+SELECT count(*), min(id), max(id) FROM bfm WHERE m = ANY ('{high}'::bf_moods);
+DROP TABLE bfm;
+DROP DOMAIN bf_moods;
+DROP TYPE bf_mood;
+
 -- not used: conditions it cannot decide, or switched off
 EXPLAIN (COSTS OFF) SELECT id FROM bf WHERE k + 0 = 5;
 EXPLAIN (COSTS OFF) SELECT id FROM bf WHERE t ILIKE 'W17';
