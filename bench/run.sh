@@ -66,7 +66,7 @@ queries=(
 	"count(c2)|SELECT count(c2) FROM %s"
 	"sum(c1)|SELECT sum(c1) FROM %s"
 	"GROUP BY c4|SELECT c4, count(*), avg(c3) FROM %s GROUP BY c4 ORDER BY c4"
-	"GROUP BY month of c5|SELECT date_trunc('month', c5) AS m, count(*), sum(c3) FROM %s GROUP BY 1 ORDER BY 1"
+	"GROUP BY month of c5|SELECT date_trunc('month', c5)::date AS m, count(*), sum(c3) FROM %s GROUP BY 1 ORDER BY 1"
 	"self join on c1|SELECT count(*) FROM %s a JOIN %s b ON a.c1 = b.c1"
 	"100k-row range|SELECT sum(c3) FROM %s WHERE c1 BETWEEN $lo AND $hi"
 	"100k-row range, no index|SET enable_indexscan = off; SET enable_bitmapscan = off; SELECT sum(c3) FROM %s WHERE c1 BETWEEN $((rows / 10)) AND $((rows / 10 + 100000))"

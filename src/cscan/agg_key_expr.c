@@ -12,11 +12,13 @@
  * results become a grouping column of the batch for agg_groups.c.
  *
  * An expression of one column is evaluated once per distinct input value
- * of a batch where it can: a direct-mapped cache keyed by the input datum
- * (its value for pass-by-value types; for others its pointer, which the
- * dictionary encoding shares among equal values of a chunk) holds the
- * result.  This is correct because the expression is immutable or stable,
- * so equal inputs give equal results within the query.
+ * where it can: a direct-mapped cache keyed by the input datum (its value
+ * for pass-by-value types; for others its pointer, which the dictionary
+ * encoding shares among equal values of a chunk) holds the result.  It
+ * lives for the whole scan when input and result are passed by value, else
+ * for one batch (pointers into a batch's memory mean nothing after it).
+ * This is correct because the expression is immutable or stable, so equal
+ * inputs give equal results within the query.
  *
  * Results are allocated in the caller's memory context, which must live as
  * long as the batch (ColstoreAgg's per-batch context).
@@ -32,7 +34,9 @@
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "nodes/bitmapset.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
+#include "utils/lsyscache.h"
 
 #include "cscan/agg_key_expr.h"
 #include "tableam/am_scan.h"
@@ -56,6 +60,7 @@ struct GroupKeyExpr
 	int			ninputs;
 	int		   *inputs;			/* columns the expression reads, 0-based */
 	KeyExprCacheEntry *cache;	/* one input column only, else NULL */
+	bool		cache_per_batch;	/* holds pointers: reset for each batch */
 	Datum	  **input_values;	/* [ninputs]: the batch's columns */
 	bool	  **input_isnull;
 };
@@ -104,7 +109,11 @@ GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, PlanState *parent)
 	}
 	ExecStoreVirtualTuple(key->slot);
 	if (key->ninputs == 1)
-		key->cache = palloc(sizeof(KeyExprCacheEntry) * KEY_EXPR_CACHE_SIZE);
+	{
+		key->cache = palloc0(sizeof(KeyExprCacheEntry) * KEY_EXPR_CACHE_SIZE);
+		key->cache_per_batch = !TupleDescAttr(desc, key->inputs[0])->attbyval ||
+			!get_typbyval(exprType((Node *) expr));
+	}
 	return key;
 }
 
@@ -145,7 +154,7 @@ GroupKeyExprEvaluate(GroupKeyExpr *key, TableScanDesc scan, ExprContext *econtex
 	for (j = 0; j < key->ninputs; j++)
 		ColstoreScanBatchColumn(scan, key->inputs[j], &key->input_values[j],
 								&key->input_isnull[j]);
-	if (key->cache != NULL)
+	if (key->cache != NULL && key->cache_per_batch)
 		memset(key->cache, 0, sizeof(KeyExprCacheEntry) * KEY_EXPR_CACHE_SIZE);
 	for (i = 0; i < nrows; i++)
 	{
