@@ -16,7 +16,7 @@
  * the last to finish returns everybody's merged groups (agg_parallel.c).
  *
  * The scan tuple is the node's custom_scan_tlist: the aggregates' results,
- * the grouping columns' values, then NULL for the other columns the
+ * the grouping keys' values, then NULL for the other columns the
  * conditions read (they are there only so setrefs can resolve the
  * conditions); the target list is projected from it.
  *
@@ -188,7 +188,7 @@ ReadGroupKeys(ColstoreAggState *state, List *scan_tlist, int nkeys, List *eqops)
 
 		if (!IsA(expr, Var))
 			state->key_exprs[k] = GroupKeyExprCreate((Expr *) expr, state->relid, desc,
-													 &state->css.ss.ps);
+													 state->css.ss.ps.state);
 		else if (var->varno != state->relid || var->varattno <= 0 ||
 				 var->varattno > desc->natts)
 			elog(ERROR, "unexpected grouping column in a ColstoreAgg plan");
@@ -230,8 +230,9 @@ CreateFilter(ColstoreAggState *state, Expr *filter, PlanState *parent)
 /*
  * ColstoreAgg_BeginCustomScan
  *		Open the table, classify the scan tuple's aggregates again (with
- *		their FILTERs and numeric expressions), read the grouping columns
- *		and build the condition evaluator; nothing is read before the first
+ *		their FILTERs and numeric expressions), read the grouping keys
+ *		(columns, or expressions to evaluate) and build the condition
+ *		evaluator; nothing is read before the first
  *		call.
  */
 static void

@@ -46,7 +46,7 @@
 
 typedef struct KeyExprCacheEntry
 {
-	bool		used;
+	uint32		batch;			/* valid while it equals the key's batch */
 	bool		input_isnull;
 	Datum		input;
 	bool		result_isnull;
@@ -60,7 +60,8 @@ struct GroupKeyExpr
 	int			ninputs;
 	int		   *inputs;			/* columns the expression reads, 0-based */
 	KeyExprCacheEntry *cache;	/* one input column only, else NULL */
-	bool		cache_per_batch;	/* holds pointers: reset for each batch */
+	bool		cache_per_batch;	/* holds pointers: emptied for each batch */
+	uint32		batch;			/* cache entries of other batches are empty */
 	Datum	  **input_values;	/* [ninputs]: the batch's columns */
 	bool	  **input_isnull;
 };
@@ -68,29 +69,32 @@ struct GroupKeyExpr
 /*
  * GroupKeyExprCreate
  *		Prepare expr, whose Vars are columns of the table with range table
- *		index relid and descriptor desc, for evaluation by parent's node
- *		(whose executor state keeps the slot).  Memory lives in
- *		CurrentMemoryContext (the executor's per-query context).
- *		Errors if expr reads anything but user columns (a plan bug).
+ *		index relid and descriptor desc, for evaluation; estate's tuple
+ *		table keeps its slot.  Memory lives in CurrentMemoryContext (the
+ *		executor's per-query context).  Errors if expr reads anything but
+ *		user columns of that table (a plan bug).
  */
 GroupKeyExpr *
-GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, PlanState *parent)
+GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, EState *estate)
 {
 	GroupKeyExpr *key = palloc0(sizeof(GroupKeyExpr));
 	Bitmapset  *attrs = NULL;
+	ListCell   *lc;
 	int			attno = -1;
 	int			i;
 
-	pull_varattnos((Node *) expr, relid, &attrs);
+	foreach(lc, pull_var_clause((Node *) expr, 0))
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->varno != relid || var->varlevelsup != 0 ||
+			var->varattno <= 0 || var->varattno > desc->natts)
+			elog(ERROR, "unexpected column in a ColstoreAgg grouping expression");
+		attrs = bms_add_member(attrs, var->varattno);
+	}
 	key->inputs = palloc(sizeof(int) * Max(bms_num_members(attrs), 1));
 	while ((attno = bms_next_member(attrs, attno)) >= 0)
-	{
-		AttrNumber	real = attno + FirstLowInvalidHeapAttributeNumber;
-
-		if (real <= 0 || real > desc->natts)
-			elog(ERROR, "unexpected column in a ColstoreAgg grouping expression");
-		key->inputs[key->ninputs++] = real - 1;
-	}
+		key->inputs[key->ninputs++] = attno - 1;
 	key->input_values = palloc(sizeof(Datum *) * Max(key->ninputs, 1));
 	key->input_isnull = palloc(sizeof(bool *) * Max(key->ninputs, 1));
 	/*
@@ -100,7 +104,7 @@ GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, PlanState *parent)
 	 */
 	key->state = ExecInitExpr(expr, NULL);
 	/* the executor's tuple table releases it (and its descriptor) at the end */
-	key->slot = ExecInitExtraTupleSlot(parent->state, desc, &TTSOpsVirtual);
+	key->slot = ExecInitExtraTupleSlot(estate, desc, &TTSOpsVirtual);
 	/* columns other than the inputs stay NULL */
 	for (i = 0; i < desc->natts; i++)
 	{
@@ -111,6 +115,7 @@ GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, PlanState *parent)
 	if (key->ninputs == 1)
 	{
 		key->cache = palloc0(sizeof(KeyExprCacheEntry) * KEY_EXPR_CACHE_SIZE);
+		key->batch = 1;
 		key->cache_per_batch = !TupleDescAttr(desc, key->inputs[0])->attbyval ||
 			!get_typbyval(exprType((Node *) expr));
 	}
@@ -140,7 +145,8 @@ CacheSlot(Datum value)
  *		*isnull (arrays of nrows allocated in CurrentMemoryContext, which
  *		also holds pass-by-reference results); unselected rows read as
  *		NULL and are never evaluated, so they raise no error.  May raise
- *		whatever the expression raises.
+ *		whatever the expression raises.  Sets econtext's scan tuple to the
+ *		key's own slot (ExecScan sets it again for its own use).
  */
 void
 GroupKeyExprEvaluate(GroupKeyExpr *key, TableScanDesc scan, ExprContext *econtext,
@@ -154,8 +160,12 @@ GroupKeyExprEvaluate(GroupKeyExpr *key, TableScanDesc scan, ExprContext *econtex
 	for (j = 0; j < key->ninputs; j++)
 		ColstoreScanBatchColumn(scan, key->inputs[j], &key->input_values[j],
 								&key->input_isnull[j]);
-	if (key->cache != NULL && key->cache_per_batch)
+	if (key->cache != NULL && key->cache_per_batch && ++key->batch == 0)
+	{
+		/* the counter wrapped: empty the entries it could confuse */
 		memset(key->cache, 0, sizeof(KeyExprCacheEntry) * KEY_EXPR_CACHE_SIZE);
+		key->batch = 1;
+	}
 	for (i = 0; i < nrows; i++)
 	{
 		if (selected != NULL && !selected[i])
@@ -171,12 +181,12 @@ GroupKeyExprEvaluate(GroupKeyExpr *key, TableScanDesc scan, ExprContext *econtex
 			bool		input_isnull = key->input_isnull[0][i];
 			KeyExprCacheEntry *entry = &key->cache[input_isnull ? 0 : CacheSlot(input)];
 
-			if (!entry->used || entry->input_isnull != input_isnull ||
+			if (entry->batch != key->batch || entry->input_isnull != input_isnull ||
 				(!input_isnull && entry->input != input))
 			{
 				key->slot->tts_values[att] = input;
 				key->slot->tts_isnull[att] = input_isnull;
-				entry->used = true;
+				entry->batch = key->batch;
 				entry->input = input;
 				entry->input_isnull = input_isnull;
 				entry->result = EvaluateRow(key, econtext, &entry->result_isnull);

@@ -18,7 +18,7 @@
 typedef struct GroupKeyExpr GroupKeyExpr;
 
 extern GroupKeyExpr *GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc,
-										PlanState *parent);
+										EState *estate);
 extern void GroupKeyExprEvaluate(GroupKeyExpr *key, TableScanDesc scan,
 								 ExprContext *econtext, int nrows,
 								 const bool *selected, Datum **values,

@@ -19,8 +19,8 @@
  * equality functions, and by expressions over the table's columns without
  * volatile functions, parameters or subqueries (agg_key_expr.c evaluates
  * them), when the estimated groups fit in hash_mem (it does not spill).
- * The output target may combine those aggregates and grouping columns in
- * any expression (sum(a) / count(*), upper(g)); the node projects it.
+ * The output target may combine those aggregates and grouping keys in any
+ * expression (sum(a) / count(*), upper(g)); the node projects it.
  *
  * HAVING clauses are the plan's qual, evaluated by ExecScan on each group
  * row the node returns; their aggregates are computed with the target's.
@@ -278,7 +278,7 @@ GroupableByFunctions(Oid type, SortGroupClause *sgc)
 		OidIsValid(get_opcode(sgc->eqop));
 }
 
-/* Is var a user column of relid at this query level? */
+/* Is node a Var of a user column of relid at this query level? */
 static bool
 IsUserColumn(Node *node, Index relid)
 {
@@ -316,7 +316,8 @@ GroupingExpressionUsable(Node *expr, Index relid)
 		contain_agg_clause(expr) || contain_window_function(expr) ||
 		expression_returns_set(expr) || ContainsParam(expr, NULL))
 		return false;
-	vars = pull_var_clause(expr, PVC_RECURSE_PLACEHOLDERS);
+	/* a PlaceHolderVar (an outer join's) is no plain column: not handled */
+	vars = pull_var_clause(expr, PVC_INCLUDE_PLACEHOLDERS);
 	if (vars == NIL)
 		return false;
 	foreach(lc, vars)
@@ -368,17 +369,45 @@ GroupingKeys(Query *parse, Index relid, List **eqops, bool *ok)
 	return keys;
 }
 
-/* Replace every occurrence of a grouping key (outside Aggrefs) by NULL. */
-static Node *
-RemoveGroupingKeys(Node *node, List *keys)
+/* What CollectAggregates gathers while walking the target and HAVING. */
+typedef struct AggregateCollection
 {
+	List	   *keys;			/* grouping keys: taken whole */
+	Index		relid;
+	List	   *aggs;			/* the Aggrefs found */
+	bool		unsupported;	/* something ColstoreAgg cannot compute */
+} AggregateCollection;
+
+/*
+ * Walk an expression of the grouping target: grouping keys are taken whole
+ * (setrefs finds them in the scan tuple), Aggrefs ColstoreAgg computes are
+ * collected, and anything else that needs the rows (a Var outside a key, a
+ * PlaceHolderVar, a window function, GROUPING()) makes it unsupported.
+ */
+static bool
+CollectAggregates(Node *node, AggregateCollection *c)
+{
+	AttrNumber	attno;
+
 	if (node == NULL)
-		return NULL;
-	if (list_member(keys, node))
-		return (Node *) makeNullConst(BOOLOID, -1, InvalidOid);
+		return false;
+	if (list_member(c->keys, node))
+		return false;
 	if (IsA(node, Aggref))
-		return node;
-	return expression_tree_mutator(node, RemoveGroupingKeys, keys);
+	{
+		if (ColstoreAggClassify((Aggref *) node, c->relid, &attno) == COLSTORE_AGG_NONE)
+			c->unsupported = true;
+		else
+			c->aggs = list_append_unique(c->aggs, node);
+		return false;
+	}
+	if (IsA(node, Var) || IsA(node, PlaceHolderVar) || IsA(node, WindowFunc) ||
+		IsA(node, GroupingFunc))
+	{
+		c->unsupported = true;
+		return false;
+	}
+	return expression_tree_walker(node, CollectAggregates, c);
 }
 
 /*
@@ -390,28 +419,16 @@ RemoveGroupingKeys(Node *node, List *keys)
 static List *
 SupportedAggregates(List *exprs, Index relid, List *group_keys, bool *ok)
 {
-	List	   *nodes;
-	List	   *aggs = NIL;
-	ListCell   *lc;
+	AggregateCollection c = {group_keys, relid, NIL, false};
 
 	*ok = false;
 	if (contain_subplans((Node *) exprs))
 		return NIL;
-	nodes = pull_var_clause(RemoveGroupingKeys((Node *) exprs, group_keys),
-							PVC_INCLUDE_AGGREGATES | PVC_INCLUDE_WINDOWFUNCS |
-							PVC_INCLUDE_PLACEHOLDERS);
-	foreach(lc, nodes)
-	{
-		Node	   *node = lfirst(lc);
-		AttrNumber	attno;
-
-		if (!IsA(node, Aggref) ||
-			ColstoreAggClassify((Aggref *) node, relid, &attno) == COLSTORE_AGG_NONE)
-			return NIL;
-		aggs = list_append_unique(aggs, node);
-	}
+	(void) CollectAggregates((Node *) exprs, &c);
+	if (c.unsupported)
+		return NIL;
 	*ok = true;
-	return aggs;
+	return c.aggs;
 }
 
 /*
@@ -469,11 +486,10 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	double		chunks_used = 1.0;
 	double		columns = 0;
 	double		per_value = cpu_operator_cost / 10;
-	QualCost	key_cost;
+	QualCost	key_cost = {0, 0};
 	ListCell   *lc;
 
 	/* grouping keys: their columns decoded, expressions evaluated per row */
-	cost_qual_eval(&key_cost, NIL, root);
 	foreach(lc, group_keys)
 	{
 		if (IsA(lfirst(lc), Var))
@@ -699,7 +715,7 @@ AddScanEntry(List *scan_tlist, Node *expr)
  * ColstoreAgg_PlanCustomPath
  *		A CustomScan with no scan relation of its own (scanrelid 0).  Its
  *		scan tuple (custom_scan_tlist) holds the aggregates, then the
- *		grouping columns (custom_private: their count), both of which
+ *		grouping keys (custom_private: their count), both of which
  *		setrefs matches in the target list; then the other columns the
  *		conditions read, so setrefs can point the conditions in
  *		custom_exprs at them; and last a ctid Var of the table, which tells

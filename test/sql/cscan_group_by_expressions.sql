@@ -103,6 +103,13 @@ RESET plan_cache_mode;
 DEALLOCATE p;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ge GROUP BY k + (SELECT 1);
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ge x GROUP BY x::text;
+-- a key under an outer join that became an inner one is a PlaceHolderVar
+EXPLAIN (COSTS OFF) SELECT s.x, count(*)
+	FROM (SELECT 1) d LEFT JOIN (SELECT coalesce(k, -1) AS x, i FROM ge) s ON true
+	WHERE s.i > 0 GROUP BY s.x;
+SELECT count(*) FROM (SELECT s.x, count(*)
+	FROM (SELECT 1) d LEFT JOIN (SELECT coalesce(k, -1) AS x, i FROM ge) s ON true
+	WHERE s.i > 0 GROUP BY s.x) q;
 SET work_mem = '64kB';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM ge GROUP BY extract(epoch FROM ts);
 RESET work_mem;
