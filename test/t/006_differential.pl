@@ -219,7 +219,9 @@ sub aggregate_query
 
 sub group_query
 {
-	my @keys = some(2, qw(a s v b d t n f), "date_trunc('month', ts)", 'length(t) % 10');
+	my @keys = some(2, qw(a s v b d t n f), "date_trunc('month', ts)", 'length(t) % 10',
+		'a % 7', 'extract(dow from d)', "coalesce(t, 'none')", 'upper(v)', 'floor(f)', 'floor(n / 7)',
+		"CASE WHEN a > 0 THEN 'pos' WHEN a < 0 THEN 'neg' END", 's + a');
 	my @aggs = ('count(*)', map { aggregate($_) } some(3, @columns));
 	my $sql = 'SELECT ' . join(', ', @keys, @aggs) . ' FROM {t} ' . where()
 	  . ' GROUP BY ' . join(', ', 1 .. @keys);
