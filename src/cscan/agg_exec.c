@@ -232,8 +232,7 @@ CreateFilter(ColstoreAggState *state, Expr *filter, PlanState *parent)
  *		Open the table, classify the scan tuple's aggregates again (with
  *		their FILTERs and numeric expressions), read the grouping keys
  *		(columns, or expressions to evaluate) and build the condition
- *		evaluator; nothing is read before the first
- *		call.
+ *		evaluator; nothing is read before the first call.
  */
 static void
 ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)

@@ -485,7 +485,7 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	double		rows_passing = Min(rel->rows, rows_read);
 	double		chunks_used = 1.0;
 	double		columns = 0;
-	double		per_value = cpu_operator_cost / 10;
+	double		per_value = cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR;
 	QualCost	key_cost = {0, 0};
 	ListCell   *lc;
 
@@ -505,8 +505,9 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 		}
 	}
 
-	if (quals != NIL && rows_read > 0)
-		chunks_used = Min(1.0, rel->rows / rows_read * opts->chunk_size);
+	if (quals != NIL)
+		chunks_used = ColstoreChunksWithPassingRows(rows_passing, rows_read,
+													opts->chunk_size);
 
 	foreach(lc, aggs)
 	{

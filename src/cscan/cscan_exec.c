@@ -22,9 +22,8 @@
  * table AM's own parallel scan descriptor (row groups handed out through
  * an atomic counter) preceded by counters the workers add their row group,
  * chunk and filtered row counts to when they shut down, so EXPLAIN ANALYZE
- * shows the
- * totals of all participants (exact when the scan ran to its end; a scan
- * stopped early, e.g. by LIMIT, may show the leader's part only).
+ * shows the totals of all participants (exact when the scan ran to its end;
+ * a scan stopped early, e.g. by LIMIT, may show the leader's part only).
  *
  * IDENTIFICATION
  *	  src/cscan/cscan_exec.c

@@ -67,9 +67,6 @@
 /* Without a batch filter, offer the path only if pruning skips this share. */
 #define MIN_EXPECTED_SKIP	0.1
 
-/* Cost of deciding one row of a chunk by one batch filter clause. */
-#define BATCH_FILTER_COST_FACTOR	0.1
-
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
 static Plan *ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
@@ -212,6 +209,21 @@ BatchFilterClauses(RelOptInfo *rel)
 }
 
 /*
+ * ColstoreChunksWithPassingRows
+ *		The share of the chunks read expected to hold at least one of the
+ *		rows_passing rows that pass a scan's conditions, out of rows_read,
+ *		when those rows are spread evenly: the chunks whose other columns
+ *		are decoded.
+ */
+double
+ColstoreChunksWithPassingRows(double rows_passing, double rows_read, int chunk_size)
+{
+	if (rows_read <= 0)
+		return 1.0;
+	return Min(1.0, rows_passing / rows_read * chunk_size);
+}
+
+/*
  * Does the scan have to produce system columns other than ctid and tableoid
  * (in its output or its quals)?
  */
@@ -285,14 +297,15 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	share_read = Max(share_read, Min(1.0, 1.0 / Max(nchunks, 1.0)));
 	rows_read = rel->tuples * share_read;
 	if (nfilter > 0)
-		chunks_used = Min(1.0, filter_selectivity / share_read * opts->chunk_size);
+		chunks_used = ColstoreChunksWithPassingRows(rel->tuples * filter_selectivity,
+													rows_read, opts->chunk_size);
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	/* the quals ExecScan evaluates: those the batch filter does not decide */
 	cost_qual_eval(&qual_cost, list_difference_ptr(rel->baserestrictinfo, filter), root);
 	disk_run_cost = spc_seq_page_cost * (rel->pages * share_read + ngroups);
 	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples *
 		Min(share_read, filter_selectivity) +
-		cpu_operator_cost * BATCH_FILTER_COST_FACTOR * rows_read *
+		cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR * rows_read *
 		(nfilter + chunks_used * list_length(rel->reltarget->exprs)) +
 		cpu_operator_cost * nchunks * npruning;
 	path->rows = rel->rows;

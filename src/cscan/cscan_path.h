@@ -14,8 +14,18 @@
 #include "nodes/pathnodes.h"
 #include "sqlapi/options.h"
 
+/*
+ * Decoding and folding or testing one value of a batch costs about a tenth
+ * of evaluating one operator on a tuple (measured with bench/: GROUP BY,
+ * TPC-H Q1/Q6); ColstoreScan's batch filter and ColstoreAgg both cost
+ * their per-value work as this share of cpu_operator_cost.
+ */
+#define COLSTORE_PER_VALUE_COST_FACTOR	0.1
+
 extern double ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel,
 									int *npruning);
+extern double ColstoreChunksWithPassingRows(double rows_passing, double rows_read,
+											int chunk_size);
 extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern void ColstoreScanPathInit(void);
