@@ -23,6 +23,9 @@ use Time::HiRes qw(usleep);
 my $primary = PostgreSQL::Test::Cluster->new('dml_primary');
 $primary->init(allows_streaming => 1);
 $primary->append_conf('postgresql.conf', "wal_consistency_checking = 'generic'");
+# the standby may fall behind while the primary is crashed and restarted
+# under load (full-page images make the WAL large): keep what it still needs
+$primary->append_conf('postgresql.conf', "wal_keep_size = '2GB'");
 $primary->start;
 $primary->safe_psql('postgres', q{
 	CREATE EXTENSION colstore;
