@@ -477,7 +477,7 @@ ExactConditions(RelOptInfo *rel, bool *ok)
 static void
 CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 				List *group_keys, double ngroups, List *quals,
-				const ColstoreOptions *opts)
+				const ColstoreOptions *opts, BlockNumber pages)
 {
 	int			npruning;
 	double		share = quals != NIL ? ColstoreScanShareRead(root, rel, &npruning) : 1.0;
@@ -533,7 +533,7 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = enable_seqscan ? 0 : disable_cost;
-	path->startup_cost += seq_page_cost * rel->pages * share *
+	path->startup_cost += seq_page_cost * pages * share *
 		Min(1.0, (columns + list_length(quals)) / 4) +
 		per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +
 		per_value * rows_passing * list_length(group_keys) +
@@ -685,7 +685,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
 	cpath->methods = &ColstoreAggPathMethods;
 	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_keys, ngroups, quals,
-					&opts);
+					&opts, ColstorePhysicalPages(rte->relid));
 	if (having != NIL)
 	{
 		QualCost	having_cost;

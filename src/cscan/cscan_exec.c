@@ -48,6 +48,7 @@
 
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
+#include "cscan/scan_order.h"
 #include "tableam/am_scan.h"
 
 /* Shared by the participants of a parallel scan; the AM's part follows. */
@@ -73,6 +74,7 @@ typedef struct ColstoreScanState
 	ExprState  *filter_qual;	/* the same, for EvalPlanQual's rows */
 	SharedScanCounters *shared; /* parallel: in the DSM segment */
 	bool		keys_ready;		/* pruning values evaluated for this scan */
+	ScanOrder  *order;			/* ordered plan: how the order is kept */
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
 } ColstoreScanState;
 
@@ -82,6 +84,8 @@ static void ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate,
 static TupleTableSlot *ColstoreScan_ExecCustomScan(CustomScanState *node);
 static void ColstoreScan_EndCustomScan(CustomScanState *node);
 static void ColstoreScan_ReScanCustomScan(CustomScanState *node);
+static void ColstoreScan_MarkPosCustomScan(CustomScanState *node);
+static void ColstoreScan_RestrPosCustomScan(CustomScanState *node);
 static Size ColstoreScan_EstimateDSMCustomScan(CustomScanState *node,
 											   ParallelContext *pcxt);
 static void ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
@@ -108,6 +112,8 @@ static const CustomExecMethods ColstoreScanExecMethods = {
 	.ExecCustomScan = ColstoreScan_ExecCustomScan,
 	.EndCustomScan = ColstoreScan_EndCustomScan,
 	.ReScanCustomScan = ColstoreScan_ReScanCustomScan,
+	.MarkPosCustomScan = ColstoreScan_MarkPosCustomScan,
+	.RestrPosCustomScan = ColstoreScan_RestrPosCustomScan,
 	.EstimateDSMCustomScan = ColstoreScan_EstimateDSMCustomScan,
 	.InitializeDSMCustomScan = ColstoreScan_InitializeDSMCustomScan,
 	.ReInitializeDSMCustomScan = ColstoreScan_ReInitializeDSMCustomScan,
@@ -170,15 +176,19 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
+	List	   *filter_positions = ColstoreScanPlanFilterPositions(cscan);
+	AttrNumber	order_attno = ColstoreScanPlanOrderColumn(cscan);
 	ListCell   *lc;
 
+	if (order_attno != InvalidAttrNumber)
+		state->order = ScanOrderCreate(order_attno);
 	state->natts = desc->natts;
 	state->needed = palloc0(sizeof(bool) * Max(desc->natts, 1));
 	ComputeNeededColumns(state);
 	/* after setrefs the clauses' Vars carry the scan's range table index */
 	state->pruner = ChunkPrunerCreate(cscan->custom_exprs, cscan->scan.scanrelid,
 									  desc, &node->ss.ps);
-	foreach(lc, cscan->custom_private)
+	foreach(lc, filter_positions)
 		state->filter_clauses = lappend(state->filter_clauses,
 										list_nth(cscan->custom_exprs, lfirst_int(lc)));
 	if (state->filter_clauses == NIL)
@@ -245,7 +255,9 @@ ColstoreScanNext(ScanState *ss)
 			ChunkPrunerEvaluate(state->row_filter, ss->ps.ps_ExprContext);
 		state->keys_ready = true;
 	}
-	if (table_scan_getnextslot(ss->ss_currentScanDesc, ForwardScanDirection, slot))
+	if (state->order != NULL
+		? ScanOrderNext(state->order, ss->ss_currentScanDesc, slot)
+		: table_scan_getnextslot(ss->ss_currentScanDesc, ForwardScanDirection, slot))
 		return slot;
 	return NULL;
 }
@@ -276,6 +288,10 @@ ColstoreScan_ExecCustomScan(CustomScanState *node)
 static void
 ColstoreScan_EndCustomScan(CustomScanState *node)
 {
+	ColstoreScanState *state = (ColstoreScanState *) node;
+
+	if (state->order != NULL)
+		ScanOrderEnd(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
 		table_endscan(node->ss.ss_currentScanDesc);
 }
@@ -287,9 +303,36 @@ ColstoreScan_ReScanCustomScan(CustomScanState *node)
 
 	/* parameters of the pruning values may have changed */
 	state->keys_ready = false;
+	if (state->order != NULL)
+		ScanOrderReset(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
 		table_rescan(node->ss.ss_currentScanDesc, NULL);
 	ExecScanReScan(&node->ss);
+}
+
+/*
+ * Mark and restore (merge join's inner side): offered only for serial
+ * ordered plans (cscan_path.c), whose rows have been fetched by now.
+ */
+static void
+ColstoreScan_MarkPosCustomScan(CustomScanState *node)
+{
+	ColstoreScanState *state = (ColstoreScanState *) node;
+
+	if (state->order == NULL || node->ss.ss_currentScanDesc == NULL)
+		elog(ERROR, "ColstoreScan cannot mark a position here");
+	ScanOrderMark(state->order, node->ss.ss_currentScanDesc);
+}
+
+static void
+ColstoreScan_RestrPosCustomScan(CustomScanState *node)
+{
+	ColstoreScanState *state = (ColstoreScanState *) node;
+
+	if (state->order == NULL || node->ss.ss_currentScanDesc == NULL)
+		elog(ERROR, "ColstoreScan cannot restore a position here");
+	ScanOrderRestore(state->order, node->ss.ss_currentScanDesc,
+					 node->ss.ss_ScanTupleSlot->tts_tupleDescriptor);
 }
 
 static Size
@@ -454,6 +497,10 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 	else
 		ExplainPropertyList("Columns", columns, es);
 
+	if (state->order != NULL)
+		ExplainPropertyText("Ordered By",
+							quote_identifier(NameStr(TupleDescAttr(desc, state->order->attno - 1)->attname)),
+							es);
 	if (cscan->custom_exprs != NIL)
 		ExplainClauses("Pruning Quals", cscan->custom_exprs, node, ancestors, es);
 	if (state->filter_clauses != NIL)
@@ -467,6 +514,9 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
 		ExplainRowsFiltered(state, (double) total.rows_filtered, es);
+		/* whether this process had to sort because rows came out of order */
+		if (state->order != NULL)
+			ExplainPropertyBool("Run-Time Sort", state->order->ever_sorted, es);
 	}
 }
 

@@ -53,6 +53,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "storage/smgr.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/spccache.h"
@@ -60,12 +61,25 @@
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
+#include "cscan/ordered_path.h"
 #include "colstore.h"
 #include "sqlapi/options.h"
 #include "tableam/am_handler.h"
 
 /* Without a batch filter, offer the path only if pruning skips this share. */
 #define MIN_EXPECTED_SKIP	0.1
+
+/* What the costs of a table's ColstoreScan paths depend on. */
+typedef struct ScanInputs
+{
+	ColstoreOptions opts;		/* chunk and row group sizes */
+	BlockNumber pages;			/* the file's pages (rel->pages counts the
+								 * pseudo-blocks of the TID space) */
+	double		share_read;		/* expected after pruning */
+	int			npruning;		/* clauses that can prune */
+	List	   *filter;			/* clauses the batch filter decides */
+	double		filter_selectivity;
+} ScanInputs;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
@@ -224,11 +238,11 @@ ColstoreChunksWithPassingRows(double rows_passing, double rows_read, int chunk_s
 }
 
 /*
- * Does the scan have to produce system columns other than ctid and tableoid
- * (in its output or its quals)?
+ * Does the scan have to produce system columns other than tableoid, and
+ * ctid if allow_ctid (in its output or its quals)?
  */
 static bool
-ReadsOtherSystemColumns(RelOptInfo *rel)
+ReadsSystemColumns(RelOptInfo *rel, bool allow_ctid)
 {
 	Bitmapset  *attrs = NULL;
 	ListCell   *lc;
@@ -243,7 +257,7 @@ ReadsOtherSystemColumns(RelOptInfo *rel)
 	{
 		AttrNumber	real = attno + FirstLowInvalidHeapAttributeNumber;
 
-		if (real < 0 && real != SelfItemPointerAttributeNumber &&
+		if (real < 0 && (real != SelfItemPointerAttributeNumber || !allow_ctid) &&
 			real != TableOidAttributeNumber)
 			return true;
 	}
@@ -268,8 +282,24 @@ ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
 }
 
 /*
- * The sequential scan's cost model, scaled by the share of the table read,
- * spread over workers.  The share is at least one chunk's worth (a chunk is
+ * ColstorePhysicalPages
+ *		The pages of a colstore table's main fork as they are on disk, which
+ *		is what a scan reads (rel->pages counts the pseudo-blocks of the TID
+ *		space, as relation_size reports them).
+ */
+BlockNumber
+ColstorePhysicalPages(Oid relid)
+{
+	Relation	rel = table_open(relid, NoLock);
+	BlockNumber pages = smgrnblocks(RelationGetSmgr(rel), MAIN_FORKNUM);
+
+	table_close(rel, NoLock);
+	return pages;
+}
+
+/*
+ * The sequential scan's cost model, over the file's real pages, scaled by
+ * the share of the table read, spread over workers.  The share is at least one chunk's worth (a chunk is
  * decoded whole), and every row group header is read and every chunk
  * tested against the pruning clauses, so a pruning scan never looks
  * cheaper than an index scan that reads a few rows.  The batch filter's
@@ -280,11 +310,12 @@ ColstoreTableOptions(Oid relid, ColstoreOptions *opts)
  */
 static void
 CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
-				 double share_read, const ColstoreOptions *opts,
-				 int npruning, List *filter, double filter_selectivity,
-				 int workers)
+				 const ScanInputs *in, int workers)
 {
-	int			nfilter = list_length(filter);
+	const ColstoreOptions *opts = &in->opts;
+	double		share_read = in->share_read;
+	double		filter_selectivity = in->filter_selectivity;
+	int			nfilter = list_length(in->filter);
 	double		spc_seq_page_cost;
 	QualCost	qual_cost;
 	double		nchunks = ceil(rel->tuples / opts->chunk_size);
@@ -301,13 +332,13 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 													rows_read, opts->chunk_size);
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	/* the quals ExecScan evaluates: those the batch filter does not decide */
-	cost_qual_eval(&qual_cost, list_difference_ptr(rel->baserestrictinfo, filter), root);
-	disk_run_cost = spc_seq_page_cost * (rel->pages * share_read + ngroups);
+	cost_qual_eval(&qual_cost, list_difference_ptr(rel->baserestrictinfo, in->filter), root);
+	disk_run_cost = spc_seq_page_cost * (in->pages * share_read + ngroups);
 	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples *
 		Min(share_read, filter_selectivity) +
 		cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR * rows_read *
 		(nfilter + chunks_used * list_length(rel->reltarget->exprs)) +
-		cpu_operator_cost * nchunks * npruning;
+		cpu_operator_cost * nchunks * in->npruning;
 	path->rows = rel->rows;
 	if (workers > 0)
 	{
@@ -323,10 +354,14 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		path->pathtarget->cost.per_tuple * path->rows;
 }
 
+/*
+ * A ColstoreScan path; with pathkeys, an ordered one whose rows come out in
+ * ascending order of column order_attno (ordered_path.c), which supports
+ * mark and restore unless it is partial.
+ */
 static CustomPath *
-MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
-					 const ColstoreOptions *opts, int npruning, List *filter,
-					 double filter_selectivity, int workers)
+MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, const ScanInputs *in,
+					 int workers, List *pathkeys, AttrNumber order_attno)
 {
 	CustomPath *cpath = makeNode(CustomPath);
 
@@ -337,13 +372,33 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
 	cpath->path.parallel_aware = (workers > 0);
 	cpath->path.parallel_safe = rel->consider_parallel;
 	cpath->path.parallel_workers = workers;
-	cpath->path.pathkeys = NIL;
+	cpath->path.pathkeys = pathkeys;
 	/* the node computes any target list (ExecScan projects) */
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
+	if (pathkeys != NIL && workers == 0)
+		cpath->flags |= CUSTOMPATH_SUPPORT_MARK_RESTORE;
+	cpath->custom_private = list_make1_int(order_attno);
 	cpath->methods = &ColstoreScanPathMethods;
-	CostColstoreScan(root, rel, &cpath->path, share_read, opts, npruning,
-					 filter, filter_selectivity, workers);
+	CostColstoreScan(root, rel, &cpath->path, in, workers);
 	return cpath;
+}
+
+/* Add a serial ColstoreScan path and, where parallel plans may be, a partial one. */
+static void
+AddColstoreScanPaths(PlannerInfo *root, RelOptInfo *rel, const ScanInputs *in,
+					 List *pathkeys, AttrNumber order_attno)
+{
+	add_path(rel, (Path *) MakeColstoreScanPath(root, rel, in, 0, pathkeys,
+												order_attno));
+	if (rel->consider_parallel)
+	{
+		int			workers = compute_parallel_worker(rel, rel->pages, -1,
+													  max_parallel_workers_per_gather);
+
+		if (workers > 0)
+			add_partial_path(rel, (Path *) MakeColstoreScanPath(root, rel, in, workers,
+																pathkeys, order_attno));
+	}
 }
 
 /*
@@ -352,20 +407,25 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, double share_read,
  *		for parallel plans) to a plain colstore table or partition whose
  *		restriction clauses are expected to let pruning skip at least
  *		MIN_EXPECTED_SKIP of it, or include clauses the batch filter
- *		decides; add_path keeps it only where it is cheaper.  Inheritance
- *		parents (their scan would miss the children), relations with
- *		lateral references (their paths must be parameterized) and sampled
- *		scans are left alone.
+ *		decides; and ordered ones for each column the table holds in
+ *		ascending order whose order the query can use (ordered_path.c;
+ *		their rows carry no TID when the executor has to sort, so not when
+ *		the plan reads ctid).  A partial ordered path's rows are in order
+ *		per participant, which Gather Merge or a parallel merge join needs.
+ *		add_path keeps each only where it is cheaper or better ordered.
+ *		Inheritance parents (their scan would miss the children), relations
+ *		with lateral references (their paths must be parameterized) and
+ *		sampled scans are left alone.
  */
 static void
 ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 					   RangeTblEntry *rte)
 {
-	ColstoreOptions opts;
-	double		share_read;
-	int			npruning;
-	List	   *filter;
-	double		filter_selectivity = 1.0;
+	ScanInputs	in;
+	List	   *ordered = NIL;
+	List	   *order_attnos = NIL;
+	ListCell   *lc1;
+	ListCell   *lc2;
 
 	if (prev_set_rel_pathlist_hook)
 		prev_set_rel_pathlist_hook(root, rel, rti, rte);
@@ -376,36 +436,28 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		rte->relkind != RELKIND_RELATION ||
 		rte->inh ||
 		rte->tablesample != NULL ||
-		rel->lateral_relids != NULL ||
-		rel->baserestrictinfo == NIL)
+		rel->lateral_relids != NULL)
 		return;
-	if (!ColstoreTableOptions(rte->relid, &opts) ||
-		rel->tuples <= opts.chunk_size ||
-		ReadsOtherSystemColumns(rel))
+	if (!ColstoreTableOptions(rte->relid, &in.opts) ||
+		rel->tuples <= in.opts.chunk_size ||
+		ReadsSystemColumns(rel, true))
 		return;
-	share_read = ColstoreScanShareRead(root, rel, &npruning);
-	filter = BatchFilterClauses(rel);
-	if (filter == NIL && (npruning == 0 || share_read > 1.0 - MIN_EXPECTED_SKIP))
-		return;
-	if (filter != NIL)
-		filter_selectivity = clauselist_selectivity(root, extract_actual_clauses(filter, false),
-													rel->relid, JOIN_INNER, NULL);
-
-	add_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read, &opts,
-												npruning, filter,
-												filter_selectivity, 0));
-	if (rel->consider_parallel)
-	{
-		int			workers = compute_parallel_worker(rel, rel->pages, -1,
-													  max_parallel_workers_per_gather);
-
-		if (workers > 0)
-			add_partial_path(rel, (Path *) MakeColstoreScanPath(root, rel, share_read,
-																&opts, npruning,
-																filter,
-																filter_selectivity,
-																workers));
-	}
+	if (!ReadsSystemColumns(rel, false))
+		ordered = ColstoreOrderedScanKeys(root, rel, rte->relid, &order_attnos);
+	in.pages = ColstorePhysicalPages(rte->relid);
+	in.share_read = ColstoreScanShareRead(root, rel, &in.npruning);
+	in.filter = BatchFilterClauses(rel);
+	in.filter_selectivity = 1.0;
+	if (in.filter != NIL)
+		in.filter_selectivity =
+			clauselist_selectivity(root, extract_actual_clauses(in.filter, false),
+								   rel->relid, JOIN_INNER, NULL);
+	if (in.filter != NIL ||
+		(in.npruning > 0 && in.share_read <= 1.0 - MIN_EXPECTED_SKIP))
+		AddColstoreScanPaths(root, rel, &in, NIL, InvalidAttrNumber);
+	forboth(lc1, ordered, lc2, order_attnos)
+		AddColstoreScanPaths(root, rel, &in, (List *) lfirst(lc1),
+							 (AttrNumber) lfirst_int(lc2));
 }
 
 /*
@@ -445,7 +497,9 @@ ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->custom_exprs = pruning;
-	cscan->custom_private = filter_positions;
+	cscan->custom_private =
+		ColstoreScanPlanPrivate(filter_positions,
+								(AttrNumber) linitial_int(best_path->custom_private));
 	cscan->custom_scan_tlist = NIL;
 	cscan->methods = ColstoreScanPlanMethods();
 	return &cscan->scan.plan;

@@ -12,6 +12,7 @@
 #define CSCAN_PATH_H
 
 #include "nodes/pathnodes.h"
+#include "storage/block.h"
 #include "sqlapi/options.h"
 
 /*
@@ -28,6 +29,7 @@ extern double ColstoreChunksWithPassingRows(double rows_passing, double rows_rea
 											int chunk_size);
 extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
+extern BlockNumber ColstorePhysicalPages(Oid relid);
 extern void ColstoreScanPathInit(void);
 
 #endif							/* CSCAN_PATH_H */

@@ -162,6 +162,9 @@ typedef struct RowGroupHeaderData
 #define CHUNK_HAS_MINMAX		0x01	/* cd_stats holds min and max */
 #define CHUNK_STATS_TYPED		0x02	/* ... followed by the column's type
 										 * and collation OIDs at write time */
+#define CHUNK_ASCENDING			0x04	/* no NULLs, and every value is at
+										 * least the one before under the
+										 * ordering of the typed stats */
 
 typedef struct ChunkDesc
 {

@@ -175,6 +175,36 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 	return true;
 }
 
+/*
+ * Are the n values of a chunk free of NULLs and in non-decreasing order
+ * under cmp (the ordering its min/max use)?  Stops at the first descent, so
+ * an unordered column costs a few comparisons per chunk.
+ */
+static bool
+ChunkIsAscending(Form_pg_attribute att, FmgrInfo *cmp, int n,
+				 const Datum *values, const bool *isnull)
+{
+	bool		integer_order = TypeHasSignedIntegerOrder(att->atttypid);
+	int			k;
+
+	for (k = 0; k < n; k++)
+		if (isnull[k])
+			return false;
+	for (k = 1; k < n; k++)
+	{
+		if (integer_order)
+		{
+			if (SignedIntegerDatum(att->atttypid, values[k]) <
+				SignedIntegerDatum(att->atttypid, values[k - 1]))
+				return false;
+		}
+		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation,
+												 values[k - 1], values[k])) > 0)
+			return false;
+	}
+	return true;
+}
+
 static FmgrInfo *
 LookupComparison(Form_pg_attribute att)
 {
@@ -286,6 +316,10 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 				cd->cd_flags |= CHUNK_HAS_MINMAX | CHUNK_STATS_TYPED;
 				cd->cd_stats_offset = stats_start;
 				cd->cd_stats_len = stats.len - stats_start;
+				if (img->nnulls == 0 &&
+					ChunkIsAscending(attr, cmp, n, values[att] + start,
+									 isnull[att] + start))
+					cd->cd_flags |= CHUNK_ASCENDING;
 			}
 			raw_bytes += img->raw_bytes;
 			stored_bytes += img->len;

@@ -46,6 +46,8 @@
 
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/chunk_cache.h"
+#include "storage/chunk_order.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/rowgroup_builder.h"
@@ -985,6 +987,102 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 		}
 		ApplyRowFilter(s, true);
 	}
+}
+
+/*
+ * ColstoreScanReturnsSortedBy
+ *		Will this forward scan (serial, or one participant's share of a
+ *		parallel one, which it claims in list order) return column attno's
+ *		(0-based) values in ascending order, without NULLs?  True when every
+ *		visible unit of its list is a row group and they hold the column in
+ *		order (chunk_order.c); any visible delta page makes it false.
+ *		Call before the first row; reads the visible row groups' headers.
+ */
+bool
+ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	Relation	rel = scan->rs_rd;
+	ChunkOrderCheck check;
+	bool		sorted = true;
+	int			i;
+
+	if (attno >= RelationGetDescr(rel)->natts ||
+		!ChunkOrderBegin(&check, TupleDescAttr(RelationGetDescr(rel), attno), attno))
+		return false;
+	for (i = 0; i < s->ngroups && sorted; i++)
+	{
+		ScanGroup  *g = &s->groups[i];
+
+		if (!g->visible)
+			continue;
+		sorted = !g->is_delta &&
+			ChunkOrderNextGroup(&check, ChunkCacheGetHeader(rel, g->dir_index, &g->entry));
+	}
+	ChunkOrderEnd(&check);
+	return sorted;
+}
+
+/*
+ * ColstoreScanGetPosition
+ *		Remember where a serial forward scan stands (merge join's mark):
+ *		ColstoreScanSetPosition returns it there, so that the next row is
+ *		the one after the row returned last.
+ */
+void
+ColstoreScanGetPosition(TableScanDesc scan, ColstoreScanPosition *pos)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	pos->group = s->cur_group;
+	pos->next_group = s->next_group;
+	pos->chunk = s->cur_chunk;
+	/* a group whose chunks were all passed over has no rows left */
+	pos->row = (s->cur_chunk >= 0 && s->chunk_rows == 0) ? INT_MAX : s->chunk_pos;
+}
+
+/*
+ * ColstoreScanSetPosition
+ *		Return a serial forward scan to a position ColstoreScanGetPosition
+ *		took (merge join's restore), its chunk decoded with desc.  Rows
+ *		stored in slots before the call must not be read after it.
+ */
+void
+ColstoreScanSetPosition(TableScanDesc scan, const ColstoreScanPosition *pos,
+						TupleDesc desc)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	if (scan->rs_parallel != NULL)
+		elog(ERROR, "cannot restore a position in a parallel scan of colstore table \"%s\"",
+			 RelationGetRelationName(scan->rs_rd));
+	s->next_group = pos->next_group;
+	if (pos->group < 0)
+	{
+		ForgetChunk(s);
+		s->cur_group = -1;
+		s->cur_chunk = -1;
+		s->chunk_rows = s->chunk_pos = 0;
+		return;
+	}
+	if (s->cur_group != pos->group)
+	{
+		OpenGroup(s, pos->group);
+		s->group_has_reads = true;	/* counted when first read */
+	}
+	if (pos->chunk < 0)
+	{
+		ForgetChunk(s);
+		s->cur_chunk = -1;
+		s->chunk_rows = s->chunk_pos = 0;
+		return;
+	}
+	if (s->cur_chunk != pos->chunk || s->chunk_desc != desc)
+	{
+		SelectChunk(s, pos->chunk, desc);
+		ApplyRowFilter(s, false);
+	}
+	s->chunk_pos = Min(pos->row, s->chunk_rows);
 }
 
 /*

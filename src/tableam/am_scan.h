@@ -30,6 +30,15 @@ typedef bool (*ColstoreChunkFilter) (void *arg, const struct RowGroupHeader *h,
 typedef void (*ColstoreRowFilter) (void *arg, TableScanDesc scan, int nrows,
 								   bool *selected);
 
+/* Where a serial forward scan stands (ColstoreScanGetPosition). */
+typedef struct ColstoreScanPosition
+{
+	int			group;			/* current unit, or -1 */
+	int			next_group;		/* next unit to claim */
+	int			chunk;			/* current chunk, or -1 */
+	int			row;			/* next row of the chunk */
+} ColstoreScanPosition;
+
 /* What a scan read and skipped, for EXPLAIN ANALYZE. */
 typedef struct ColstoreScanCounters
 {
@@ -90,6 +99,11 @@ extern bool ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 extern bool ColstoreScanBatchSelect(TableScanDesc scan, bool *selected);
 extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
 extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
+extern bool ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno);
+extern void ColstoreScanGetPosition(TableScanDesc scan, ColstoreScanPosition *pos);
+extern void ColstoreScanSetPosition(TableScanDesc scan,
+									const ColstoreScanPosition *pos,
+									TupleDesc desc);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
 
 #endif							/* AM_SCAN_H */

@@ -1,0 +1,41 @@
+/*-------------------------------------------------------------------------
+ *
+ * scan_order.h
+ *	  The order an ordered ColstoreScan promises, kept at run time.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/scan_order.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SCAN_ORDER_H
+#define SCAN_ORDER_H
+
+#include "access/tableam.h"
+#include "executor/tuptable.h"
+#include "utils/tuplesort.h"
+
+#include "tableam/am_scan.h"
+
+typedef struct ScanOrder
+{
+	AttrNumber	attno;			/* column the rows come out ordered by */
+	bool		checked;		/* the scan's row groups were looked at */
+	bool		sorting;		/* ... and were not in order: rows are sorted */
+	bool		sorted;			/* the sort has all rows */
+	bool		ever_sorted;	/* some scan of the node sorted (EXPLAIN) */
+	Tuplesortstate *sort;
+	TupleTableSlot *sort_slot;
+	ColstoreScanPosition mark;
+} ScanOrder;
+
+extern ScanOrder *ScanOrderCreate(AttrNumber attno);
+extern bool ScanOrderNext(ScanOrder *order, TableScanDesc scan,
+						  TupleTableSlot *slot);
+extern void ScanOrderMark(ScanOrder *order, TableScanDesc scan);
+extern void ScanOrderRestore(ScanOrder *order, TableScanDesc scan,
+							 TupleDesc desc);
+extern void ScanOrderReset(ScanOrder *order);
+extern void ScanOrderEnd(ScanOrder *order);
+
+#endif							/* SCAN_ORDER_H */

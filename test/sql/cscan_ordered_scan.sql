@@ -1,0 +1,151 @@
+-- Ordered ColstoreScan: a table that holds a column in ascending order (every
+-- chunk ascending, chunks not overlapping) gives ORDER BY and merge joins on
+-- that column without a Sort, and a merge join's inner side mark and
+-- restore.  Rows may arrive after planning, so the executor checks its own
+-- row groups again and sorts if they are no longer in order ("Run-Time
+-- Sort").  Every result must be heap's, in heap's order where the query
+-- fixes one.
+SET max_parallel_workers_per_gather = 0;
+SET colstore.enable_custom_agg = off;
+CREATE TABLE os (id bigint, g int, t text, n numeric) USING colstore
+	WITH (row_group_size = 5000, chunk_size = 1000);
+INSERT INTO os SELECT i, i / 3, 't' || (i % 17), i % 100 FROM generate_series(1, 20000) i;
+ANALYZE os;
+CREATE TABLE oh USING heap AS SELECT * FROM os;
+ANALYZE oh;
+
+-- ORDER BY the ordered column: no Sort
+EXPLAIN (COSTS OFF) SELECT id, t FROM os ORDER BY id LIMIT 5;
+SELECT id, t FROM os ORDER BY id LIMIT 5;
+-- an unordered column still needs one
+EXPLAIN (COSTS OFF) SELECT id, t FROM os ORDER BY t LIMIT 5;
+-- a plan that reads ctid gets no ordered scan (sorted rows carry no TID)
+EXPLAIN (COSTS OFF) SELECT ctid, id FROM os ORDER BY id LIMIT 5;
+
+-- the same rows in the same order as heap: window of 300 rows in the middle,
+-- with a batch filter too
+CREATE FUNCTION same_order(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT (SELECT array_agg(x::text) FROM (%s) x) IS NOT DISTINCT FROM
+						   (SELECT array_agg(y::text) FROM (%s) y)',
+				   q, replace(q, 'FROM os', 'FROM oh'))
+		INTO result;
+	RETURN result;
+END $$;
+SELECT same_order('SELECT id, g, t FROM os ORDER BY id LIMIT 300 OFFSET 9000');
+SELECT same_order('SELECT id, n FROM os WHERE n < 5 ORDER BY id LIMIT 300 OFFSET 200');
+SELECT same_order('SELECT g, id FROM os ORDER BY g, id LIMIT 300 OFFSET 4000');
+
+-- merge joins: unique keys, and keys with duplicates on both sides (g: three
+-- rows each, groups crossing chunk boundaries), where the inner side is
+-- restored to its mark; also with a batch filter on the inner side, which
+-- must be applied again after a restore (no Materialize: the scan's own
+-- mark and restore are used)
+SET enable_hashjoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM os a JOIN os b ON a.id = b.id;
+EXPLAIN (COSTS OFF) SELECT count(*), sum(a.id * b.id) FROM os a JOIN os b ON a.g = b.g;
+EXPLAIN (COSTS OFF)
+	SELECT count(*), sum(a.id - b.id) FROM os a JOIN os b ON a.g = b.g WHERE b.n <> 7;
+CREATE FUNCTION same_result(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, replace(q, 'FROM os', 'FROM oh'), replace(q, 'FROM os', 'FROM oh'), q)
+		INTO result;
+	RETURN result;
+END $$;
+SELECT count(*) FROM os a JOIN os b ON a.id = b.id;
+SELECT count(*), sum(a.id * b.id) FROM os a JOIN os b ON a.g = b.g;
+SELECT count(*), sum(a.id * b.id) FROM oh a JOIN oh b ON a.g = b.g;
+SELECT count(*), sum(a.id - b.id) FROM os a JOIN os b ON a.g = b.g WHERE b.n <> 7;
+SELECT count(*), sum(a.id - b.id) FROM oh a JOIN oh b ON a.g = b.g WHERE b.n <> 7;
+SELECT same_result('SELECT a.id, b.id, b.t FROM os a JOIN os b ON a.g = b.g WHERE a.n < 50 AND b.n > 20');
+RESET enable_hashjoin;
+RESET enable_material;
+
+-- rows that arrive after planning, out of order: a cached plan still returns
+-- them in order (the scan sorts, and says so)
+SET plan_cache_mode = force_generic_plan;
+SET enable_hashjoin = off;
+SET enable_material = off;
+PREPARE ordered_ids AS SELECT id FROM os ORDER BY id;
+PREPARE merge_on_g AS SELECT count(*), sum(a.id * b.id) FROM os a JOIN os b ON a.g = b.g;
+-- (a generic plan is made at the first EXECUTE)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ordered_ids;
+EXECUTE merge_on_g;
+INSERT INTO os VALUES (0, 0, 'early', 1), (-5, -2, 'earlier', 2), (10, 3, 'again', 3);
+INSERT INTO oh VALUES (0, 0, 'early', 1), (-5, -2, 'earlier', 2), (10, 3, 'again', 3);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ordered_ids;
+CREATE TABLE fetched (ord serial, id bigint);
+CREATE FUNCTION fetch_ordered_ids() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	r record;
+BEGIN
+	FOR r IN EXECUTE 'EXECUTE ordered_ids' LOOP
+		INSERT INTO fetched (id) VALUES (r.id);
+	END LOOP;
+END $$;
+SELECT fetch_ordered_ids();
+SELECT (SELECT array_agg(id ORDER BY ord) FROM fetched) =
+	   (SELECT array_agg(id ORDER BY id) FROM oh) AS same_order_as_heap;
+-- a merge join whose inner side is sorted at run time restores there
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE merge_on_g;
+EXECUTE merge_on_g;
+SELECT count(*), sum(a.id * b.id) FROM oh a JOIN oh b ON a.g = b.g;
+-- a changed row (a heap tuple of the table) is out of order as well
+UPDATE os SET t = 'changed' WHERE id = 15000;
+UPDATE oh SET t = 'changed' WHERE id = 15000;
+EXECUTE merge_on_g;
+TRUNCATE fetched;
+SELECT fetch_ordered_ids();
+SELECT (SELECT array_agg(id ORDER BY ord) FROM fetched) =
+	   (SELECT array_agg(id ORDER BY id) FROM oh) AS same_order_as_heap;
+RESET plan_cache_mode;
+RESET enable_hashjoin;
+RESET enable_material;
+DEALLOCATE ordered_ids;
+DEALLOCATE merge_on_g;
+-- planned now, the table is not in order any more: a Sort again
+EXPLAIN (COSTS OFF) SELECT id FROM os ORDER BY id LIMIT 5;
+
+-- NULLs: a column with one is not in order
+CREATE TABLE on_nulls (id bigint) USING colstore WITH (chunk_size = 1000);
+INSERT INTO on_nulls SELECT CASE WHEN i <> 5000 THEN i END FROM generate_series(1, 20000) i;
+ANALYZE on_nulls;
+EXPLAIN (COSTS OFF) SELECT id FROM on_nulls ORDER BY id LIMIT 5;
+DROP TABLE on_nulls;
+
+-- parallel: each participant's rows are in order, Gather Merge merges them
+CREATE TABLE op (id bigint, v int) USING colstore WITH (row_group_size = 2000, chunk_size = 1000);
+INSERT INTO op SELECT i, i % 7 FROM generate_series(1, 30000) i;
+ANALYZE op;
+CREATE TABLE oph USING heap AS SELECT * FROM op;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET cpu_tuple_cost = 0.1;
+EXPLAIN (COSTS OFF) SELECT id, v FROM op WHERE v < 6 ORDER BY id;
+SELECT (SELECT array_agg(id ORDER BY ord) FROM (SELECT id, row_number() OVER () AS ord
+		FROM (SELECT id FROM op WHERE v < 6 ORDER BY id) s) x) =
+	   (SELECT array_agg(id ORDER BY id) FROM oph WHERE v < 6) AS same_order_as_heap;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET cpu_tuple_cost;
+
+-- a scroll cursor over the ordered scan moves backward (through a Material)
+BEGIN;
+DECLARE c SCROLL CURSOR FOR SELECT id FROM op ORDER BY id;
+FETCH 3 FROM c;
+FETCH BACKWARD 2 FROM c;
+FETCH ABSOLUTE 29999 FROM c;
+COMMIT;
+
+DROP TABLE op, oph, os, oh, fetched;
+DROP FUNCTION same_order(text), same_result(text), fetch_ordered_ids();
