@@ -181,7 +181,8 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	if (order_attno != InvalidAttrNumber)
-		state->order = ScanOrderCreate(order_attno);
+		state->order = ScanOrderCreate(order_attno,
+									   (eflags & (EXEC_FLAG_MARK | EXEC_FLAG_BACKWARD)) != 0);
 	state->natts = desc->natts;
 	state->needed = palloc0(sizeof(bool) * Max(desc->natts, 1));
 	ComputeNeededColumns(state);
@@ -311,6 +312,22 @@ ColstoreScan_ReScanCustomScan(CustomScanState *node)
 }
 
 /*
+ * In an EvalPlanQual recheck that substitutes this relation's row, the
+ * scan is not run and mark/restore have nothing to do (as for index scans).
+ */
+static bool
+SubstitutedByEPQ(CustomScanState *node)
+{
+	EState	   *estate = node->ss.ps.state;
+	Index		scanrelid = ((Scan *) node->ss.ps.plan)->scanrelid;
+	EPQState   *epqstate = estate->es_epq_active;
+
+	return epqstate != NULL &&
+		(epqstate->relsubs_slot[scanrelid - 1] != NULL ||
+		 epqstate->relsubs_rowmark[scanrelid - 1] != NULL);
+}
+
+/*
  * Mark and restore (merge join's inner side): offered only for serial
  * ordered plans (cscan_path.c), whose rows have been fetched by now.
  */
@@ -319,8 +336,10 @@ ColstoreScan_MarkPosCustomScan(CustomScanState *node)
 {
 	ColstoreScanState *state = (ColstoreScanState *) node;
 
+	if (SubstitutedByEPQ(node))
+		return;
 	if (state->order == NULL || node->ss.ss_currentScanDesc == NULL)
-		elog(ERROR, "ColstoreScan cannot mark a position here");
+		elog(ERROR, "unexpected mark of an unordered or unstarted ColstoreScan");
 	ScanOrderMark(state->order, node->ss.ss_currentScanDesc);
 }
 
@@ -329,8 +348,10 @@ ColstoreScan_RestrPosCustomScan(CustomScanState *node)
 {
 	ColstoreScanState *state = (ColstoreScanState *) node;
 
+	if (SubstitutedByEPQ(node))
+		return;
 	if (state->order == NULL || node->ss.ss_currentScanDesc == NULL)
-		elog(ERROR, "ColstoreScan cannot restore a position here");
+		elog(ERROR, "unexpected restore of an unordered or unstarted ColstoreScan");
 	ScanOrderRestore(state->order, node->ss.ss_currentScanDesc,
 					 node->ss.ss_ScanTupleSlot->tts_tupleDescriptor);
 }

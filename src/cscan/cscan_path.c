@@ -29,9 +29,16 @@
  * parallel-aware partial path is offered too, with the worker count
  * PostgreSQL's own rule gives a sequential scan of the table.
  *
+ * For each column the table holds in ascending order whose order the query
+ * can use (ordered_path.c), ordered paths are offered too, with that
+ * column's pathkeys, whatever the clauses; the serial one supports mark
+ * and restore.  Costs count the file's real pages, not the pseudo-blocks of
+ * the TID space that rel->pages holds.
+ *
  * Plans that read system columns other than ctid and tableoid are left to
- * the sequential scan (the custom scan's slot is a virtual one).  The GUC
- * colstore.enable_custom_scan turns the path off.
+ * the sequential scan (the custom scan's slot is a virtual one), and plans
+ * that read ctid get no ordered path.  The GUC colstore.enable_custom_scan
+ * turns the paths off.
  *
  * IDENTIFICATION
  *	  src/cscan/cscan_path.c
@@ -380,6 +387,10 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, const ScanInputs *in,
 	cpath->custom_private = list_make1_int(order_attno);
 	cpath->methods = &ColstoreScanPathMethods;
 	CostColstoreScan(root, rel, &cpath->path, in, workers);
+	/* the run-time check compares every chunk's min with the last max */
+	if (pathkeys != NIL)
+		cpath->path.total_cost += cpu_operator_cost *
+			ceil(rel->tuples / in->opts.chunk_size);
 	return cpath;
 }
 
@@ -408,9 +419,9 @@ AddColstoreScanPaths(PlannerInfo *root, RelOptInfo *rel, const ScanInputs *in,
  *		restriction clauses are expected to let pruning skip at least
  *		MIN_EXPECTED_SKIP of it, or include clauses the batch filter
  *		decides; and ordered ones for each column the table holds in
- *		ascending order whose order the query can use (ordered_path.c;
- *		their rows carry no TID when the executor has to sort, so not when
- *		the plan reads ctid).  A partial ordered path's rows are in order
+ *		ascending order whose order the query can use (ordered_path.c; not
+ *		when the plan reads ctid: UPDATE/DELETE targets and row marks),
+ *		with the unordered one beside them for plans that need no order.  A partial ordered path's rows are in order
  *		per participant, which Gather Merge or a parallel merge join needs.
  *		add_path keeps each only where it is cheaper or better ordered.
  *		Inheritance parents (their scan would miss the children), relations
@@ -444,17 +455,19 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		return;
 	if (!ReadsSystemColumns(rel, false))
 		ordered = ColstoreOrderedScanKeys(root, rel, rte->relid, &order_attnos);
-	in.pages = ColstorePhysicalPages(rte->relid);
 	in.share_read = ColstoreScanShareRead(root, rel, &in.npruning);
 	in.filter = BatchFilterClauses(rel);
+	if (ordered == NIL && in.filter == NIL &&
+		(in.npruning == 0 || in.share_read > 1.0 - MIN_EXPECTED_SKIP))
+		return;
+	in.pages = ColstorePhysicalPages(rte->relid);
 	in.filter_selectivity = 1.0;
 	if (in.filter != NIL)
 		in.filter_selectivity =
 			clauselist_selectivity(root, extract_actual_clauses(in.filter, false),
 								   rel->relid, JOIN_INNER, NULL);
-	if (in.filter != NIL ||
-		(in.npruning > 0 && in.share_read <= 1.0 - MIN_EXPECTED_SKIP))
-		AddColstoreScanPaths(root, rel, &in, NIL, InvalidAttrNumber);
+	/* the unordered scan too: cheaper for plans that need no order */
+	AddColstoreScanPaths(root, rel, &in, NIL, InvalidAttrNumber);
 	forboth(lc1, ordered, lc2, order_attnos)
 		AddColstoreScanPaths(root, rel, &in, (List *) lfirst(lc1),
 							 (AttrNumber) lfirst_int(lc2));
@@ -464,9 +477,10 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
  * ColstoreScan_PlanCustomPath
  *		The CustomScan node: copies of the clauses that can prune go to
  *		custom_exprs, where setrefs gives their Vars the scan's final range
- *		table index; custom_private lists the positions there of those the
- *		batch filter decides, and the other clauses stay quals, checked on
- *		each row the filter passes.
+ *		table index; custom_private (ColstoreScanPlanPrivate) lists the
+ *		positions there of those the batch filter decides and names the
+ *		column an ordered path promises order of; the other clauses stay
+ *		quals, checked on each row the filter passes.
  */
 static Plan *
 ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,

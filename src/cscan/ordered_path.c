@@ -13,9 +13,12 @@
  * (cscan_path.c builds it; scan_order.c keeps the promise at run time).
  *
  * Only columns that appear in an equivalence class of the relation are
- * candidates (those are the only ones a pathkey can name), in ascending
- * order of the type's default btree operator class with the column's own
- * collation, NULLs last; the table must hold no NULLs in the column.
+ * candidates (those are the only ones a pathkey can name), as a Var or a
+ * binary-compatible relabeling of one (varchar, domains), and as a child
+ * member when the relation is a partition (so MergeAppend can merge
+ * ordered partitions); in ascending order of the type's default btree
+ * operator class with the column's own collation, NULLs last; the table
+ * must hold no NULLs in the column.
  *
  * IDENTIFICATION
  *	  src/cscan/ordered_path.c
@@ -25,6 +28,7 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
 #include "optimizer/paths.h"
 #include "utils/rel.h"
@@ -35,15 +39,15 @@
 
 /*
  * The columns of rel (1-based attnos) that some equivalence class names as
- * a plain Var, each once, with that Var.
+ * a Var or a relabeled Var, each once, with that member expression.
  */
 static List *
-EquivalenceColumns(PlannerInfo *root, RelOptInfo *rel, List **vars)
+EquivalenceColumns(PlannerInfo *root, RelOptInfo *rel, List **exprs)
 {
 	List	   *attnos = NIL;
 	int			i = -1;
 
-	*vars = NIL;
+	*exprs = NIL;
 	while ((i = bms_next_member(rel->eclass_indexes, i)) >= 0)
 	{
 		EquivalenceClass *ec = list_nth_node(EquivalenceClass, root->eq_classes, i);
@@ -56,12 +60,14 @@ EquivalenceColumns(PlannerInfo *root, RelOptInfo *rel, List **vars)
 			EquivalenceMember *em = lfirst_node(EquivalenceMember, lc);
 			Var		   *var = (Var *) em->em_expr;
 
-			if (em->em_is_child || !IsA(var, Var) ||
+			while (IsA(var, RelabelType))
+				var = (Var *) ((RelabelType *) var)->arg;
+			if (!bms_equal(em->em_relids, rel->relids) || !IsA(var, Var) ||
 				var->varno != rel->relid || var->varlevelsup != 0 ||
 				var->varattno <= 0 || list_member_int(attnos, var->varattno))
 				continue;
 			attnos = lappend_int(attnos, var->varattno);
-			*vars = lappend(*vars, var);
+			*exprs = lappend(*exprs, em->em_expr);
 		}
 	}
 	return attnos;
@@ -79,7 +85,7 @@ ColstoreOrderedScanKeys(PlannerInfo *root, RelOptInfo *rel, Oid relid,
 						List **attnos)
 {
 	List	   *result = NIL;
-	List	   *vars;
+	List	   *exprs;
 	List	   *candidates;
 	Relation	relation;
 	ListCell   *lc1;
@@ -88,14 +94,14 @@ ColstoreOrderedScanKeys(PlannerInfo *root, RelOptInfo *rel, Oid relid,
 	*attnos = NIL;
 	if (!has_useful_pathkeys(root, rel))
 		return NIL;
-	candidates = EquivalenceColumns(root, rel, &vars);
+	candidates = EquivalenceColumns(root, rel, &exprs);
 	if (candidates == NIL)
 		return NIL;
 	relation = table_open(relid, NoLock);
-	forboth(lc1, candidates, lc2, vars)
+	forboth(lc1, candidates, lc2, exprs)
 	{
 		AttrNumber	attno = (AttrNumber) lfirst_int(lc1);
-		Var		   *var = lfirst_node(Var, lc2);
+		Expr	   *expr = (Expr *) lfirst(lc2);
 		Form_pg_attribute att;
 		TypeCacheEntry *tce;
 		List	   *pathkeys;
@@ -103,12 +109,12 @@ ColstoreOrderedScanKeys(PlannerInfo *root, RelOptInfo *rel, Oid relid,
 		if (attno > RelationGetDescr(relation)->natts)
 			continue;
 		att = TupleDescAttr(RelationGetDescr(relation), attno - 1);
-		if (att->attisdropped || var->varcollid != att->attcollation)
+		if (att->attisdropped || exprCollation((Node *) expr) != att->attcollation)
 			continue;
 		tce = lookup_type_cache(att->atttypid, TYPECACHE_LT_OPR);
 		if (!OidIsValid(tce->lt_opr))
 			continue;
-		pathkeys = build_expression_pathkey(root, (Expr *) var, NULL, tce->lt_opr,
+		pathkeys = build_expression_pathkey(root, expr, NULL, tce->lt_opr,
 											rel->relids, false);
 		pathkeys = truncate_useless_pathkeys(root, rel, pathkeys);
 		if (pathkeys == NIL || !ColstoreColumnStoredInOrder(relation, attno - 1))

@@ -10,12 +10,10 @@
  * row (ColstoreScanReturnsSortedBy).  If they are in order, rows come
  * straight from the scan, and a merge join's mark and restore are the
  * scan's positions.  If not, every row of the scan goes into a tuplesort
- * first (random access, so mark and restore work there too), which keeps
- * the promise at a sort's price; EXPLAIN ANALYZE says so.
- *
- * Sorted rows are copies: they carry no TID, which is why the planner
- * offers ordered paths only when the plan reads no system column but
- * tableoid.
+ * first (with random access when the plan may mark, restore or move
+ * backward), which keeps the promise at a sort's price; EXPLAIN ANALYZE
+ * says so.  Each sorted row carries its TID in an extra column, so a
+ * cursor's WHERE CURRENT OF finds the row it is on.
  *
  * IDENTIFICATION
  *	  src/cscan/scan_order.c
@@ -24,46 +22,90 @@
  */
 #include "postgres.h"
 
+#include "access/tupdesc.h"
+#include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "utils/rel.h"
+#include "utils/tuplesort.h"
+#include "storage/itemptr.h"
 #include "utils/typcache.h"
 
 #include "cscan/scan_order.h"
 
-/* An order kept for column attno (1-based). */
+/*
+ * ScanOrderCreate
+ *		An order kept for column attno (1-based), in CurrentMemoryContext
+ *		(the node's); random_access if the plan may mark, restore or scan
+ *		backward (the executor's EXEC_FLAG_MARK or EXEC_FLAG_BACKWARD).
+ */
 ScanOrder *
-ScanOrderCreate(AttrNumber attno)
+ScanOrderCreate(AttrNumber attno, bool random_access)
 {
 	ScanOrder  *order = palloc0(sizeof(ScanOrder));
 
 	order->attno = attno;
+	order->random_access = random_access;
 	return order;
 }
 
-/* Read every row of the scan into a tuplesort on the column, and sort. */
+/* The scan slot's descriptor plus a last column for the row's TID. */
+static TupleDesc
+SortDescriptor(TupleDesc desc)
+{
+	TupleDesc	sort_desc = CreateTemplateTupleDesc(desc->natts + 1);
+	int			i;
+
+	for (i = 0; i < desc->natts; i++)
+		TupleDescCopyEntry(sort_desc, i + 1, desc, i + 1);
+	TupleDescInitEntry(sort_desc, desc->natts + 1, "ctid", TIDOID, -1, 0);
+	return sort_desc;
+}
+
+/*
+ * Read every row of the scan, with its TID, into a tuplesort on the
+ * column, and sort.  Errors if the type has no ordering (the planner only
+ * promises orders of types that have one).
+ */
 static void
 SortAllRows(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 {
 	TupleDesc	desc = slot->tts_tupleDescriptor;
+	int			natts = desc->natts;
 	Form_pg_attribute att = TupleDescAttr(desc, order->attno - 1);
 	TypeCacheEntry *tce = lookup_type_cache(att->atttypid, TYPECACHE_LT_OPR);
 	Oid			sort_op = tce->lt_opr;
 	Oid			collation = att->attcollation;
 	bool		nulls_first = false;
+	TupleDesc	sort_desc;
+	TupleTableSlot *input;
 
 	if (!OidIsValid(sort_op))
-		elog(ERROR, "no ordering operator for type %u", att->atttypid);
+		elog(ERROR, "could not find ordering operator for type %u", att->atttypid);
+	sort_desc = SortDescriptor(desc);
 	if (order->sort_slot == NULL)
-		order->sort_slot = MakeSingleTupleTableSlot(desc, &TTSOpsMinimalTuple);
-	order->sort = tuplesort_begin_heap(desc, 1, &order->attno, &sort_op,
-									   &collation, &nulls_first, work_mem,
-									   NULL, TUPLESORT_RANDOMACCESS);
+		order->sort_slot = MakeSingleTupleTableSlot(sort_desc, &TTSOpsMinimalTuple);
+	input = MakeSingleTupleTableSlot(sort_desc, &TTSOpsVirtual);
+	order->sort = tuplesort_begin_heap(sort_desc, 1, &order->attno, &sort_op,
+									   &collation, &nulls_first, work_mem, NULL,
+									   order->random_access ?
+									   TUPLESORT_RANDOMACCESS : TUPLESORT_NONE);
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
+		ItemPointerData tid = slot->tts_tid;
+
 		CHECK_FOR_INTERRUPTS();
-		tuplesort_puttupleslot(order->sort, slot);
+		slot_getallattrs(slot);
+		ExecClearTuple(input);
+		memcpy(input->tts_values, slot->tts_values, sizeof(Datum) * natts);
+		memcpy(input->tts_isnull, slot->tts_isnull, sizeof(bool) * natts);
+		input->tts_values[natts] = PointerGetDatum(&tid);
+		input->tts_isnull[natts] = false;
+		ExecStoreVirtualTuple(input);
+		/* copies the values: tid may go out of scope */
+		tuplesort_puttupleslot(order->sort, input);
 	}
+	ExecDropSingleTupleTableSlot(input);
 	tuplesort_performsort(order->sort);
 	order->sorted = true;
 	order->ever_sorted = true;
@@ -71,8 +113,11 @@ SortAllRows(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 
 /*
  * ScanOrderNext
- *		The scan's next row in the promised order, stored in slot (the scan
- *		slot); false at the end.
+ *		The scan's next row in the promised order, stored in slot (the
+ *		node's virtual scan slot, whose values stay valid until the next
+ *		call); false at the end.  The first call checks the scan's row
+ *		groups, and if they are out of order reads and sorts all rows (in
+ *		work_mem, spilling to temporary files beyond it).
  */
 bool
 ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
@@ -91,12 +136,20 @@ ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 		ExecClearTuple(slot);
 		return false;
 	}
-	ExecCopySlot(slot, order->sort_slot);
+	/* the values point into the sort's tuple, valid until the next call */
+	slot_getallattrs(order->sort_slot);
+	ExecClearTuple(slot);
+	memcpy(slot->tts_values, order->sort_slot->tts_values,
+		   sizeof(Datum) * slot->tts_tupleDescriptor->natts);
+	memcpy(slot->tts_isnull, order->sort_slot->tts_isnull,
+		   sizeof(bool) * slot->tts_tupleDescriptor->natts);
+	ExecStoreVirtualTuple(slot);
+	slot->tts_tid = *(ItemPointer) DatumGetPointer(order->sort_slot->tts_values[slot->tts_tupleDescriptor->natts]);
 	slot->tts_tableOid = RelationGetRelid(scan->rs_rd);
 	return true;
 }
 
-/* Merge join's mark: the row returned last. */
+/* Merge join's mark: the row returned last (random_access when sorting). */
 void
 ScanOrderMark(ScanOrder *order, TableScanDesc scan)
 {

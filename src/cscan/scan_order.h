@@ -24,12 +24,13 @@ typedef struct ScanOrder
 	bool		sorting;		/* ... and were not in order: rows are sorted */
 	bool		sorted;			/* the sort has all rows */
 	bool		ever_sorted;	/* some scan of the node sorted (EXPLAIN) */
+	bool		random_access;	/* the plan may mark, restore or go back */
 	Tuplesortstate *sort;
 	TupleTableSlot *sort_slot;
 	ColstoreScanPosition mark;
 } ScanOrder;
 
-extern ScanOrder *ScanOrderCreate(AttrNumber attno);
+extern ScanOrder *ScanOrderCreate(AttrNumber attno, bool random_access);
 extern bool ScanOrderNext(ScanOrder *order, TableScanDesc scan,
 						  TupleTableSlot *slot);
 extern void ScanOrderMark(ScanOrder *order, TableScanDesc scan);

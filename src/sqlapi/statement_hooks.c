@@ -38,6 +38,7 @@
 #include "sqlapi/publication_check.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
+#include "storage/chunk_order.h"
 #include "storage/directory.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_handler.h"
@@ -114,6 +115,7 @@ ColstoreRelcacheCallback(Datum arg, Oid relid)
 	DirectoryInvalidate(relid);
 	RowStateForget(relid);
 	ChunkCacheInvalidate(relid);
+	ColumnOrderForget(relid);
 }
 
 void

@@ -102,6 +102,7 @@ ChunkOrderNextGroup(ChunkOrderCheck *check, const RowGroupHeader *h)
 	return true;
 }
 
+/* Free what ChunkOrderBegin allocated; the check is over. */
 void
 ChunkOrderEnd(ChunkOrderCheck *check)
 {
@@ -158,7 +159,9 @@ CheckTable(Relation rel, ColstoreDirectory *dir, int attno)
  *		Are the values of column attno (0-based) of every row the table holds
  *		now (visible or not, aborted ones aside) in ascending order of row
  *		number, without NULLs, and without heap tuples of changed rows?  The
- *		answer is remembered until the directory changes; a scan that relies
+ *		answer is remembered until the directory changes or the relcache
+ *		entry is invalidated (ALTER COLUMN ... TYPE or COLLATE without a
+ *		rewrite changes what the stats mean); a scan that relies
  *		on it must check its own row groups again (ColstoreScanReturnsSortedBy),
  *		since rows may arrive after planning.
  */
@@ -201,4 +204,16 @@ ColstoreColumnStoredInOrder(Relation rel, int attno)
 		BitSet(entry->known, attno);
 	}
 	return BitGet(entry->sorted, attno);
+}
+
+/*
+ * ColumnOrderForget
+ *		Drop what ColstoreColumnStoredInOrder remembers of relid (relcache
+ *		invalidation).
+ */
+void
+ColumnOrderForget(Oid relid)
+{
+	if (OrderCache != NULL)
+		(void) hash_search(OrderCache, &relid, HASH_REMOVE, NULL);
 }

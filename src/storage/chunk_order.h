@@ -31,5 +31,6 @@ extern bool ChunkOrderBegin(ChunkOrderCheck *check, Form_pg_attribute att, int a
 extern bool ChunkOrderNextGroup(ChunkOrderCheck *check, const RowGroupHeader *h);
 extern void ChunkOrderEnd(ChunkOrderCheck *check);
 extern bool ColstoreColumnStoredInOrder(Relation rel, int attno);
+extern void ColumnOrderForget(Oid relid);
 
 #endif							/* CHUNK_ORDER_H */

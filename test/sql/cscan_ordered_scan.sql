@@ -147,5 +147,48 @@ FETCH BACKWARD 2 FROM c;
 FETCH ABSOLUTE 29999 FROM c;
 COMMIT;
 
+-- WHERE CURRENT OF on a row the scan sorted at run time: the row keeps its
+-- TID through the sort (a cursor over a Sort would not be updatable, so
+-- the cursor's cached plan must be the ordered scan)
+CREATE TABLE oc (id bigint, t text) USING colstore WITH (chunk_size = 1000);
+INSERT INTO oc SELECT i, 'x' FROM generate_series(1, 20000) i;
+ANALYZE oc;
+CREATE FUNCTION update_at_cursor(target bigint) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	c CURSOR FOR SELECT id FROM oc ORDER BY id;
+	r record;
+BEGIN
+	OPEN c;
+	LOOP
+		FETCH c INTO r;
+		EXIT WHEN NOT FOUND OR r.id = target;
+	END LOOP;
+	UPDATE oc SET t = 'via cursor' WHERE CURRENT OF c;
+	CLOSE c;
+	RETURN (SELECT string_agg(id || ':' || t, ',' ORDER BY id) FROM oc WHERE t <> 'x');
+END $$;
+SET plan_cache_mode = force_generic_plan;
+SELECT update_at_cursor(5);
+INSERT INTO oc VALUES (-1, 'x'), (0, 'x');
+SELECT update_at_cursor(-1);
+SELECT update_at_cursor(7);
+RESET plan_cache_mode;
+DROP FUNCTION update_at_cursor(bigint);
+DROP TABLE oc;
+
+-- partitions held in order: each gets an ordered scan, and the Append of
+-- range partitions keeps their order
+CREATE TABLE opart (id bigint, v varchar(10)) PARTITION BY RANGE (id);
+CREATE TABLE opart1 PARTITION OF opart FOR VALUES FROM (0) TO (20000) USING colstore;
+CREATE TABLE opart2 PARTITION OF opart FOR VALUES FROM (20000) TO (40000) USING colstore;
+INSERT INTO opart SELECT i, 'v' || lpad(i::text, 6, '0') FROM generate_series(1, 39999) i;
+ANALYZE opart;
+EXPLAIN (COSTS OFF) SELECT id FROM opart ORDER BY id LIMIT 3;
+SELECT id FROM opart ORDER BY id LIMIT 3;
+-- a varchar column in order (its equivalence member is a relabeling)
+EXPLAIN (COSTS OFF) SELECT v FROM opart1 ORDER BY v LIMIT 3;
+SELECT v FROM opart1 ORDER BY v LIMIT 3;
+DROP TABLE opart;
+
 DROP TABLE op, oph, os, oh, fetched;
 DROP FUNCTION same_order(text), same_result(text), fetch_ordered_ids();
