@@ -10,6 +10,11 @@
  * for a dirty snapshot (unique checks) that is reported as a row inserted by
  * the reserving transaction while it runs, so the caller waits for it and
  * then looks again; for every other snapshot such rows are invisible.
+ * Once the reserving transaction has finished, a row number no row group
+ * covers (on a second look at the directory) was never written: its rows
+ * were rolled back with a subtransaction or the transaction.  It is dead to
+ * everyone, so btree may mark its index entries dead, as heap lets it for
+ * aborted tuples.
  *
  * Values come from chunk readers in the chunk cache, one value per column
  * (no chunk is decoded as a whole), and are copied into the slot, which is
@@ -45,18 +50,35 @@
 /* Scratch memory of one fetch, reset by the next. */
 static MemoryContext FetchContext = NULL;
 
-/* A reservation row under a dirty snapshot: in progress, values unknown. */
+/*
+ * A row number only a reservation covers.  While the reserving transaction
+ * runs, its row may still be buffered: a dirty snapshot sees it as in
+ * progress with unknown values, other snapshots do not see it.  Once the
+ * transaction has finished (or VACUUM found it finished and invalidated
+ * the reservation), the row is known never to have been written, and the
+ * result is ROW_DEAD, provided the caller looks at the directory again
+ * first: a transaction writes its rows before it commits, but it may have
+ * done so after the caller read the directory (*recheck is then set, and
+ * the result means nothing).
+ */
 static RowFetchState
 FetchReserved(Relation rel, const RowGroupDirEntry *res, Snapshot snapshot,
-			  TupleTableSlot *slot, uint64 rownum)
+			  TupleTableSlot *slot, uint64 rownum, bool *recheck)
 {
 	TransactionId xid = res->rg_xmin;
 
-	if (IsMVCCSnapshot(snapshot))
+	*recheck = false;
+	if (IsMVCCSnapshot(snapshot) && !(res->rg_flags & RG_FLAG_INVALID))
 		RowGroupCheckConflictOut(rel, res, snapshot);
+	if ((res->rg_flags & RG_FLAG_INVALID) ||
+		(!TransactionIdIsCurrentTransactionId(xid) &&
+		 !TransactionIdIsInProgress(xid)))
+	{
+		*recheck = true;
+		return ROW_DEAD;
+	}
 	if (snapshot->snapshot_type != SNAPSHOT_DIRTY ||
-		TransactionIdIsCurrentTransactionId(xid) ||
-		!TransactionIdIsInProgress(xid))
+		TransactionIdIsCurrentTransactionId(xid))
 		return ROW_NOT_FOUND;
 	snapshot->xmin = xid;
 	snapshot->xmax = InvalidTransactionId;
@@ -169,7 +191,29 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 		return ROW_INVISIBLE;
 
 	ChunkCacheTrim();
-	dir = DirectoryGet(rel);
+	for (;;)
+	{
+		bool		recheck;
+		int			res;
+		RowFetchState state;
+
+		dir = DirectoryGet(rel);
+		if (DirectoryFindDeltaPage(dir, rownum) >= 0 ||
+			DirectoryFindRowGroup(dir, rownum) >= 0)
+			break;
+		res = DirectoryFindReservation(dir, rownum);
+		if (res < 0)
+			return ROW_NOT_FOUND;
+		entry = dir->entries[res];
+		state = FetchReserved(rel, &entry, snapshot, slot, rownum, &recheck);
+		if (!recheck)
+			return state;
+		/* finished: its rows are in the directory now, or were never written */
+		dir = DirectoryGet(rel);
+		if (DirectoryFindDeltaPage(dir, rownum) < 0 &&
+			DirectoryFindRowGroup(dir, rownum) < 0)
+			return ROW_DEAD;
+	}
 	index = DirectoryFindDeltaPage(dir, rownum);
 	if (index >= 0)
 	{
@@ -177,15 +221,6 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 		return FetchDelta(rel, &entry, rownum, snapshot, slot);
 	}
 	index = DirectoryFindRowGroup(dir, rownum);
-	if (index < 0)
-	{
-		int			res = DirectoryFindReservation(dir, rownum);
-
-		if (res < 0)
-			return ROW_NOT_FOUND;
-		entry = dir->entries[res];
-		return FetchReserved(rel, &entry, snapshot, slot, rownum);
-	}
 	entry = dir->entries[index];
 	if (!RowGroupIsVisible(&entry, snapshot))
 	{

@@ -8,8 +8,9 @@
  * chunk per needed column through the backend's chunk cache, or reads a
  * delta page's heap tuple.  Every row version has its own TID and its own
  * index entries (UPDATE makes new ones), so call_again is always false, and
- * all_dead is set only for rows whose inserter aborted, which lets btree
- * mark such entries dead.
+ * all_dead is set only for rows whose inserter aborted or that a finished
+ * transaction reserved and never wrote (rolled back in a subtransaction),
+ * which lets btree mark such entries dead.
  *
  * Index builds see every row group except those of aborted inserters, and
  * every row version that is not dead to everyone, telling the index which
