@@ -91,6 +91,18 @@ typedef struct ScaledColumn
 	bool	   *isnull;
 } ScaledColumn;
 
+/*
+ * Arrays a column's decoded values and NULL flags go to, kept from chunk to
+ * chunk: allocating them per chunk made malloc return and fetch the same
+ * large blocks from the kernel for every chunk.
+ */
+typedef struct ColumnBuffer
+{
+	Datum	   *values;
+	bool	   *isnull;
+	int			rows;			/* room for this many rows */
+} ColumnBuffer;
+
 typedef struct ColstoreScanDescData
 {
 	TableScanDescData rs_base;
@@ -109,6 +121,8 @@ typedef struct ColstoreScanDescData
 	bool	  **isnull;
 	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
 	ScaledColumn *scaled;		/* [natts]: ColstoreScanBatchScaled's reads */
+	ColumnBuffer *buffers;		/* [natts]: where values[]/isnull[] point */
+	MemoryContext buffer_cxt;	/* the buffers' arrays */
 	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
 	int			max_natts;		/* room in values/isnull/decoded */
 	uint32		chunk_generation;	/* bumped whenever decoded data goes */
@@ -271,6 +285,9 @@ colstore_scan_begin(Relation rel, Snapshot snapshot, int nkeys,
 	s->isnull = palloc0(sizeof(bool *) * s->max_natts);
 	s->decoded = palloc0(sizeof(bool) * s->max_natts);
 	s->scaled = palloc0(sizeof(ScaledColumn) * s->max_natts);
+	s->buffers = palloc0(sizeof(ColumnBuffer) * s->max_natts);
+	s->buffer_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore scan columns",
+										  ALLOCSET_DEFAULT_SIZES);
 	s->range_start = 0;
 	s->range_end = PG_UINT64_MAX;
 	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
@@ -299,6 +316,8 @@ colstore_scan_end(TableScanDesc scan)
 	pfree(s->isnull);
 	pfree(s->decoded);
 	pfree(s->scaled);
+	pfree(s->buffers);
+	MemoryContextDelete(s->buffer_cxt);
 	pfree(s);
 }
 
@@ -366,6 +385,9 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 		s->decoded = repalloc(s->decoded, sizeof(bool) * s->max_natts);
 		s->scaled = repalloc(s->scaled, sizeof(ScaledColumn) * s->max_natts);
 		memset(s->scaled, 0, sizeof(ScaledColumn) * s->max_natts);
+		s->buffers = repalloc(s->buffers, sizeof(ColumnBuffer) * s->max_natts);
+		memset(s->buffers, 0, sizeof(ColumnBuffer) * s->max_natts);
+		MemoryContextReset(s->buffer_cxt);
 	}
 	ForgetChunk(s);
 	s->chunk_desc = desc;
@@ -390,6 +412,28 @@ SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 	}
 }
 
+/* Point values[att]/isnull[att] at arrays with room for the chunk's rows. */
+static void
+UseColumnBuffer(ColstoreScanDesc s, int att)
+{
+	ColumnBuffer *buf = &s->buffers[att];
+	int			rows = Max(s->chunk_rows, 1);
+
+	if (buf->rows < rows)
+	{
+		if (buf->values != NULL)
+		{
+			pfree(buf->values);
+			pfree(buf->isnull);
+		}
+		buf->values = MemoryContextAlloc(s->buffer_cxt, sizeof(Datum) * rows);
+		buf->isnull = MemoryContextAlloc(s->buffer_cxt, sizeof(bool) * rows);
+		buf->rows = rows;
+	}
+	s->values[att] = buf->values;
+	s->isnull[att] = buf->isnull;
+}
+
 /*
  * Deform every row of the current delta page into the chunk arrays, typed
  * by the chunk's descriptor.
@@ -406,8 +450,7 @@ DeformDeltaRows(ColstoreScanDesc s)
 
 	for (att = 0; att < desc->natts; att++)
 	{
-		s->values[att] = palloc(sizeof(Datum) * Max(s->chunk_rows, 1));
-		s->isnull[att] = palloc(sizeof(bool) * Max(s->chunk_rows, 1));
+		UseColumnBuffer(s, att);
 		s->decoded[att] = true;
 	}
 	for (row = 0; row < s->chunk_rows; row++)
@@ -435,9 +478,8 @@ DecodeColumn(ColstoreScanDesc s, int att)
 		DeformDeltaRows(s);
 		return;
 	}
+	UseColumnBuffer(s, att);
 	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
-	s->values[att] = palloc(sizeof(Datum) * s->chunk_rows);
-	s->isnull[att] = palloc(sizeof(bool) * s->chunk_rows);
 	RowGroupReadColumnChunk(s->rs_base.rs_rd, s->header, s->chunk_desc, att,
 							s->cur_chunk, s->values[att], s->isnull[att]);
 	MemoryContextSwitchTo(oldcxt);
@@ -610,6 +652,22 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 /* ... or one the row filter removed (forward scans)? */
 #define RowSkipped(s, pos) \
 	(RowHidden(s, pos) || ((s)->row_selected != NULL && !(s)->row_selected[pos]))
+
+/*
+ * The first row at or after pos that the row filter kept, or chunk_rows;
+ * without a filter, pos.  (A selective filter keeps a few rows of a chunk:
+ * finding them must not cost a pass of the row loop per row.)
+ */
+static inline int
+NextSelectedRow(ColstoreScanDesc s, int pos)
+{
+	const bool *next;
+
+	if (s->row_selected == NULL || pos >= s->chunk_rows)
+		return pos;
+	next = memchr(s->row_selected + pos, true, s->chunk_rows - pos);
+	return next != NULL ? (int) (next - s->row_selected) : s->chunk_rows;
+}
 
 /*
  * Run the row filter (if any) over the current chunk, which a forward scan
@@ -970,7 +1028,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			}
 			if (RowSkipped(s, s->chunk_pos))
 			{
-				s->chunk_pos++;
+				s->chunk_pos = NextSelectedRow(s, s->chunk_pos + 1);
 				continue;
 			}
 			StoreRow(s, s->chunk_pos++, slot);
