@@ -24,12 +24,12 @@
 #include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
-#include "utils/typcache.h"
 
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
 #include "storage/directory.h"
+#include "storage/rowgroup_writer.h"
 
 /*
  * ChunkOrderBegin
@@ -40,16 +40,11 @@
 bool
 ChunkOrderBegin(ChunkOrderCheck *check, Form_pg_attribute att, int attno)
 {
-	TypeCacheEntry *tce;
-
-	if (att->attisdropped)
-		return false;
-	tce = lookup_type_cache(att->atttypid, TYPECACHE_CMP_PROC_FINFO);
-	if (!OidIsValid(tce->cmp_proc_finfo.fn_oid))
+	check->cmp = RowGroupColumnComparison(att);
+	if (check->cmp == NULL)
 		return false;
 	check->att = att;
 	check->attno = attno;
-	check->cmp = &tce->cmp_proc_finfo;
 	check->have_prev = false;
 	check->prev_max = (Datum) 0;
 	check->prev_cxt = AllocSetContextCreate(CurrentMemoryContext, "colstore order check",

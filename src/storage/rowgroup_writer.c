@@ -205,8 +205,15 @@ ChunkIsAscending(Form_pg_attribute att, FmgrInfo *cmp, int n,
 	return true;
 }
 
-static FmgrInfo *
-LookupComparison(Form_pg_attribute att)
+/*
+ * RowGroupColumnComparison
+ *		The comparison function chunk min/max, CHUNK_ASCENDING and
+ *		chunk_order.c order a column's values by: its type's default btree
+ *		one (used under the column's collation), or NULL if it has none or
+ *		the column is dropped.  Lives in the type cache.
+ */
+FmgrInfo *
+RowGroupColumnComparison(Form_pg_attribute att)
 {
 	TypeCacheEntry *tce;
 
@@ -286,7 +293,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	for (att = 0; att < natts; att++)
 	{
 		Form_pg_attribute attr = TupleDescAttr(tupdesc, att);
-		FmgrInfo   *cmp = LookupComparison(attr);
+		FmgrInfo   *cmp = RowGroupColumnComparison(attr);
 		ChunkTypeInfo type;
 
 		type.typid = attr->atttypid;

@@ -11,6 +11,7 @@
 #ifndef ROWGROUP_WRITER_H
 #define ROWGROUP_WRITER_H
 
+#include "fmgr.h"
 #include "sqlapi/options.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
@@ -20,6 +21,7 @@ extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
 							Datum **values, bool **isnull,
 							TransactionId xmin, CommandId cmin, uint16 flags,
 							const ColstoreOptions *opts);
+extern FmgrInfo *RowGroupColumnComparison(Form_pg_attribute att);
 extern uint64 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid);
 extern uint64 AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count,
 							 uint32 align);
