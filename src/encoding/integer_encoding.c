@@ -353,6 +353,29 @@ rle_run_value(const IntPart *p, uint64 i)
 }
 
 /*
+ * intenc_constant
+ *		Does the parsed stream (n > 0) hold one value n times, as its
+ *		encoding shows without reading the values (frame of reference of
+ *		width 0, or a single run)?  If so, *value is that value.  False
+ *		does not mean the values differ.
+ */
+bool
+intenc_constant(const IntStream *s, uint64 *value)
+{
+	const IntPart *p = &s->part;
+
+	if (s->n == 0 || s->kind == CHUNK_ENCODING_DELTA)
+		return false;
+	if (p->kind == CHUNK_ENCODING_FOR && p->width == 0)
+		*value = p->base;
+	else if (p->kind == CHUNK_ENCODING_RLE && p->nruns == 1)
+		*value = rle_run_value(p, 0);
+	else
+		return false;
+	return true;
+}
+
+/*
  * parse_rle
  *		Parse the body of an RLE stream (after the kind byte) of n values,
  *		checking run count and run lengths against n.

@@ -79,6 +79,7 @@ extern void intenc_iter_init(IntStreamIter *it, const IntStream *s);
 extern void intenc_iter_read(IntStreamIter *it, uint64 *out, uint64 count);
 extern Size intenc_build_index(IntStream *s);
 extern uint64 intenc_get(const IntStream *s, uint64 index);
+extern bool intenc_constant(const IntStream *s, uint64 *value);
 
 /*
  * intenc_iter_batch

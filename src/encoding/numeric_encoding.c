@@ -334,6 +334,7 @@ numeric_parse(ByteReader *r, uint64 n, bool keep, ScaledNumeric *sn,
 	uint64	   *dscales;
 	uint64	   *vals;
 	uint64		count;
+	uint64		dscale;
 	uint64		i;
 
 	memset(sn, 0, sizeof(*sn));
@@ -355,6 +356,21 @@ numeric_parse(ByteReader *r, uint64 n, bool keep, ScaledNumeric *sn,
 	{
 		sn->dscales_all = alloc_array(n, sizeof(uint64));
 		sn->values_all = alloc_array(n, sizeof(uint64));
+	}
+	/*
+	 * Every value shown at the scale it is stored at (numeric(p, s) columns)
+	 * has no digits beyond its display scale: only the values need reading.
+	 */
+	if (intenc_constant(&sn->dscales, &dscale) && dscale == iscale)
+	{
+		if (keep)
+		{
+			intenc_iter_init(&vit, &sn->values);
+			(void) intenc_iter_batch(&vit, sn->values_all, vbuf, &vals);
+			for (i = 0; i < n; i++)
+				sn->dscales_all[i] = dscale;
+		}
+		return true;
 	}
 	intenc_iter_init(&dit, &sn->dscales);
 	intenc_iter_init(&vit, &sn->values);
