@@ -41,8 +41,12 @@
 #include "cscan/agg_key_expr.h"
 #include "tableam/am_scan.h"
 
-/* Entries of the per-batch result cache (a power of two). */
-#define KEY_EXPR_CACHE_SIZE	1024
+/*
+ * Entries of the result cache: 2^12, so a column's few thousand distinct
+ * values (dates, small codes) rarely share an entry.
+ */
+#define KEY_EXPR_CACHE_BITS	12
+#define KEY_EXPR_CACHE_SIZE	(1 << KEY_EXPR_CACHE_BITS)
 
 typedef struct KeyExprCacheEntry
 {
@@ -130,12 +134,16 @@ EvaluateRow(GroupKeyExpr *key, ExprContext *econtext, bool *isnull)
 	return ExecEvalExpr(key->state, econtext, isnull);
 }
 
-/* Hash of a raw input datum for the cache (Fibonacci hashing). */
+/*
+ * Entry of a raw input datum in the cache: Fibonacci hashing, whose top
+ * bits spread runs of consecutive values (dates, integer codes) evenly over
+ * the entries, so such a column's values do not evict one another.
+ */
 static inline uint32
 CacheSlot(Datum value)
 {
-	return (uint32) (((uint64) value * UINT64CONST(0x9E3779B97F4A7C15)) >> 40) &
-		(KEY_EXPR_CACHE_SIZE - 1);
+	return (uint32) (((uint64) value * UINT64CONST(0x9E3779B97F4A7C15)) >>
+					 (64 - KEY_EXPR_CACHE_BITS));
 }
 
 /*
