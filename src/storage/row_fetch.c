@@ -155,6 +155,50 @@ PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
 }
 
 /*
+ * Find the directory entry that holds rownum, in *dir, which is read again
+ * when a reservation of a finished transaction covers the row
+ * (FetchReserved): returns true with *index and *delta (a delta page, not a
+ * row group), or false with the RowFetch result in *result when no entry
+ * holds the row.
+ */
+static bool
+FindRow(Relation rel, ColstoreDirectory **dir, uint64 rownum, Snapshot snapshot,
+		TupleTableSlot *slot, int *index, bool *delta, RowFetchState *result)
+{
+	for (;;)
+	{
+		RowGroupDirEntry res;
+		bool		recheck;
+		int			res_index;
+
+		*index = DirectoryFindDeltaPage(*dir, rownum);
+		*delta = *index >= 0;
+		if (*index < 0)
+			*index = DirectoryFindRowGroup(*dir, rownum);
+		if (*index >= 0)
+			return true;
+		res_index = DirectoryFindReservation(*dir, rownum);
+		if (res_index < 0)
+		{
+			*result = ROW_NOT_FOUND;
+			return false;
+		}
+		res = (*dir)->entries[res_index];
+		*result = FetchReserved(rel, &res, snapshot, slot, rownum, &recheck);
+		if (!recheck)
+			return false;
+		/* finished: its rows are in the directory now, or were never written */
+		*dir = DirectoryGet(rel);
+		if (DirectoryFindDeltaPage(*dir, rownum) < 0 &&
+			DirectoryFindRowGroup(*dir, rownum) < 0)
+		{
+			*result = ROW_DEAD;
+			return false;
+		}
+	}
+}
+
+/*
  * RowFetch
  *		Store row rownum of rel in slot if snapshot sees it.  Sets
  *		snapshot->xmin for dirty snapshots as heap does.  May read pages and
@@ -172,6 +216,8 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	bool		buffered;
 	TransactionId xmax;
 	int			index;
+	bool		delta;
+	RowFetchState result;
 	int			att;
 	MemoryContext oldcxt;
 
@@ -191,37 +237,12 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 		return ROW_INVISIBLE;
 
 	ChunkCacheTrim();
-	for (;;)
-	{
-		bool		recheck;
-		int			res;
-		RowFetchState state;
-
-		dir = DirectoryGet(rel);
-		if (DirectoryFindDeltaPage(dir, rownum) >= 0 ||
-			DirectoryFindRowGroup(dir, rownum) >= 0)
-			break;
-		res = DirectoryFindReservation(dir, rownum);
-		if (res < 0)
-			return ROW_NOT_FOUND;
-		entry = dir->entries[res];
-		state = FetchReserved(rel, &entry, snapshot, slot, rownum, &recheck);
-		if (!recheck)
-			return state;
-		/* finished: its rows are in the directory now, or were never written */
-		dir = DirectoryGet(rel);
-		if (DirectoryFindDeltaPage(dir, rownum) < 0 &&
-			DirectoryFindRowGroup(dir, rownum) < 0)
-			return ROW_DEAD;
-	}
-	index = DirectoryFindDeltaPage(dir, rownum);
-	if (index >= 0)
-	{
-		entry = dir->entries[index];
-		return FetchDelta(rel, &entry, rownum, snapshot, slot);
-	}
-	index = DirectoryFindRowGroup(dir, rownum);
+	dir = DirectoryGet(rel);
+	if (!FindRow(rel, &dir, rownum, snapshot, slot, &index, &delta, &result))
+		return result;
 	entry = dir->entries[index];
+	if (delta)
+		return FetchDelta(rel, &entry, rownum, snapshot, slot);
 	if (!RowGroupIsVisible(&entry, snapshot))
 	{
 		if (IsMVCCSnapshot(snapshot))
