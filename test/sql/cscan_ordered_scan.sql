@@ -67,6 +67,15 @@ SELECT same_result('SELECT a.id, b.id, b.t FROM os a JOIN os b ON a.g = b.g WHER
 RESET enable_hashjoin;
 RESET enable_material;
 
+-- rescans with a new parameter: a correlated subquery over the ordered scan
+EXPLAIN (COSTS OFF)
+	SELECT x, (SELECT id FROM os WHERE id > x ORDER BY id LIMIT 1) AS next_id
+	FROM (VALUES (-10), (9), (19998), (20000)) v(x);
+SELECT x, (SELECT id FROM os WHERE id > x ORDER BY id LIMIT 1) AS next_id
+	FROM (VALUES (-10), (9), (19998), (20000)) v(x);
+SELECT x, (SELECT id FROM oh WHERE id > x ORDER BY id LIMIT 1) AS next_id
+	FROM (VALUES (-10), (9), (19998), (20000)) v(x);
+
 -- rows that arrive after planning, out of order: a cached plan still returns
 -- them in order (the scan sorts, and says so)
 SET plan_cache_mode = force_generic_plan;
