@@ -306,13 +306,13 @@ ColstorePhysicalPages(Oid relid)
 
 /*
  * The sequential scan's cost model, over the file's real pages, scaled by
- * the share of the table read, spread over workers.  The share is at least one chunk's worth (a chunk is
- * decoded whole), and every row group header is read and every chunk
- * tested against the pruning clauses, so a pruning scan never looks
- * cheaper than an index scan that reads a few rows.  The batch filter's
- * clauses (filter) are evaluated on every row read, and the other columns
- * the scan returns decoded in the chunks where a row passes; tuples are
- * formed and the other quals evaluated only for the share
+ * the share of the table read, spread over workers.  The share is at least
+ * one chunk's worth (a chunk is decoded whole), and every row group header
+ * is read and every chunk tested against the pruning clauses, so a pruning
+ * scan never looks cheaper than an index scan that reads a few rows.  The
+ * batch filter's clauses (filter) are evaluated on every row read, and the
+ * other columns the scan returns decoded in the chunks where a row passes;
+ * tuples are formed and the other quals evaluated only for the share
  * filter_selectivity the filter passes.
  */
 static void

@@ -122,6 +122,8 @@ SortAllRows(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 bool
 ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 {
+	int			natts = slot->tts_tupleDescriptor->natts;
+
 	if (!order->checked)
 	{
 		order->sorting = !ColstoreScanReturnsSortedBy(scan, order->attno - 1);
@@ -136,15 +138,16 @@ ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 		ExecClearTuple(slot);
 		return false;
 	}
-	/* the values point into the sort's tuple, valid until the next call */
+	/*
+	 * The values point into the sort's tuple, valid until the next call (as
+	 * a Sort node's are); the last column is the row's TID.
+	 */
 	slot_getallattrs(order->sort_slot);
 	ExecClearTuple(slot);
-	memcpy(slot->tts_values, order->sort_slot->tts_values,
-		   sizeof(Datum) * slot->tts_tupleDescriptor->natts);
-	memcpy(slot->tts_isnull, order->sort_slot->tts_isnull,
-		   sizeof(bool) * slot->tts_tupleDescriptor->natts);
+	memcpy(slot->tts_values, order->sort_slot->tts_values, sizeof(Datum) * natts);
+	memcpy(slot->tts_isnull, order->sort_slot->tts_isnull, sizeof(bool) * natts);
 	ExecStoreVirtualTuple(slot);
-	slot->tts_tid = *(ItemPointer) DatumGetPointer(order->sort_slot->tts_values[slot->tts_tupleDescriptor->natts]);
+	slot->tts_tid = *(ItemPointer) DatumGetPointer(order->sort_slot->tts_values[natts]);
 	slot->tts_tableOid = RelationGetRelid(scan->rs_rd);
 	return true;
 }
