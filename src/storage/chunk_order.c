@@ -105,100 +105,163 @@ ChunkOrderEnd(ChunkOrderCheck *check)
 	MemoryContextDelete(check->tmp_cxt);
 }
 
-/* What the planner learned of one table, valid while its directory is. */
+/*
+ * What the planner learned of one column of one table: whether the row
+ * groups checked so far (the first `checked` of the directory's, by row
+ * number) hold it in order, and the largest value they hold, so that row
+ * groups appended since are checked alone.  Valid while the relfilenode
+ * and the directory's in-place change count stay the same.
+ */
+typedef struct OrderCacheKey
+{
+	Oid			relid;
+	int			attno;
+} OrderCacheKey;
+
 typedef struct OrderCacheEntry
 {
-	Oid			relid;			/* hash key */
+	OrderCacheKey key;			/* hash key */
 	RelFileNode node;
-	uint32		count;			/* directory entries when checked */
 	uint32		changes;		/* directory in-place changes when checked */
-	uint64		known[4];		/* bit per attno < 256: checked */
-	uint64		sorted[4];		/* ... and found in order */
+	uint32		count;			/* directory entries when checked */
+	int			checked;		/* row groups checked, by row number */
+	uint64		end_row;		/* end of the last of them */
+	bool		sorted;
+	bool		has_max;
+	Datum		max;			/* in TopMemoryContext when by reference */
+	bool		max_byval;
 } OrderCacheEntry;
 
 static HTAB *OrderCache = NULL;
 
-#define ORDER_CACHE_ATTS	256
-#define BitGet(a, i)	(((a)[(i) / 64] >> ((i) % 64)) & 1)
-#define BitSet(a, i)	((a)[(i) / 64] |= UINT64CONST(1) << ((i) % 64))
-
-/* The whole table in directory order: are attno's values in order? */
-static bool
-CheckTable(Relation rel, ColstoreDirectory *dir, int attno)
+static void
+ForgetMax(OrderCacheEntry *entry)
 {
+	if (entry->has_max && !entry->max_byval)
+		pfree(DatumGetPointer(entry->max));
+	entry->has_max = false;
+}
+
+/* End row of the i-th row group of the directory, by row number. */
+static inline uint64
+GroupEnd(ColstoreDirectory *dir, int i)
+{
+	const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
+
+	return e->rg_first_row + e->rg_nrows;
+}
+
+/*
+ * Continue entry's check of column attno over the directory's row groups
+ * from the first unchecked one; heap tuples of changed rows (delta pages)
+ * are read in between, in no order, so any makes the answer false.
+ */
+static void
+CheckNewGroups(Relation rel, ColstoreDirectory *dir, OrderCacheEntry *entry)
+{
+	int			attno = entry->key.attno;
+	Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attno);
 	ChunkOrderCheck check;
-	bool		sorted = true;
+	MemoryContext oldcxt;
 	int			i;
 
-	/* heap tuples of changed rows are read in between, in no order */
-	if (dir->ndeltas > 0 || dir->ngroups == 0)
-		return false;
-	if (!ChunkOrderBegin(&check, TupleDescAttr(RelationGetDescr(rel), attno), attno))
-		return false;
-	for (i = 0; i < dir->ngroups && sorted; i++)
+	if (dir->ndeltas > 0 || !ChunkOrderBegin(&check, att, attno))
 	{
-		RowGroupDirEntry entry = dir->entries[dir->groups[i]];
+		entry->sorted = false;
+		return;
+	}
+	if (entry->has_max)
+	{
+		oldcxt = MemoryContextSwitchTo(check.prev_cxt);
+		check.prev_max = datumCopy(entry->max, att->attbyval, att->attlen);
+		check.have_prev = true;
+		MemoryContextSwitchTo(oldcxt);
+	}
+	for (i = entry->checked; i < dir->ngroups && entry->sorted; i++)
+	{
+		RowGroupDirEntry group = dir->entries[dir->groups[i]];
 
 		/* rows of an aborted insert are never returned */
-		if (RowGroupInsertAborted(&entry))
-			continue;
-		sorted = ChunkOrderNextGroup(&check,
-									 ChunkCacheGetHeader(rel, dir->groups[i], &entry));
+		if (!RowGroupInsertAborted(&group))
+			entry->sorted = ChunkOrderNextGroup(&check,
+												ChunkCacheGetHeader(rel, dir->groups[i],
+																	&group));
+	}
+	entry->checked = dir->ngroups;
+	entry->end_row = dir->ngroups > 0 ? GroupEnd(dir, dir->ngroups - 1) : 0;
+	ForgetMax(entry);
+	if (entry->sorted && check.have_prev)
+	{
+		oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+		entry->max = datumCopy(check.prev_max, att->attbyval, att->attlen);
+		MemoryContextSwitchTo(oldcxt);
+		entry->max_byval = att->attbyval;
+		entry->has_max = true;
 	}
 	ChunkOrderEnd(&check);
-	return sorted;
 }
 
 /*
  * ColstoreColumnStoredInOrder
  *		Are the values of column attno (0-based) of every row the table holds
  *		now (visible or not, aborted ones aside) in ascending order of row
- *		number, without NULLs, and without heap tuples of changed rows?  The
- *		answer is remembered until the directory changes or the relcache
- *		entry is invalidated (ALTER COLUMN ... TYPE or COLLATE without a
- *		rewrite changes what the stats mean); a scan that relies
- *		on it must check its own row groups again (ColstoreScanReturnsSortedBy),
- *		since rows may arrive after planning.
+ *		number, without NULLs, and without heap tuples of changed rows?
+ *		False for a table without row groups.
+ *
+ *		The answer is remembered per backend.  Row groups appended since are
+ *		checked alone, continuing from the largest value seen, as long as
+ *		they all come after the ones checked (a transaction that reserved its
+ *		row numbers early may write its group among older ones: then all are
+ *		checked again, as after an in-place directory change or a relcache
+ *		invalidation, which ALTER COLUMN ... TYPE or COLLATE without a
+ *		rewrite sends).  A scan that relies on the answer must check its own
+ *		row groups again (ColstoreScanReturnsSortedBy): rows may arrive
+ *		after planning.
  */
 bool
 ColstoreColumnStoredInOrder(Relation rel, int attno)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
-	Oid			relid = RelationGetRelid(rel);
+	OrderCacheKey key;
 	OrderCacheEntry *entry;
 	bool		found;
 
-	if (attno >= ORDER_CACHE_ATTS)
-		return CheckTable(rel, dir, attno);
 	if (OrderCache == NULL)
 	{
 		HASHCTL		ctl;
 
-		ctl.keysize = sizeof(Oid);
+		ctl.keysize = sizeof(OrderCacheKey);
 		ctl.entrysize = sizeof(OrderCacheEntry);
 		ctl.hcxt = TopMemoryContext;
 		OrderCache = hash_create("colstore column order cache", 16, &ctl,
 								 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 	}
-	entry = hash_search(OrderCache, &relid, HASH_ENTER, &found);
-	if (!found ||
-		!RelFileNodeEquals(entry->node, rel->rd_node) ||
-		entry->count != dir->count || entry->changes != dir->changes)
+	memset(&key, 0, sizeof(key));
+	key.relid = RelationGetRelid(rel);
+	key.attno = attno;
+	entry = hash_search(OrderCache, &key, HASH_ENTER, &found);
+	if (found && entry->count == dir->count && entry->changes == dir->changes &&
+		RelFileNodeEquals(entry->node, rel->rd_node))
+		return entry->sorted && dir->ngroups > 0;
+	/* start over unless only row groups after the checked ones came */
+	if (!found || !RelFileNodeEquals(entry->node, rel->rd_node) ||
+		entry->changes != dir->changes || entry->checked > dir->ngroups ||
+		(entry->checked > 0 && GroupEnd(dir, entry->checked - 1) != entry->end_row))
 	{
+		if (found)
+			ForgetMax(entry);
 		entry->node = rel->rd_node;
-		entry->count = dir->count;
 		entry->changes = dir->changes;
-		memset(entry->known, 0, sizeof(entry->known));
-		memset(entry->sorted, 0, sizeof(entry->sorted));
+		entry->checked = 0;
+		entry->end_row = 0;
+		entry->sorted = true;
+		entry->has_max = false;
 	}
-	if (!BitGet(entry->known, attno))
-	{
-		/* (dynahash entries stay where they are while others are added) */
-		if (CheckTable(rel, dir, attno))
-			BitSet(entry->sorted, attno);
-		BitSet(entry->known, attno);
-	}
-	return BitGet(entry->sorted, attno);
+	/* groups added to an unordered table leave it unordered */
+	if (entry->sorted)
+		CheckNewGroups(rel, dir, entry);
+	entry->count = dir->count;
+	return entry->sorted && dir->ngroups > 0;
 }
 
 /*
@@ -209,6 +272,17 @@ ColstoreColumnStoredInOrder(Relation rel, int attno)
 void
 ColumnOrderForget(Oid relid)
 {
-	if (OrderCache != NULL)
-		(void) hash_search(OrderCache, &relid, HASH_REMOVE, NULL);
+	HASH_SEQ_STATUS status;
+	OrderCacheEntry *entry;
+
+	if (OrderCache == NULL)
+		return;
+	hash_seq_init(&status, OrderCache);
+	while ((entry = hash_seq_search(&status)) != NULL)
+	{
+		if (entry->key.relid != relid)
+			continue;
+		ForgetMax(entry);
+		(void) hash_search(OrderCache, &entry->key, HASH_REMOVE, NULL);
+	}
 }

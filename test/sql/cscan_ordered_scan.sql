@@ -148,6 +148,17 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET cpu_tuple_cost;
 
+-- rows appended in order keep the table ordered for the planner (it checks
+-- the new row groups against the largest value it saw), rows appended out
+-- of order do not
+EXPLAIN (COSTS OFF) SELECT id FROM op ORDER BY id LIMIT 1;
+INSERT INTO op SELECT i, i % 7 FROM generate_series(30001, 31000) i;
+EXPLAIN (COSTS OFF) SELECT id FROM op ORDER BY id LIMIT 1;
+INSERT INTO op VALUES (30500, 0);
+EXPLAIN (COSTS OFF) SELECT id FROM op ORDER BY id LIMIT 1;
+DELETE FROM op WHERE id > 30000;
+VACUUM FULL op;
+
 -- a scroll cursor over the ordered scan moves backward (through a Material)
 BEGIN;
 DECLARE c SCROLL CURSOR FOR SELECT id FROM op ORDER BY id;
