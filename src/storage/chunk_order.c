@@ -252,6 +252,7 @@ ColstoreColumnStoredInOrder(Relation rel, int attno)
 			ForgetMax(entry);
 		entry->node = rel->rd_node;
 		entry->changes = dir->changes;
+		entry->count = 0;		/* set once a check has finished */
 		entry->checked = 0;
 		entry->end_row = 0;
 		entry->sorted = true;
