@@ -26,9 +26,8 @@
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
-#include "utils/rel.h"
-#include "utils/tuplesort.h"
 #include "storage/itemptr.h"
+#include "utils/rel.h"
 #include "utils/typcache.h"
 
 #include "cscan/scan_order.h"
@@ -82,9 +81,11 @@ SortAllRows(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 
 	if (!OidIsValid(sort_op))
 		elog(ERROR, "could not find ordering operator for type %u", att->atttypid);
-	sort_desc = SortDescriptor(desc);
+	/* made once per node: rescans sort again into the same slot */
 	if (order->sort_slot == NULL)
-		order->sort_slot = MakeSingleTupleTableSlot(sort_desc, &TTSOpsMinimalTuple);
+		order->sort_slot = MakeSingleTupleTableSlot(SortDescriptor(desc),
+													&TTSOpsMinimalTuple);
+	sort_desc = order->sort_slot->tts_tupleDescriptor;
 	input = MakeSingleTupleTableSlot(sort_desc, &TTSOpsVirtual);
 	order->sort = tuplesort_begin_heap(sort_desc, 1, &order->attno, &sort_op,
 									   &collation, &nulls_first, work_mem, NULL,
@@ -107,7 +108,6 @@ SortAllRows(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 	}
 	ExecDropSingleTupleTableSlot(input);
 	tuplesort_performsort(order->sort);
-	order->sorted = true;
 	order->ever_sorted = true;
 }
 
@@ -131,7 +131,7 @@ ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 	}
 	if (!order->sorting)
 		return table_scan_getnextslot(scan, ForwardScanDirection, slot);
-	if (!order->sorted)
+	if (order->sort == NULL)
 		SortAllRows(order, scan, slot);
 	if (!tuplesort_gettupleslot(order->sort, true, false, order->sort_slot, NULL))
 	{
@@ -179,7 +179,7 @@ ScanOrderReset(ScanOrder *order)
 	if (order->sort != NULL)
 		tuplesort_end(order->sort);
 	order->sort = NULL;
-	order->checked = order->sorting = order->sorted = false;
+	order->checked = order->sorting = false;
 }
 
 /* Release what the order holds (at the end of the node). */

@@ -22,10 +22,10 @@ typedef struct ScanOrder
 	AttrNumber	attno;			/* column the rows come out ordered by */
 	bool		checked;		/* the scan's row groups were looked at */
 	bool		sorting;		/* ... and were not in order: rows are sorted */
-	bool		sorted;			/* the sort has all rows */
 	bool		ever_sorted;	/* some scan of the node sorted (EXPLAIN) */
 	bool		random_access;	/* the plan may mark, restore or go back */
-	Tuplesortstate *sort;
+	Tuplesortstate *sort;		/* all rows, sorted; NULL before the first
+								 * row of a sorting scan */
 	TupleTableSlot *sort_slot;
 	ColstoreScanPosition mark;
 } ScanOrder;
