@@ -123,6 +123,13 @@ LANGUAGE C STRICT;
 COMMENT ON FUNCTION verify(regclass) IS
 	'reads and checks every page, row group header and chunk of a colstore table; returns the rows checked or raises an error naming what is corrupted';
 
+CREATE FUNCTION compact(rel regclass)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'colstore_compact'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION compact(regclass) IS
+	'moves the row versions of a colstore table kept as heap tuples (written by UPDATE) that every snapshot sees into row groups, in the current transaction; returns the rows moved';
+
 CREATE VIEW row_group AS
 SELECT c.oid::regclass AS relation, g.*
 FROM pg_catalog.pg_class c

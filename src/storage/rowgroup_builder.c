@@ -223,18 +223,19 @@ RowGroupBuilderGetRow(RowGroupBuilder *b, int row, TupleTableSlot *slot)
 /*
  * RowGroupBuilderWrite
  *		Write the buffered rows as row group [first_row, first_row + nrows)
- *		and empty the builder.  Returns the directory index.
+ *		and empty the builder; sources as for RowGroupWrite.  Returns the
+ *		directory index.
  */
 uint32
 RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 					 TransactionId xmin, CommandId cmin, uint16 flags,
-					 const ColstoreOptions *opts)
+					 const ColstoreOptions *opts, const ItemPointerData *sources)
 {
 	uint32		index;
 
 	Assert(b->nrows > 0);
 	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
-						  b->isnull, xmin, cmin, flags, opts);
+						  b->isnull, xmin, cmin, flags, opts, sources);
 	b->nrows = 0;
 	b->bytes = 0;
 	MemoryContextReset(b->data_cxt);

@@ -38,7 +38,8 @@ extern void RowGroupBuilderGetRow(RowGroupBuilder *b, int row,
 extern uint32 RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel,
 								   uint64 first_row, TransactionId xmin,
 								   CommandId cmin, uint16 flags,
-								   const ColstoreOptions *opts);
+								   const ColstoreOptions *opts,
+								   const ItemPointerData *sources);
 extern void RowGroupBuilderFree(RowGroupBuilder *b);
 extern void StoreFilledSlot(TupleTableSlot *slot);
 

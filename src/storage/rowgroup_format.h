@@ -111,6 +111,9 @@ typedef struct StreamPointer
 										 * every snapshot sees */
 #define RG_FLAG_INVALID			0x0002	/* inserter aborted, or speculative
 										 * insertion killed: rows are dead */
+#define RG_FLAG_MOVED_ROWS		0x0004	/* written by compaction: rg_sources
+										 * lists the heap positions its rows
+										 * were moved from */
 
 typedef struct RowGroupDirEntry
 {
@@ -129,7 +132,10 @@ typedef struct RowGroupDirEntry
 	uint64		rg_raw_bytes;	/* in-memory size of the values */
 	BlockNumber rg_state_root;	/* first root page of the group's promotion
 								 * map (storage/promotion_map.c), or 0 */
-	uint32		rg_reserved[3]; /* zero */
+	StreamPointer rg_sources;	/* RG_FLAG_MOVED_ROWS: rg_nrows heap
+								 * positions (ItemPointerData, ascending) in
+								 * the stream, row i's at index i */
+	uint32		rg_reserved;	/* zero */
 } RowGroupDirEntry;
 
 #define DIR_ENTRIES_PER_PAGE \

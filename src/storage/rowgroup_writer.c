@@ -247,7 +247,9 @@ LockWriterAndReadMeta(Relation rel, ColstoreMetaPageData *meta)
  *		(the descriptor the values were captured with, which may be older
  *		than the relation's if ALTER TABLE ran since), inserted by xmin in
  *		command cmin, with directory flags (RG_FLAG_FROZEN for rewrites), and
- *		publish the row group.  Returns its directory
+ *		publish the row group.  sources, if not NULL, are the nrows heap
+ *		positions compaction moved the rows from (ascending); they are stored
+ *		with the group (RG_FLAG_MOVED_ROWS).  Returns its directory
  *		index.  Takes the writer lock for the publishing phase only.  Uses a
  *		temporary memory context; errors on corruption of existing pages or
  *		out-of-memory.
@@ -256,7 +258,7 @@ uint32
 RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 			  Datum **values, bool **isnull,
 			  TransactionId xmin, CommandId cmin, uint16 flags,
-			  const ColstoreOptions *opts)
+			  const ColstoreOptions *opts, const ItemPointerData *sources)
 {
 	int			natts = tupdesc->natts;
 	MemoryContext cxt;
@@ -272,6 +274,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	ColstoreMetaPageData meta;
 	StreamWriter sw;
 	StreamPointer tail;
+	StreamPointer sources_at = {0, 0};
 	uint64		raw_bytes = 0;
 	uint64		stored_bytes = 0;
 	uint32		index;
@@ -343,6 +346,14 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 		pfree(images[c].data);
 	}
 
+	if (sources != NULL)
+	{
+		sources_at = StreamWrite(&sw, (const char *) sources,
+								 sizeof(ItemPointerData) * nrows);
+		stored_bytes += sizeof(ItemPointerData) * nrows;
+		flags |= RG_FLAG_MOVED_ROWS;
+	}
+
 	/* header: fixed part, chunk bounds, chunk descriptors, stats bytes */
 	initStringInfo(&header);
 	appendStringInfoSpaces(&header, sizeof(RowGroupHeaderData));
@@ -374,6 +385,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	entry.rg_nchunks = nchunks;
 	entry.rg_stored_bytes = stored_bytes + header.len;
 	entry.rg_raw_bytes = raw_bytes;
+	entry.rg_sources = sources_at;
 	tail = StreamWriterEnd(&sw);
 
 	meta.cm_stream_tail = tail.sp_block;

@@ -20,7 +20,8 @@ extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
 							uint64 first_row, int nrows,
 							Datum **values, bool **isnull,
 							TransactionId xmin, CommandId cmin, uint16 flags,
-							const ColstoreOptions *opts);
+							const ColstoreOptions *opts,
+							const ItemPointerData *sources);
 extern FmgrInfo *RowGroupColumnComparison(Form_pg_attribute att);
 extern uint64 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid);
 extern uint64 AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count,

@@ -167,7 +167,7 @@ WritePending(Relation rel, PendingRows *pending)
 	if (nrows == 0)
 		return;
 	RowGroupBuilderWrite(pending->builder, rel, pending->first_row,
-						 pending->xid, pending->cid, 0, &pending->opts);
+						 pending->xid, pending->cid, 0, &pending->opts, NULL);
 	pending->first_row += nrows;
 }
 

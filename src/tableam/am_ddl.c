@@ -137,7 +137,7 @@ WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
 	if (b->nrows == 0)
 		return;
 	first = RowNumbersReserve(rel, b->nrows, GetCurrentTransactionId());
-	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts);
+	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts, NULL);
 }
 
 /* The scan of a table being rewritten: in index order if an index is given. */

@@ -36,6 +36,7 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
+#include "storage/moved_rows.h"
 #include "storage/row_fetch.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
@@ -81,8 +82,10 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 }
 
 /*
- * tmfd->ctid from a heap position to a TID; the row itself maps to tid.
- * Only results whose ctid the executor reads are translated: for
+ * tmfd->ctid from a heap position to a TID; the row itself maps to tid, and
+ * a heap tuple that compaction moved maps to the row's TID in its row group
+ * (the "moved to another partition" marker stays for a real partition
+ * move).  Only results whose ctid the executor reads are translated: for
  * TM_BeingModified and TM_WouldBlock it may name a new version whose page
  * its still running updater has not registered yet.
  */
@@ -94,6 +97,12 @@ TranslateFailure(Relation rel, const RowState *state, ItemPointer tid,
 		return;
 	if (ItemPointerEquals(&tmfd->ctid, (ItemPointer) &state->phys))
 		tmfd->ctid = *tid;
+	else if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid))
+	{
+		if (state->kind == ROWSTATE_DELTA)
+			(void) MovedRowFind(rel, tmfd->xmax, (ItemPointer) &state->phys,
+								&tmfd->ctid);
+	}
 	else
 		DeltaHeapToLogical(rel, &tmfd->ctid, &tmfd->ctid);
 }
@@ -244,17 +253,21 @@ StoreLockedRow(Relation rel, const RowState *state, HeapTuple tuple,
  * be prior_xmax), as heapam_tuple_lock does for TUPLE_LOCK_FLAG_FIND_LAST_
  * VERSION: wait for in-progress updaters per wait_policy, skip versions
  * our own command made.  Returns TM_Ok with *next set to the latest live
- * version, or the result to give up with.
+ * version, or the result to give up with.  A version that compaction moved
+ * continues in a row group: then *next is the row's TID there and
+ * *in_group is set.
  */
 static TM_Result
 FindLastVersion(Relation rel, ItemPointer next, TransactionId prior_xmax,
-				CommandId cid, LockWaitPolicy wait_policy, TM_FailureData *tmfd)
+				CommandId cid, LockWaitPolicy wait_policy, TM_FailureData *tmfd,
+				bool *in_group)
 {
 	SnapshotData SnapshotDirty;
 	HeapTupleData tuple;
 	Buffer		buffer;
 
 	InitDirtySnapshot(SnapshotDirty);
+	*in_group = false;
 	for (;;)
 	{
 		if (ItemPointerIndicatesMovedPartitions(next))
@@ -318,6 +331,14 @@ FindLastVersion(Relation rel, ItemPointer next, TransactionId prior_xmax,
 			ReleaseBuffer(buffer);
 			return TM_Deleted;
 		}
+		if (HeapTupleHeaderIndicatesMovedPartitions(tuple.t_data) &&
+			MovedRowFind(rel, HeapTupleHeaderGetUpdateXid(tuple.t_data),
+						 &tuple.t_self, next))
+		{
+			ReleaseBuffer(buffer);
+			*in_group = true;
+			return TM_Ok;
+		}
 		*next = tuple.t_data->t_ctid;
 		prior_xmax = HeapTupleHeaderGetUpdateXid(tuple.t_data);
 		ReleaseBuffer(buffer);
@@ -343,6 +364,7 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	Buffer		buffer;
 	TM_Result	result;
 	ItemPointerData locked = *tid;	/* tid may point into slot */
+	bool		in_group;
 
 	tmfd->traversed = false;
 	for (;;)
@@ -365,12 +387,20 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 			return TM_Deleted;
 
 		/* updated: lock the latest version instead */
-		next = tmfd->ctid;
 		tmfd->traversed = true;
-		result = FindLastVersion(rel, &next, tmfd->xmax, cid, wait_policy, tmfd);
+		if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid) &&
+			state.kind == ROWSTATE_DELTA &&
+			MovedRowFind(rel, tmfd->xmax, &tuple.t_self, &locked))
+			continue;			/* compaction moved it into a row group */
+		next = tmfd->ctid;
+		result = FindLastVersion(rel, &next, tmfd->xmax, cid, wait_policy, tmfd,
+								 &in_group);
 		if (result != TM_Ok)
 			return result;
-		DeltaHeapToLogical(rel, &next, &locked);
+		if (in_group)
+			locked = next;
+		else
+			DeltaHeapToLogical(rel, &next, &locked);
 	}
 
 	/* TM_Invisible too: the executor reads the row's xmin to say why */
@@ -387,7 +417,8 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 /*
  * colstore_tuple_get_latest_tid
  *		Replace *tid by the TID of the latest version of its row that the
- *		scan's snapshot sees, following heap's update chain.
+ *		scan's snapshot sees, following heap's update chain, and from a heap
+ *		tuple that compaction moved into its row group.
  */
 void
 colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
@@ -395,6 +426,7 @@ colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
 	Relation	rel = scan->rs_rd;
 	RowState	state;
 	ItemPointerData phys;
+	ItemPointerData moved;
 
 	WriteBufferFlush(rel);
 	RowStateLocate(rel, tid, &state);
@@ -402,6 +434,21 @@ colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
 		return;
 	phys = state.phys;
 	heap_get_latest_tid(scan, &phys);
+	if (MovedVersionOf(rel, &phys, &moved))
+	{
+		TupleTableSlot *slot = table_slot_create(rel, NULL);
+		uint64		rownum = 0;
+		bool		visible;
+
+		(void) ItemPointerToRowNumber(&moved, &rownum);
+		visible = RowFetch(rel, rownum, scan->rs_snapshot, slot) == ROW_VISIBLE;
+		ExecDropSingleTupleTableSlot(slot);
+		if (visible)
+		{
+			*tid = moved;
+			return;
+		}
+	}
 	if (!ItemPointerEquals(&phys, &state.phys))
 		DeltaHeapToLogical(rel, &phys, tid);
 }

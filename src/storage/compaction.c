@@ -1,0 +1,265 @@
+/*-------------------------------------------------------------------------
+ *
+ * compaction.c
+ *	  Moving the heap tuples of a colstore table's delta pages into row
+ *	  groups.
+ *
+ * UPDATE writes new row versions as heap tuples on delta pages
+ * (storage/delta_heap.c).  Compaction moves the ones every snapshot sees
+ * and nobody deletes or locks into row groups, in the caller's transaction
+ * C, as an UPDATE that changes no value would:
+ *
+ * 1. Each candidate is locked with heap_lock_tuple (exclusive, skipping
+ *    tuples somebody else locks or changes), and its values are buffered
+ *    column by column (TOASTed values expanded, while our lock keeps them).
+ * 2. Per batch of up to row_group_size rows, row numbers are reserved;
+ *    each tuple is deleted with heap_delete as C, with the "moved to
+ *    another partition" marker as its t_ctid (so heapam never follows it),
+ *    and the row gets index entries for its new TID in every index.
+ * 3. The batch is written as one row group with rg_xmin = C, listing the
+ *    heap position each row came from (RG_FLAG_MOVED_ROWS).
+ *
+ * MVCC gives every snapshot each row once: snapshots that do not see C
+ * read the heap tuple, the others the row group; if C aborts, nothing
+ * moved.  A writer that reaches a moved tuple waits for C like for any
+ * updater; if C committed, it gets TM_Updated and follows the row to its
+ * new TID (storage/moved_rows.c, tableam/am_dml.c), so READ COMMITTED
+ * applies its change to the row in its row group (no lost update) and
+ * REPEATABLE READ raises a serialization failure, as for heap.  The moved
+ * tuples are dead once C is older than every snapshot; VACUUM then removes
+ * them and their index entries and gives their space to later heap
+ * tuples.
+ *
+ * IDENTIFICATION
+ *	  src/storage/compaction.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/procarray.h"
+#include "utils/rel.h"
+
+#include "sqlapi/options.h"
+#include "storage/compaction.h"
+#include "storage/delta_heap.h"
+#include "storage/directory.h"
+#include "storage/rowgroup_builder.h"
+#include "storage/rowgroup_writer.h"
+
+/* One batch of moved rows: their values, and where each came from. */
+typedef struct CompactBatch
+{
+	Relation	rel;
+	ColstoreOptions opts;
+	CommandId	cid;
+	TransactionId oldest_xmin;
+	RowGroupBuilder *builder;
+	ItemPointerData *sources;	/* [row_group_size], ascending */
+	int			nrows;
+	TupleTableSlot *heap_slot;	/* a locked tuple's copy */
+	TupleTableSlot *row_slot;	/* a buffered row, for index entries */
+	EState	   *estate;
+	ResultRelInfo *result_rel;	/* the table with its indexes open */
+	uint64		moved;
+} CompactBatch;
+
+/* Heap blocks of the table's delta pages, ascending (so sources are). */
+static BlockNumber *
+DeltaBlocks(Relation rel, int *nblocks)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	BlockNumber *blocks = palloc(sizeof(BlockNumber) * Max(dir->ndeltas, 1));
+	int			i;
+
+	for (i = 0; i < dir->ndeltas; i++)
+		blocks[i] = dir->entries[dir->deltas_by_block[i]].rg_header.sp_block;
+	*nblocks = dir->ndeltas;
+	return blocks;
+}
+
+/*
+ * Whether the item is a row version compaction may move: an ordinary
+ * version (not a promoted copy) whose insert every snapshot sees and that
+ * nobody has deleted or locked (a lock of a finished transaction counts as
+ * none).  Caller holds a share lock on buf.
+ */
+static bool
+IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
+		  TransactionId oldest_xmin)
+{
+	Page		page = BufferGetPage(buf);
+	ItemId		lp = PageGetItemId(page, off);
+	HeapTupleData tuple;
+
+	if (!ItemIdIsNormal(lp))
+		return false;
+	tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tuple.t_len = ItemIdGetLength(lp);
+	tuple.t_tableOid = RelationGetRelid(rel);
+	ItemPointerSet(&tuple.t_self, blkno, off);
+	if (tuple.t_data->t_infomask2 & HEAP_COLSTORE_PROMOTED)
+		return false;
+	if (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) != HEAPTUPLE_LIVE)
+		return false;
+	return HeapTupleHeaderXminFrozen(tuple.t_data) ||
+		TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data), oldest_xmin);
+}
+
+/*
+ * Lock the tuple at phys and buffer its values; false if somebody else
+ * holds a conflicting lock or changed it since we looked.
+ */
+static bool
+TakeTuple(CompactBatch *batch, ItemPointer phys)
+{
+	HeapTupleData tuple;
+	TM_FailureData tmfd;
+	Buffer		buffer;
+	TM_Result	result;
+
+	tuple.t_self = *phys;
+	result = heap_lock_tuple(batch->rel, &tuple, batch->cid, LockTupleExclusive,
+							 LockWaitSkip, false, &buffer, &tmfd);
+	if (result != TM_Ok)
+	{
+		ReleaseBuffer(buffer);
+		return false;
+	}
+	/* our lock keeps the tuple and its TOASTed values as they are */
+	ExecStoreHeapTuple(heap_copytuple(&tuple), batch->heap_slot, true);
+	ReleaseBuffer(buffer);
+	RowGroupBuilderAdd(batch->builder, batch->heap_slot);
+	ExecClearTuple(batch->heap_slot);
+	batch->sources[batch->nrows++] = *phys;
+	return true;
+}
+
+/*
+ * Move the batch: delete each tuple as moved, give its row index entries
+ * at its new TID, and write the row group.
+ */
+static void
+FlushBatch(CompactBatch *batch)
+{
+	Relation	rel = batch->rel;
+	TransactionId xid = GetCurrentTransactionId();
+	uint64		first;
+	int			i;
+
+	if (batch->nrows == 0)
+		return;
+	first = RowNumbersReserve(rel, batch->nrows, xid);
+	for (i = 0; i < batch->nrows; i++)
+	{
+		TM_FailureData tmfd;
+		TM_Result	result;
+		TupleTableSlot *slot = batch->row_slot;
+
+		/* the tuple is ours (locked above): deleting it cannot wait */
+		result = heap_delete(rel, &batch->sources[i], batch->cid,
+							 InvalidSnapshot, true, &tmfd, true);
+		if (result != TM_Ok)
+			elog(ERROR, "could not move tuple (%u,%u) of colstore table \"%s\": status %d",
+				 ItemPointerGetBlockNumber(&batch->sources[i]),
+				 ItemPointerGetOffsetNumber(&batch->sources[i]),
+				 RelationGetRelationName(rel), (int) result);
+		if (batch->result_rel->ri_NumIndices > 0)
+		{
+			RowGroupBuilderGetRow(batch->builder, i, slot);
+			RowNumberToItemPointer(first + i, &slot->tts_tid);
+			slot->tts_tableOid = RelationGetRelid(rel);
+			ResetPerTupleExprContext(batch->estate);
+			list_free(ExecInsertIndexTuples(batch->result_rel, slot, batch->estate,
+											false, false, NULL, NIL));
+			ExecClearTuple(slot);
+		}
+	}
+	RowGroupBuilderWrite(batch->builder, rel, first, xid, batch->cid, 0,
+						 &batch->opts, batch->sources);
+	batch->moved += batch->nrows;
+	batch->nrows = 0;
+}
+
+/* Take the movable tuples of heap page blkno into the batch. */
+static void
+CompactPage(CompactBatch *batch, BlockNumber blkno)
+{
+	Relation	rel = batch->rel;
+	Buffer		buf;
+	OffsetNumber maxoff;
+	OffsetNumber off;
+	OffsetNumber movable[MaxHeapTuplesPerPage];
+	int			nmovable = 0;
+	int			i;
+
+	buf = ReadBuffer(rel, blkno);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+		if (IsMovable(rel, buf, blkno, off, batch->oldest_xmin))
+			movable[nmovable++] = off;
+	UnlockReleaseBuffer(buf);
+
+	for (i = 0; i < nmovable; i++)
+	{
+		ItemPointerData phys;
+
+		CHECK_FOR_INTERRUPTS();
+		ItemPointerSet(&phys, blkno, movable[i]);
+		TakeTuple(batch, &phys);
+		if (batch->nrows >= batch->opts.row_group_size)
+			FlushBatch(batch);
+	}
+}
+
+/*
+ * ColstoreCompact
+ *		Move the heap tuples of rel's delta pages that every snapshot sees
+ *		and nobody deletes or locks into row groups, in the current
+ *		transaction (see the file header).  Returns the number of rows
+ *		moved.  The caller holds a lock that keeps VACUUM and other
+ *		compactions away (ShareUpdateExclusiveLock).
+ */
+uint64
+ColstoreCompact(Relation rel)
+{
+	CompactBatch batch;
+	BlockNumber *blocks;
+	int			nblocks;
+	int			i;
+
+	memset(&batch, 0, sizeof(batch));
+	batch.rel = rel;
+	ColstoreGetOptions(RelationGetRelid(rel), &batch.opts);
+	batch.cid = GetCurrentCommandId(true);
+	batch.oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	batch.builder = RowGroupBuilderCreate(RelationGetDescr(rel), CurrentMemoryContext);
+	batch.sources = palloc(sizeof(ItemPointerData) * batch.opts.row_group_size);
+	batch.heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+	batch.row_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+	batch.estate = CreateExecutorState();
+	batch.result_rel = makeNode(ResultRelInfo);
+	InitResultRelInfo(batch.result_rel, rel, 1, NULL, 0);
+	ExecOpenIndices(batch.result_rel, false);
+
+	blocks = DeltaBlocks(rel, &nblocks);
+	for (i = 0; i < nblocks; i++)
+		CompactPage(&batch, blocks[i]);
+	FlushBatch(&batch);
+
+	ExecCloseIndices(batch.result_rel);
+	FreeExecutorState(batch.estate);
+	ExecDropSingleTupleTableSlot(batch.heap_slot);
+	ExecDropSingleTupleTableSlot(batch.row_slot);
+	RowGroupBuilderFree(batch.builder);
+	pfree(batch.sources);
+	pfree(blocks);
+	return batch.moved;
+}

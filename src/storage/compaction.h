@@ -1,0 +1,19 @@
+/*-------------------------------------------------------------------------
+ *
+ * compaction.h
+ *	  Moving the heap tuples of a colstore table's delta pages into row
+ *	  groups.
+ *
+ * IDENTIFICATION
+ *	  src/storage/compaction.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef COMPACTION_H
+#define COMPACTION_H
+
+#include "utils/rel.h"
+
+extern uint64 ColstoreCompact(Relation rel);
+
+#endif							/* COMPACTION_H */

@@ -1,0 +1,84 @@
+-- colstore.compact(): heap tuples (row versions written by UPDATE) move into
+-- row groups; every index finds the rows at their new TIDs, values (TOASTed
+-- ones too) are unchanged, and VACUUM then gives the heap space back.
+CREATE TABLE cp (id int PRIMARY KEY, v int, t text, big text) USING colstore;
+CREATE INDEX cp_expr ON cp ((v % 7));
+CREATE INDEX cp_partial ON cp (t) WHERE v > 1500;
+INSERT INTO cp SELECT i, i, 'row ' || i, CASE WHEN i % 100 = 0 THEN repeat(md5(i::text), 500) END
+FROM generate_series(1, 2000) i;
+UPDATE cp SET v = v + 1000 WHERE id % 4 = 0;
+CREATE TEMP TABLE expected AS SELECT * FROM cp;
+SELECT row_count, state FROM colstore.row_groups('cp') ORDER BY row_group;
+
+-- moves the 500 updated rows, then nothing is left to move
+SELECT colstore.compact('cp');
+SELECT colstore.compact('cp');
+SELECT row_count, state FROM colstore.row_groups('cp') ORDER BY row_group;
+
+-- same rows by every path
+SELECT count(*) FROM ((TABLE cp EXCEPT TABLE expected) UNION ALL (TABLE expected EXCEPT TABLE cp)) d;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT id, v, length(big) FROM cp WHERE id IN (4, 100, 1999) ORDER BY id;
+SELECT count(*), sum(v) FROM cp WHERE v % 7 = 3;
+SELECT count(*) FROM cp WHERE t = 'row 1600' AND v > 1500;
+RESET enable_bitmapscan;
+SELECT count(*), sum(v) FROM cp WHERE v % 7 = 3;
+RESET enable_seqscan;
+SELECT count(*), sum(v), sum(length(big)) FROM cp;
+
+-- a moved row can be updated, deleted and locked at its new TID
+UPDATE cp SET v = -4 WHERE id = 4;
+DELETE FROM cp WHERE id = 8;
+SELECT id, v FROM cp WHERE id IN (4, 8, 12) ORDER BY id FOR UPDATE;
+
+-- a rolled back compaction moves nothing
+UPDATE cp SET v = v + 1 WHERE id BETWEEN 1 AND 10;
+BEGIN;
+SELECT colstore.compact('cp');
+SELECT count(*), sum(v) FROM cp WHERE id BETWEEN 1 AND 10;
+ROLLBACK;
+SELECT count(*), sum(v) FROM cp WHERE id BETWEEN 1 AND 10;
+
+-- inside a subtransaction that rolls back, too
+BEGIN;
+SAVEPOINT s;
+SELECT colstore.compact('cp');
+ROLLBACK TO SAVEPOINT s;
+SELECT colstore.compact('cp');
+COMMIT;
+SELECT count(*), sum(v) FROM cp WHERE id BETWEEN 1 AND 10;
+SELECT colstore.verify('cp') > 0 AS verified;
+
+-- after VACUUM, updates reuse the heap space the moved versions had
+VACUUM cp;
+CREATE TEMP TABLE before AS SELECT pg_relation_size('cp') AS size;
+UPDATE cp SET v = v + 1 WHERE id % 4 = 1;
+SELECT colstore.compact('cp');
+VACUUM cp;
+UPDATE cp SET v = v + 1 WHERE id % 4 = 1;
+SELECT pg_relation_size('cp') - (SELECT size FROM before) < 100000 AS space_reused;
+
+-- errors
+SELECT colstore.compact('expected');
+CREATE ROLE cp_other;
+SET ROLE cp_other;
+SELECT colstore.compact('cp');
+RESET ROLE;
+DROP ROLE cp_other;
+BEGIN TRANSACTION READ ONLY;
+SELECT colstore.compact('cp');
+ROLLBACK;
+
+-- TEMP and UNLOGGED tables
+CREATE TEMP TABLE cpt (id int PRIMARY KEY, v int) USING colstore;
+INSERT INTO cpt SELECT i, i FROM generate_series(1, 100) i;
+UPDATE cpt SET v = 0 WHERE id <= 10;
+SELECT colstore.compact('cpt');
+SELECT count(*), sum(v) FROM cpt;
+CREATE UNLOGGED TABLE cpu (id int PRIMARY KEY, v int) USING colstore;
+INSERT INTO cpu SELECT i, i FROM generate_series(1, 100) i;
+UPDATE cpu SET v = 0 WHERE id <= 10;
+SELECT colstore.compact('cpu');
+SELECT count(*), sum(v) FROM cpu;
+DROP TABLE cp, cpt, cpu;
