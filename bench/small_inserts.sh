@@ -5,8 +5,9 @@
 #
 # Starts a throwaway cluster, loads --rows rows of (c1 bigint, c2 text) into a table in one
 # INSERT, and the same number into another table through pgbench, 10 rows per transaction
-# (2 clients), then runs VACUUM on both and prints pg_total_relation_size of each and the
-# ratio small/bulk, for heap and for colstore, and whether the tables hold the same rows.
+# (2 clients), waits for colstore's compaction workers to finish, then runs VACUUM on both and
+# prints pg_total_relation_size of each and the ratio small/bulk, for heap and for colstore, and
+# whether the tables hold the same rows.
 # Usage: bash bench/small_inserts.sh [--rows N] [--port P]
 # Never run by CI; results go to bench/results/ (not committed).
 set -euo pipefail
@@ -41,6 +42,11 @@ for am in heap colstore; do
 	echo "INSERT INTO small_$am SELECT i, md5(i::text) FROM (SELECT nextval('seq_$am') i FROM generate_series(1, 10)) s;" >"$script"
 	pgbench -n -c 2 -j 2 -t $((txns / 2)) -f "$script" >/dev/null 2>&1
 	rm -f "$script"
+	# automatic compaction: let the workers it started finish (at most 60 s)
+	for _ in $(seq 600); do
+		[ "$(psql -X -At -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")" = 0 ] && break
+		sleep 0.1
+	done
 	psql -X -q -c "VACUUM bulk_$am" -c "VACUUM small_$am"
 	R["bulk|$am"]=$(psql -X -At -c "SELECT pg_total_relation_size('bulk_$am')")
 	R["small|$am"]=$(psql -X -At -c "SELECT pg_total_relation_size('small_$am')")

@@ -35,6 +35,8 @@ int			colstore_default_chunk_size = 10240;
 int			colstore_chunk_cache_size_kb = 131072;
 bool		colstore_enable_custom_scan = true;
 bool		colstore_enable_custom_agg = true;
+int			colstore_delta_insert_rows = 100;
+bool		colstore_auto_compaction = true;
 
 static const struct config_enum_entry codec_options[] = {
 	{"none", COLSTORE_CODEC_NONE, false},
@@ -90,6 +92,18 @@ _PG_init(void)
 							 "Enables the planner's use of the colstore aggregate scan (aggregates folded from decoded chunks).",
 							 NULL,
 							 &colstore_enable_custom_agg,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.delta_insert_rows",
+							"Sets the estimated size up to which an INSERT statement's rows become heap tuples, compacted into row groups later.",
+							"Also the most rows of one statement that go to one table's heap pages. 0 sends every row to row groups.",
+							&colstore_delta_insert_rows,
+							100, 0, 1000000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.auto_compaction",
+							 "Starts background workers that compact colstore tables whose heap pages small inserts have grown.",
+							 NULL,
+							 &colstore_auto_compaction,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");

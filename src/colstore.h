@@ -19,6 +19,8 @@ extern int	colstore_default_chunk_size;
 extern int	colstore_chunk_cache_size_kb;
 extern bool colstore_enable_custom_scan;
 extern bool colstore_enable_custom_agg;
+extern int	colstore_delta_insert_rows;
+extern bool colstore_auto_compaction;
 
 /* Bounds shared by the GUCs and per-table options. */
 #define COLSTORE_MIN_ROW_GROUP_SIZE		1000

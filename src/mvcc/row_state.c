@@ -444,6 +444,31 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 }
 
 /*
+ * HeapVersionSurelyDead
+ *		Is the heap tuple at phys (not a promoted copy) dead to every
+ *		snapshot, as heap's index fetch judges for kill_prior_tuple: its
+ *		inserter aborted, or its deleter committed before every snapshot?
+ *		An item VACUUM pruned counts as dead.
+ */
+bool
+HeapVersionSurelyDead(Relation rel, ItemPointer phys)
+{
+	HeapTupleData tuple;
+	Buffer		buf;
+	bool		dead;
+
+	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
+		dead = !HeapTupleHeaderIsPromotedCopy(tuple.t_data) &&
+			HeapTupleIsSurelyDead(&tuple, GlobalVisTestFor(rel));
+	else
+		dead = HeapItemIsDead(buf, ItemPointerGetOffsetNumber(phys));
+	UnlockReleaseBuffer(buf);
+	return dead;
+}
+
+/*
  * RowGroupMaskChanged
  *		For rows [first, first + n) of a visible row group, set mask[i] to
  *		the RowLiveness of row first + i as its promoted copy says (ROW_LIVE

@@ -53,7 +53,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
 
 	WriteBufferFlush(rel);
-	moved = ColstoreCompact(rel);
+	moved = ColstoreCompact(rel, 1);
 	relation_close(rel, NoLock);
 	PG_RETURN_INT64((int64) moved);
 }

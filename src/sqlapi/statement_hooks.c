@@ -16,6 +16,9 @@
  * core validates the heap options (table AMs cannot declare reloptions in
  * PostgreSQL 15); see options.c.
  *
+ * After ExecutorStart, storage/delta_insert.c decides whether the
+ * statement's inserts go to heap pages.
+ *
  * Bitmap heap scans prefetch the blocks named by TIDs; for colstore those
  * are row numbers, not pages, so prefetching is switched off for bitmap
  * scans of colstore tables after ExecutorStart.
@@ -39,6 +42,7 @@
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
+#include "storage/delta_insert.h"
 #include "storage/directory.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_handler.h"
@@ -72,6 +76,7 @@ ColstoreExecutorStart(QueryDesc *queryDesc, int eflags)
 		standard_ExecutorStart(queryDesc, eflags);
 	if (queryDesc->planstate != NULL)
 		DisablePrefetchWalker(queryDesc->planstate, NULL);
+	DeltaInsertNoteStatement(queryDesc);
 }
 
 static void

@@ -42,6 +42,7 @@
 #include "access/xact.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "utils/memutils.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
@@ -187,59 +188,79 @@ FlushBatch(CompactBatch *batch)
 	batch->nrows = 0;
 }
 
-/* Take the movable tuples of heap page blkno into the batch. */
+/* Positions of movable tuples, ascending. */
+typedef struct MovableList
+{
+	ItemPointerData *items;
+	Size		n;
+	Size		capacity;
+} MovableList;
+
+/* Append the positions of the movable tuples of heap page blkno to *list. */
 static void
-CompactPage(CompactBatch *batch, BlockNumber blkno)
+FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 {
 	Relation	rel = batch->rel;
 	Buffer		buf;
 	OffsetNumber maxoff;
 	OffsetNumber off;
-	OffsetNumber movable[MaxHeapTuplesPerPage];
-	int			nmovable = 0;
-	int			i;
 
 	buf = ReadBuffer(rel, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
-		if (IsMovable(rel, buf, blkno, off, batch->oldest_xmin))
-			movable[nmovable++] = off;
-	UnlockReleaseBuffer(buf);
-
-	for (i = 0; i < nmovable; i++)
 	{
-		ItemPointerData phys;
-
-		CHECK_FOR_INTERRUPTS();
-		ItemPointerSet(&phys, blkno, movable[i]);
-		TakeTuple(batch, &phys);
-		if (batch->nrows >= batch->opts.row_group_size)
-			FlushBatch(batch);
+		if (!IsMovable(rel, buf, blkno, off, batch->oldest_xmin))
+			continue;
+		if (list->n == list->capacity)
+		{
+			list->capacity *= 2;
+			list->items = repalloc_huge(list->items,
+										sizeof(ItemPointerData) * list->capacity);
+		}
+		/* ItemPointerSet evaluates its pointer argument more than once */
+		ItemPointerSet(&list->items[list->n], blkno, off);
+		list->n++;
 	}
+	UnlockReleaseBuffer(buf);
 }
 
 /*
  * ColstoreCompact
  *		Move the heap tuples of rel's delta pages that every snapshot sees
  *		and nobody deletes or locks into row groups, in the current
- *		transaction (see the file header).  Returns the number of rows
- *		moved.  The caller holds a lock that keeps VACUUM and other
- *		compactions away (ShareUpdateExclusiveLock).
+ *		transaction (see the file header), if there are at least min_rows
+ *		of them.  Returns the number of rows moved.  The caller holds a
+ *		lock that keeps VACUUM and other compactions away
+ *		(ShareUpdateExclusiveLock).
  */
 uint64
-ColstoreCompact(Relation rel)
+ColstoreCompact(Relation rel, uint64 min_rows)
 {
 	CompactBatch batch;
 	BlockNumber *blocks;
 	int			nblocks;
-	int			i;
+	MovableList movable;
+	Size		i;
 
 	memset(&batch, 0, sizeof(batch));
 	batch.rel = rel;
+	batch.oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	blocks = DeltaBlocks(rel, &nblocks);
+	movable.n = 0;
+	movable.capacity = 1024;
+	movable.items = palloc(sizeof(ItemPointerData) * movable.capacity);
+	for (i = 0; i < nblocks; i++)
+		FindMovable(&batch, blocks[i], &movable);
+	pfree(blocks);
+	if (movable.n == 0 || movable.n < min_rows)
+	{
+		pfree(movable.items);
+		return 0;
+	}
+
 	ColstoreGetOptions(RelationGetRelid(rel), &batch.opts);
 	batch.cid = GetCurrentCommandId(true);
-	batch.oldest_xmin = GetOldestNonRemovableTransactionId(rel);
 	batch.builder = RowGroupBuilderCreate(RelationGetDescr(rel), CurrentMemoryContext);
 	batch.sources = palloc(sizeof(ItemPointerData) * batch.opts.row_group_size);
 	batch.heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
@@ -249,9 +270,13 @@ ColstoreCompact(Relation rel)
 	InitResultRelInfo(batch.result_rel, rel, 1, NULL, 0);
 	ExecOpenIndices(batch.result_rel, false);
 
-	blocks = DeltaBlocks(rel, &nblocks);
-	for (i = 0; i < nblocks; i++)
-		CompactPage(&batch, blocks[i]);
+	for (i = 0; i < movable.n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		TakeTuple(&batch, &movable.items[i]);
+		if (batch.nrows >= batch.opts.row_group_size)
+			FlushBatch(&batch);
+	}
 	FlushBatch(&batch);
 
 	ExecCloseIndices(batch.result_rel);
@@ -260,6 +285,6 @@ ColstoreCompact(Relation rel)
 	ExecDropSingleTupleTableSlot(batch.row_slot);
 	RowGroupBuilderFree(batch.builder);
 	pfree(batch.sources);
-	pfree(blocks);
+	pfree(movable.items);
 	return batch.moved;
 }

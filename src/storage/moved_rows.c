@@ -8,7 +8,8 @@
  * as C, with the "moved to another partition" marker as its t_ctid, so
  * heapam never follows that link, and writes the row group with rg_xmin =
  * C and flag RG_FLAG_MOVED_ROWS.  The group stores, in the page stream,
- * the heap position each of its rows came from (rg_sources, ascending).
+ * the heap position each of its rows came from (rg_sources, ascending, a
+ * delta-encoded bigint chunk image).
  *
  * A writer that finds the tuple deleted by a committed C gets TM_Updated
  * with the marker from heapam; MovedRowFind turns the tuple's heap position
@@ -25,42 +26,60 @@
 
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "catalog/pg_type.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "encoding/chunk_encoding.h"
 #include "mvcc/row_state.h"
 #include "storage/directory.h"
 #include "storage/moved_rows.h"
 #include "storage/page_stream.h"
 
-/* Index of phys in the group's sources (ascending), or -1. */
+/*
+ * Index of phys among the group's sources (ascending), or -1.  A sources
+ * image that does not decode raises ERRCODE_DATA_CORRUPTED.
+ */
 static int
-FindSource(Relation rel, const RowGroupDirEntry *group, ItemPointer phys)
+FindSource(Relation rel, const RowGroupDirEntry *group, int index,
+		   ItemPointer phys)
 {
-	ItemPointerData *sources;
+	ChunkTypeInfo type = {INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE};
+	char	   *image = palloc(group->rg_sources_len);
+	Datum	   *keys = palloc(sizeof(Datum) * group->rg_nrows);
+	bool	   *isnull = palloc(sizeof(bool) * group->rg_nrows);
+	const char *detail = NULL;
+	int64		key = HeapPositionKey(phys);
 	int			lo = 0;
 	int			hi = (int) group->rg_nrows - 1;
 	int			found = -1;
 
-	sources = palloc(sizeof(ItemPointerData) * group->rg_nrows);
-	StreamRead(rel, group->rg_sources, sizeof(ItemPointerData) * group->rg_nrows,
-			   (char *) sources);
+	StreamRead(rel, group->rg_sources, group->rg_sources_len, image);
+	if (!DecodeChunk(&type, image, group->rg_sources_len, group->rg_nrows,
+					 keys, isnull, &detail))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("moved-row list of row group %d of colstore table \"%s\" is corrupted",
+						index, RelationGetRelationName(rel)),
+				 errdetail_internal("%s", detail ? detail : "")));
 	while (lo <= hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
-		int32		cmp = ItemPointerCompare(&sources[mid], phys);
+		int64		k = DatumGetInt64(keys[mid]);
 
-		if (cmp == 0)
+		if (k == key)
 		{
 			found = mid;
 			break;
 		}
-		if (cmp < 0)
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	pfree(sources);
+	pfree(image);
+	pfree(keys);
+	pfree(isnull);
 	return found;
 }
 
@@ -93,7 +112,7 @@ MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
 			!TransactionIdEquals(group.rg_xmin, mover))
 			continue;
 		/* reading the stream may reload the directory: group is a copy */
-		row = FindSource(rel, &group, phys);
+		row = FindSource(rel, &group, i, phys);
 		if (row >= 0)
 		{
 			RowNumberToItemPointer(group.rg_first_row + row, tid);

@@ -119,7 +119,7 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
 
 	DeltaPageItemOfRow(page, rownum, &phys);
 	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL))
-		return ROW_INVISIBLE;
+		return HeapVersionSurelyDead(rel, &phys) ? ROW_DEAD : ROW_INVISIBLE;
 	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
 	{
 		heap_freetuple(tuple);

@@ -115,6 +115,11 @@ typedef struct StreamPointer
 										 * lists the heap positions its rows
 										 * were moved from */
 
+/* A heap position as a sortable bigint, as rg_sources stores them. */
+#define HeapPositionKey(tid) \
+	((int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \
+	 ItemPointerGetOffsetNumberNoCheck(tid))
+
 typedef struct RowGroupDirEntry
 {
 	uint64		rg_first_row;
@@ -132,10 +137,11 @@ typedef struct RowGroupDirEntry
 	uint64		rg_raw_bytes;	/* in-memory size of the values */
 	BlockNumber rg_state_root;	/* first root page of the group's promotion
 								 * map (storage/promotion_map.c), or 0 */
-	StreamPointer rg_sources;	/* RG_FLAG_MOVED_ROWS: rg_nrows heap
-								 * positions (ItemPointerData, ascending) in
-								 * the stream, row i's at index i */
-	uint32		rg_reserved;	/* zero */
+	StreamPointer rg_sources;	/* RG_FLAG_MOVED_ROWS: the heap positions
+								 * the rows came from, row i's at index i,
+								 * ascending, as a bigint chunk image of
+								 * block * 65536 + offset */
+	uint32		rg_sources_len; /* its length */
 } RowGroupDirEntry;
 
 #define DIR_ENTRIES_PER_PAGE \

@@ -241,6 +241,25 @@ LockWriterAndReadMeta(Relation rel, ColstoreMetaPageData *meta)
 }
 
 /*
+ * The heap positions compaction moved a group's rows from, as a bigint
+ * chunk image (ascending keys: delta encoded to about a byte a row).
+ */
+static void
+EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
+{
+	ChunkTypeInfo type = {INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE};
+	Datum	   *keys = palloc(sizeof(Datum) * nrows);
+	bool	   *isnull = palloc0(sizeof(bool) * nrows);
+	int			i;
+
+	for (i = 0; i < nrows; i++)
+		keys[i] = Int64GetDatum(HeapPositionKey(&sources[i]));
+	EncodeChunk(&type, nrows, keys, isnull, COLSTORE_CODEC_ZSTD, 1, image);
+	pfree(keys);
+	pfree(isnull);
+}
+
+/*
  * RowGroupWrite
  *		Encode and write rows [first_row, first_row + nrows) whose column
  *		values are values[att][row] / isnull[att][row], typed by tupdesc
@@ -275,6 +294,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	StreamWriter sw;
 	StreamPointer tail;
 	StreamPointer sources_at = {0, 0};
+	EncodedChunk sources_image = {0};
 	uint64		raw_bytes = 0;
 	uint64		stored_bytes = 0;
 	uint32		index;
@@ -336,6 +356,9 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 		}
 	}
 
+	if (sources != NULL)
+		EncodeSources(sources, nrows, &sources_image);
+
 	/* Phase 2: write and publish, under the writer lock. */
 	LockWriterAndReadMeta(rel, &meta);
 
@@ -348,9 +371,8 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 
 	if (sources != NULL)
 	{
-		sources_at = StreamWrite(&sw, (const char *) sources,
-								 sizeof(ItemPointerData) * nrows);
-		stored_bytes += sizeof(ItemPointerData) * nrows;
+		sources_at = StreamWrite(&sw, sources_image.data, sources_image.len);
+		stored_bytes += sources_image.len;
 		flags |= RG_FLAG_MOVED_ROWS;
 	}
 
@@ -386,6 +408,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	entry.rg_stored_bytes = stored_bytes + header.len;
 	entry.rg_raw_bytes = raw_bytes;
 	entry.rg_sources = sources_at;
+	entry.rg_sources_len = (uint32) sources_image.len;
 	tail = StreamWriterEnd(&sw);
 
 	meta.cm_stream_tail = tail.sp_block;

@@ -5,7 +5,9 @@
  *	  in am_dml.c).
  *
  * Inserts go to the backend's write buffer (storage/write_buffer.c), which
- * assigns TIDs at once and writes row groups later.  A speculative
+ * assigns TIDs at once and writes row groups later, except the rows of
+ * small INSERT statements, which become heap tuples on the table's heap
+ * pages (storage/delta_insert.c).  A speculative
  * insertion (INSERT ... ON CONFLICT) is written at once as a one-row row
  * group; if the executor then finds a conflict, the row group is marked
  * invalid, which makes the row dead to everybody, like heap's super-delete.
@@ -22,6 +24,7 @@
 #include "storage/predicate.h"
 #include "utils/rel.h"
 
+#include "storage/delta_insert.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/write_buffer.h"
@@ -31,6 +34,12 @@ void
 colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 					  int options, struct BulkInsertStateData *bistate)
 {
+	/* heap_insert does the conflict check and the counting itself */
+	if (DeltaInsertWanted(rel, cid))
+	{
+		DeltaInsertRow(rel, slot, cid);
+		return;
+	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
 	WriteBufferInsert(rel, slot, cid, false);
 	pgstat_count_heap_insert(rel, 1);

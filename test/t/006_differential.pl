@@ -89,8 +89,10 @@ $node->safe_psql('postgres', qq{
 	ANALYZE h;
 	ANALYZE c;
 });
-is($node->safe_psql('postgres', 'SELECT count(*) FROM colstore.row_groups(\'c\')'), '8',
-	'colstore table has 6 row groups from the first load and one from each other');
+# the edge rows are a small INSERT: heap tuples on a heap page, so queries
+# cover row groups and heap pages together
+is($node->safe_psql('postgres', 'SELECT count(*) FROM colstore.row_groups(\'c\')'), '7',
+	'colstore table has 6 row groups from the first load and one from the second');
 
 ### The query generator
 

@@ -1,0 +1,276 @@
+/*-------------------------------------------------------------------------
+ *
+ * compaction_worker.c
+ *	  Automatic compaction: a background worker that compacts one colstore
+ *	  table and then vacuums it, started when small inserts have grown the
+ *	  table's heap pages.
+ *
+ * Small INSERTs put their rows on the table's heap pages
+ * (storage/delta_insert.c).  When an insert had to register a new heap page
+ * (no free space left on the existing ones), the table has at least
+ * COMPACT_MIN_HEAP_PAGES heap pages and they are at least
+ * COMPACT_HEAP_SHARE of its pages, the inserting backend starts a dynamic
+ * background worker for the table (if colstore.auto_compaction is on),
+ * unless one is running for it (each
+ * worker holds a session lock of its own tag for its lifetime) or no
+ * worker slot is free.  The worker repeats, while there is work:
+ *
+ * 1. compact the table in a transaction of its own (storage/compaction.c),
+ *    if at least COMPACT_MIN_ROWS rows can move, unless another compaction
+ *    or a VACUUM holds the table (it does not wait for them);
+ * 2. wait, at most COMPACT_WAIT_MS, until no snapshot older than that
+ *    transaction is left, so the moved heap tuples are dead to everyone;
+ * 3. run VACUUM on the table, which removes them and their index entries
+ *    and hands their space to the free space map, where the next small
+ *    inserts find it;
+ * 4. sleep COMPACT_NAP_MS,
+ *
+ * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing.  So the
+ * heap pages of a table fed by small inserts stay a bounded share of it,
+ * reused round after round, and its rows end up in row groups.  The worker
+ * runs as the bootstrap superuser in the table's database; errors end it
+ * (and are logged), the table stays as it was.
+ *
+ * IDENTIFICATION
+ *	  src/storage/compaction_worker.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "commands/vacuum.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/bufmgr.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "colstore.h"
+#include "storage/compaction.h"
+#include "storage/compaction_worker.h"
+#include "storage/metapage.h"
+#include "tableam/am_handler.h"
+
+#define COMPACT_MIN_HEAP_PAGES		16
+#define COMPACT_HEAP_SHARE			0.1
+#define COMPACT_MIN_ROWS			1000
+#define COMPACT_WAIT_MS				10000
+#define COMPACT_NAP_MS				50
+#define COMPACT_IDLE_ROUNDS			20
+
+/* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
+#define COMPACT_LOCKTAG_KIND		0x4353
+
+PGDLLEXPORT void colstore_compaction_main(Datum main_arg);
+
+/* The tag of the lock the compaction worker of relid holds. */
+static void
+WorkerLockTag(LOCKTAG *tag, Oid dboid, Oid relid)
+{
+	SET_LOCKTAG_ADVISORY(*tag, dboid, relid, 0, COMPACT_LOCKTAG_KIND);
+}
+
+/* Is a compaction worker running for relid? */
+static bool
+WorkerRunning(Oid relid)
+{
+	LOCKTAG		tag;
+
+	WorkerLockTag(&tag, MyDatabaseId, relid);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		return true;
+	LockRelease(&tag, ExclusiveLock, true);
+	return false;
+}
+
+/*
+ * CompactionWorkerMaybeLaunch
+ *		Called after an insert registered a new heap page of rel, which now
+ *		has heap_pages of them: start a compaction worker for rel if the
+ *		heap pages are due for it (see the file header).  Never errors for
+ *		lack of worker slots.
+ */
+void
+CompactionWorkerMaybeLaunch(Relation rel, int heap_pages)
+{
+	BackgroundWorker worker;
+
+	if (!colstore_auto_compaction || heap_pages < COMPACT_MIN_HEAP_PAGES ||
+		heap_pages < COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel) ||
+		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)))
+		return;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "colstore");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "colstore_compaction_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "colstore compaction of table %u",
+			 RelationGetRelid(rel));
+	snprintf(worker.bgw_type, BGW_MAXLEN, "colstore compaction");
+	worker.bgw_main_arg = ObjectIdGetDatum(RelationGetRelid(rel));
+	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
+	worker.bgw_notify_pid = 0;
+	(void) RegisterDynamicBackgroundWorker(&worker, NULL);
+}
+
+/*
+ * Wait until no transaction of this database holds a snapshot whose xmin
+ * is limit or older, for at most timeout_ms.  Returns whether none is left.
+ */
+static bool
+WaitForSnapshotsBefore(TransactionId limit, int timeout_ms)
+{
+	int			waited = 0;
+
+	for (;;)
+	{
+		int			n;
+		VirtualTransactionId *old;
+
+		old = GetCurrentVirtualXIDs(limit, true, false,
+									PROC_IS_AUTOVACUUM | PROC_IN_VACUUM, &n);
+		pfree(old);
+		if (n == 0)
+			return true;
+		if (waited >= timeout_ms)
+			return false;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 20, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		waited += 20;
+	}
+}
+
+/*
+ * Compact relid in a transaction of our own if at least COMPACT_MIN_ROWS
+ * rows can move; returns the transaction's id if it moved rows, else
+ * InvalidTransactionId.
+ */
+static TransactionId
+CompactInOwnTransaction(Oid relid)
+{
+	TransactionId xid = InvalidTransactionId;
+	Relation	rel;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, "colstore compaction");
+	/* another compaction or a VACUUM is at it: leave the table to them */
+	if (ConditionalLockRelationOid(relid, ShareUpdateExclusiveLock))
+	{
+		rel = try_relation_open(relid, NoLock);
+		if (rel != NULL)
+		{
+			if (RelationIsColstore(rel) && ColstoreCompact(rel, COMPACT_MIN_ROWS) > 0)
+				xid = GetTopTransactionId();
+			relation_close(rel, NoLock);
+		}
+	}
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	return xid;
+}
+
+/*
+ * VACUUM relid, as autovacuum would with default settings; cxt is a memory
+ * context outside any transaction.
+ */
+static void
+VacuumTable(Oid relid, MemoryContext cxt)
+{
+	VacuumParams params;
+	MemoryContext oldcxt;
+	List	   *rels;
+	BufferAccessStrategy strategy;
+
+	memset(&params, 0, sizeof(params));
+	params.options = VACOPT_VACUUM | VACOPT_SKIP_LOCKED | VACOPT_PROCESS_TOAST;
+	params.freeze_min_age = -1;
+	params.freeze_table_age = -1;
+	params.multixact_freeze_min_age = -1;
+	params.multixact_freeze_table_age = -1;
+	params.is_wraparound = false;
+	params.log_min_duration = -1;
+	params.index_cleanup = VACOPTVALUE_AUTO;
+	params.truncate = VACOPTVALUE_AUTO;
+	params.nworkers = -1;
+
+	/*
+	 * vacuum() commits and starts transactions: the relation list and the
+	 * strategy must live in a context that outlasts them, as autovacuum's do.
+	 */
+	oldcxt = MemoryContextSwitchTo(cxt);
+	rels = list_make1(makeVacuumRelation(NULL, relid, NIL));
+	strategy = GetAccessStrategy(BAS_VACUUM);
+	MemoryContextSwitchTo(oldcxt);
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, "colstore compaction: vacuum");
+	vacuum(rels, &params, strategy, true);
+	CommitTransactionCommand();
+	MemoryContextReset(cxt);
+}
+
+/*
+ * colstore_compaction_main
+ *		Entry point of the worker: main_arg is the table's OID, bgw_extra
+ *		its database's.
+ */
+void
+colstore_compaction_main(Datum main_arg)
+{
+	Oid			relid = DatumGetObjectId(main_arg);
+	Oid			dboid;
+	LOCKTAG		tag;
+	int			idle = 0;
+	MemoryContext vacuum_cxt;
+
+	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
+	BackgroundWorkerUnblockSignals();
+	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+
+	vacuum_cxt = AllocSetContextCreate(TopMemoryContext, "colstore compaction vacuum",
+									   ALLOCSET_DEFAULT_SIZES);
+
+	/* one worker per table: a second one started meanwhile leaves */
+	WorkerLockTag(&tag, dboid, relid);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		proc_exit(0);
+
+	while (idle < COMPACT_IDLE_ROUNDS)
+	{
+		TransactionId mover = CompactInOwnTransaction(relid);
+
+		if (TransactionIdIsValid(mover))
+		{
+			idle = 0;
+			if (WaitForSnapshotsBefore(mover, COMPACT_WAIT_MS))
+				VacuumTable(relid, vacuum_cxt);
+		}
+		else
+			idle++;
+		pgstat_report_activity(STATE_IDLE, NULL);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 COMPACT_NAP_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	LockRelease(&tag, ExclusiveLock, true);
+	proc_exit(0);
+}

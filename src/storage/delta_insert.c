@@ -1,0 +1,156 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_insert.c
+ *	  Which inserted rows go to the heap pages (the delta store) instead of
+ *	  the column buffer, and inserting them there.
+ *
+ * A row group pays for itself only with many rows: one per INSERT of a few
+ * rows costs a header, chunk descriptors, min/max values and directory
+ * entries for every statement, and compresses nothing.  So the rows of an
+ * INSERT statement the planner expects to be small (every INSERT in the
+ * plan estimated at no more than colstore.delta_insert_rows rows) become
+ * heap tuples on the table's heap pages, as UPDATE's new versions do, and
+ * compaction later moves them into row groups (storage/compaction.c).
+ * Estimates can be wrong: at most colstore.delta_insert_rows rows of one
+ * statement go to the heap pages of one table; the rest go to the column
+ * buffer.  COPY (multi_insert), CREATE TABLE AS, rewrites, speculative
+ * insertions (ON CONFLICT) and inserts outside the executor (logical
+ * replication's apply) always use the column buffer.
+ *
+ * Registering a new heap page may start a compaction worker
+ * (storage/compaction_worker.c), which moves the rows into row groups and
+ * vacuums the table, so the heap pages get reused.
+ *
+ * The decision is per statement, keyed by the backend's local transaction
+ * id and the statement's command id, which no other statement of the
+ * transaction shares; a nested statement may take the key over, which
+ * only sends later rows of the outer statement to the column buffer.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delta_insert.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/heapam.h"
+#include "access/xact.h"
+#include "executor/executor.h"
+#include "nodes/execnodes.h"
+#include "nodes/nodeFuncs.h"
+#include "storage/proc.h"
+#include "utils/rel.h"
+
+#include "colstore.h"
+#include "storage/compaction_worker.h"
+#include "storage/delta_heap.h"
+#include "storage/delta_insert.h"
+#include "storage/directory.h"
+#include "tableam/am_slot.h"
+
+/* The statement whose inserts go to heap pages, if any. */
+static LocalTransactionId SmallLxid = InvalidLocalTransactionId;
+static CommandId SmallCid = InvalidCommandId;
+
+/* Rows the statement sent to the heap pages of one table. */
+static Oid	CountedRelid = InvalidOid;
+static uint64 CountedRows = 0;
+
+/* Is an INSERT under ps estimated at more than *context rows? */
+static bool
+SomeInsertLarge(PlanState *ps, void *context)
+{
+	double		limit = *(double *) context;
+
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, ModifyTableState))
+	{
+		ModifyTableState *mt = (ModifyTableState *) ps;
+
+		if (mt->operation == CMD_INSERT &&
+			outerPlanState(mt)->plan->plan_rows > limit)
+			return true;
+	}
+	return planstate_tree_walker(ps, SomeInsertLarge, context);
+}
+
+/*
+ * DeltaInsertNoteStatement
+ *		Called after ExecutorStart: if the statement inserts and every
+ *		INSERT in it is estimated small, its inserts go to heap pages.
+ */
+void
+DeltaInsertNoteStatement(QueryDesc *queryDesc)
+{
+	double		limit = colstore_delta_insert_rows;
+	EState	   *estate = queryDesc->estate;
+
+	if (colstore_delta_insert_rows <= 0 || queryDesc->planstate == NULL ||
+		(queryDesc->operation != CMD_INSERT &&
+		 !queryDesc->plannedstmt->hasModifyingCTE))
+		return;
+	if (SomeInsertLarge(queryDesc->planstate, &limit))
+		return;
+	SmallLxid = MyProc->lxid;
+	SmallCid = estate->es_output_cid;
+	CountedRelid = InvalidOid;
+	CountedRows = 0;
+}
+
+/*
+ * DeltaInsertWanted
+ *		Whether the row command cid is inserting into rel goes to its heap
+ *		pages, counting it if so.
+ */
+bool
+DeltaInsertWanted(Relation rel, CommandId cid)
+{
+	if (cid != SmallCid || MyProc->lxid != SmallLxid)
+		return false;
+	if (CountedRelid != RelationGetRelid(rel))
+	{
+		CountedRelid = RelationGetRelid(rel);
+		CountedRows = 0;
+	}
+	if (CountedRows >= (uint64) colstore_delta_insert_rows)
+		return false;
+	CountedRows++;
+	return true;
+}
+
+/*
+ * DeltaInsertRow
+ *		Insert the row in slot as a heap tuple of rel's heap pages, setting
+ *		slot->tts_tid to its colstore TID.
+ */
+void
+DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
+{
+	bool		shouldFree = true;
+	HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
+	int			heap_pages;
+
+	if (tuple->t_data->t_infomask2 & HEAP_COLSTORE_PROMOTED)
+	{
+		/* the marker bit is ours to clear: work on a copy */
+		HeapTuple	copy = heap_copytuple(tuple);
+
+		if (shouldFree)
+			heap_freetuple(tuple);
+		tuple = copy;
+		shouldFree = true;
+		tuple->t_data->t_infomask2 &= ~HEAP_COLSTORE_PROMOTED;
+	}
+	slot->tts_tableOid = RelationGetRelid(rel);
+	tuple->t_tableOid = slot->tts_tableOid;
+	heap_pages = DirectoryGet(rel)->ndeltas;
+	DeltaHeapInsert(rel, tuple, cid, 0);
+	/* a new heap page: the existing ones are full, time to compact? */
+	if (DirectoryGet(rel)->ndeltas > heap_pages)
+		CompactionWorkerMaybeLaunch(rel, DirectoryGet(rel)->ndeltas);
+	DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
+	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
+	if (shouldFree)
+		heap_freetuple(tuple);
+}

@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * delta_insert.h
+ *	  Which inserted rows go to the heap pages (the delta store), and
+ *	  inserting them there.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delta_insert.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELTA_INSERT_H
+#define DELTA_INSERT_H
+
+#include "executor/execdesc.h"
+#include "executor/tuptable.h"
+#include "utils/rel.h"
+
+extern void DeltaInsertNoteStatement(QueryDesc *queryDesc);
+extern bool DeltaInsertWanted(Relation rel, CommandId cid);
+extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid);
+
+#endif							/* DELTA_INSERT_H */

@@ -1,0 +1,65 @@
+# Automatic compaction: 100,000 rows inserted ten per transaction by two pgbench
+# clients become heap tuples (small INSERTs), and background workers move
+# them into row groups and vacuum the table while the inserts go on, so the
+# heap pages are reused.  Afterwards the table holds exactly the inserted
+# rows, finds them through its index, passes colstore.verify, has its rows
+# in row groups, and is smaller than a heap table with the same rows
+# (without compaction and reuse its heap pages alone would be as large; how
+# much smaller is bench/small_inserts.sh's business, not a test's).
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('compaction');
+$node->init;
+$node->append_conf('postgresql.conf', "autovacuum = off\nmax_worker_processes = 8");
+$node->start;
+$node->safe_psql('postgres', q{
+	CREATE EXTENSION colstore;
+	CREATE TABLE small (c1 bigint, c2 text) USING colstore;
+	CREATE INDEX small_c1 ON small (c1);
+	CREATE TABLE same_in_heap (c1 bigint, c2 text);
+	CREATE SEQUENCE seq;
+});
+
+my $script = $node->basedir . '/insert10.sql';
+PostgreSQL::Test::Utils::append_to_file($script,
+	"INSERT INTO small SELECT i, md5(i::text) FROM (SELECT nextval('seq') i FROM generate_series(1, 10)) s;\n");
+$node->command_checks_all(
+	[ 'pgbench', '--no-vacuum', '--client=2', '--jobs=2', '--transactions=5000',
+	  '--file', $script, '--host', $node->host, '--port', $node->port, 'postgres' ],
+	0, [ qr/number of transactions actually processed: 10000/ ], [ qr// ],
+	'100,000 rows inserted ten per transaction');
+
+# let the last worker finish
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
+  or die "compaction workers did not finish";
+
+$node->safe_psql('postgres', 'INSERT INTO same_in_heap SELECT i, md5(i::text) FROM generate_series(1, 100000) i');
+is($node->safe_psql('postgres', q{
+	SELECT count(*), count(DISTINCT c1), sum(c1) FROM small}),
+	'100000|100000|5000050000', 'every inserted row is there once');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM ((TABLE small EXCEPT TABLE same_in_heap)
+	                      UNION ALL (TABLE same_in_heap EXCEPT TABLE small)) d}),
+	'0', 'the rows equal a heap table fed the same values');
+is($node->safe_psql('postgres', q{
+	SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT c2 = md5('12345') FROM small WHERE c1 = 12345}),
+	't', 'the index finds a row at its new TID');
+ok($node->safe_psql('postgres', q{
+	SELECT sum(row_count) FROM colstore.row_groups('small') WHERE state <> 'aborted'}) > 50000,
+	'most rows were moved into row groups automatically');
+note('sizes (colstore, heap): ' . $node->safe_psql('postgres',
+	q{SELECT pg_relation_size('small'), pg_relation_size('same_in_heap')}));
+ok($node->safe_psql('postgres', q{
+	SELECT pg_relation_size('small') < pg_relation_size('same_in_heap')}) eq 't',
+	'heap pages are reused: the table is smaller than heap');
+$node->safe_psql('postgres', "SELECT colstore.verify('small')");
+pass('colstore.verify succeeds');
+
+$node->stop;
+done_testing();
