@@ -6,8 +6,10 @@
  *	  table's heap pages.
  *
  * Small INSERTs put their rows on the table's heap pages
- * (storage/delta_insert.c).  When an insert had to register a new heap page
- * (no free space left on the existing ones), the table has at least
+ * (storage/delta_insert.c), and UPDATE its new row versions.  When an
+ * insert had to register a new heap page (no free space left on the
+ * existing ones), or VACUUM found at least COMPACT_MIN_ROWS live row
+ * versions on the heap pages, and the table has at least
  * COMPACT_MIN_HEAP_PAGES heap pages and they are at least
  * COMPACT_HEAP_SHARE of its pages, the inserting backend starts a dynamic
  * background worker for the table (if colstore.auto_compaction is on),
@@ -74,6 +76,9 @@
 
 PGDLLEXPORT void colstore_compaction_main(Datum main_arg);
 
+/* are we a compaction worker (whose own VACUUMs start no other)? */
+static bool InCompactionWorker = false;
+
 /* The tag of the lock the compaction worker of relid holds. */
 static void
 WorkerLockTag(LOCKTAG *tag, Oid dboid, Oid relid)
@@ -97,16 +102,19 @@ WorkerRunning(Oid relid)
 /*
  * CompactionWorkerMaybeLaunch
  *		Called after an insert registered a new heap page of rel, which now
- *		has heap_pages of them: start a compaction worker for rel if the
- *		heap pages are due for it (see the file header).  Never errors for
- *		lack of worker slots.
+ *		has heap_pages of them (live_rows < 0), or after VACUUM found
+ *		live_rows live row versions on them: start a compaction worker for
+ *		rel if the heap pages are due for it (see the file header).  Never
+ *		errors for lack of worker slots.
  */
 void
-CompactionWorkerMaybeLaunch(Relation rel, int heap_pages)
+CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows)
 {
 	BackgroundWorker worker;
 
-	if (!colstore_auto_compaction || heap_pages < COMPACT_MIN_HEAP_PAGES ||
+	if (!colstore_auto_compaction || InCompactionWorker ||
+		(live_rows >= 0 && live_rows < COMPACT_MIN_ROWS) ||
+		heap_pages < COMPACT_MIN_HEAP_PAGES ||
 		heap_pages < COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel) ||
 		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)))
 		return;
@@ -241,6 +249,7 @@ colstore_compaction_main(Datum main_arg)
 	int			idle = 0;
 	MemoryContext vacuum_cxt;
 
+	InCompactionWorker = true;
 	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);

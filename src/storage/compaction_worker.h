@@ -13,6 +13,7 @@
 
 #include "utils/rel.h"
 
-extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages);
+extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages,
+										double live_rows);
 
 #endif							/* COMPACTION_WORKER_H */

@@ -148,7 +148,7 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
 	DeltaHeapInsert(rel, tuple, cid, 0);
 	/* a new heap page: the existing ones are full, time to compact? */
 	if (DirectoryGet(rel)->ndeltas > heap_pages)
-		CompactionWorkerMaybeLaunch(rel, DirectoryGet(rel)->ndeltas);
+		CompactionWorkerMaybeLaunch(rel, DirectoryGet(rel)->ndeltas, -1);
 	DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
 	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	if (shouldFree)

@@ -21,6 +21,10 @@
  *	  summaries, GIN pending lists).
  * 4. relfrozenxid and relminmxid become the oldest xid and multixact still
  *	  referenced by a live entry or a heap tuple.
+ * 5. With enough live row versions on the heap pages, a background worker
+ *	  is started to compact them into row groups
+ *	  (storage/compaction_worker.c); VACUUM itself cannot, as it may not
+ *	  take a transaction id.
  *
  * Not reclaimed yet (issue 4): the space of row groups, also when most of
  * their rows are deleted (a deleted row keeps its values in the row group
@@ -50,6 +54,7 @@
 
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/compaction_worker.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
 #include "storage/directory.h"
@@ -388,4 +393,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 						&frozenxid_updated, &minmulti_updated, false);
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 Max(live_rows, 0), dead_rows);
+
+	/* enough row versions in heap format: compact them in the background */
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions);
 }

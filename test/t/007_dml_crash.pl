@@ -5,6 +5,8 @@
 # that both always hold the same committed rows.  The h side of each change is
 # computed from h's own row (never copied from t), and it is done in the same
 # statement as the t side (a data-modifying CTE), which sees the same snapshot.
+# Some transactions compact t instead (colstore.compact()), so rows move from
+# heap tuples into row groups under the other client's changes.
 # After a clean run, and again after an immediate shutdown in the middle of a
 # run (and after a CHECKPOINT taken during it), t must equal h: same count and
 # hash sum, nothing in one EXCEPT the other, the same result through the
@@ -65,8 +67,13 @@ END;
 };
 my $script_file = PostgreSQL::Test::Utils::tempdir() . '/dml.sql';
 PostgreSQL::Test::Utils::append_to_file($script_file, $script);
+# about one transaction in twenty compacts t instead: moves its heap tuples
+# into a row group while the other client changes rows (compaction in the
+# WAL stream, in crash recovery and on the standby)
+my $compact_file = PostgreSQL::Test::Utils::tempdir() . '/compact.sql';
+PostgreSQL::Test::Utils::append_to_file($compact_file, "SELECT colstore.compact('t');\n");
 my @pgbench = ('pgbench', '--no-vacuum', '--client=2', '--jobs=2', '--random-seed=7007',
-	'--max-tries=1000', '--file', $script_file);
+	'--max-tries=1000', '--file', "$script_file\@20", '--file', "$compact_file\@1");
 
 my %queries = (
 	'count and hash sum' => 'SELECT count(*), sum(hashtext(%1$s::text)) FROM %1$s',
@@ -132,6 +139,8 @@ check_same($primary, 'before the run');
 # a clean run of about 10 seconds
 $primary->command_checks_all([ @pgbench, '--time=10', 'postgres' ], 0,
 	[ qr/number of transactions actually processed: [1-9]/ ], [ qr// ], 'pgbench run');
+ok($primary->safe_psql('postgres', "SELECT count(*) FROM colstore.row_groups('t')") > 1,
+	'compaction moved rows into row groups during the run');
 check_same($primary, 'after the run');
 check_standby('after the run');
 

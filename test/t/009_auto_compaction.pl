@@ -5,7 +5,8 @@
 # rows, finds them through its index, passes colstore.verify, has its rows
 # in row groups, and is smaller than a heap table with the same rows
 # (without compaction and reuse its heap pages alone would be as large; how
-# much smaller is bench/small_inserts.sh's business, not a test's).
+# much smaller is bench/small_inserts.sh's business, not a test's).  Then an
+# UPDATE's new versions are compacted by the worker the next VACUUM starts.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -60,6 +61,24 @@ ok($node->safe_psql('postgres', q{
 	'heap pages are reused: the table is smaller than heap');
 $node->safe_psql('postgres', "SELECT colstore.verify('small')");
 pass('colstore.verify succeeds');
+
+# UPDATE writes new versions as heap tuples; the VACUUM after it starts a
+# worker that moves them into row groups (leaving fewer than the 1,000 rows a
+# worker round needs), and the rows still equal heap's
+$node->safe_psql('postgres', q{
+	UPDATE small SET c2 = upper(c2) WHERE c1 % 3 = 0;
+	UPDATE same_in_heap SET c2 = upper(c2) WHERE c1 % 3 = 0;
+	VACUUM small;
+});
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
+  or die "compaction workers did not finish";
+ok($node->safe_psql('postgres', "SELECT colstore.compact('small')") < 1000,
+	'the VACUUM after an UPDATE started a worker that moved the new versions');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM ((TABLE small EXCEPT TABLE same_in_heap)
+	                      UNION ALL (TABLE same_in_heap EXCEPT TABLE small)) d}),
+	'0', 'after the UPDATE and its compaction the rows equal heap\'s');
 
 $node->stop;
 done_testing();
