@@ -9,13 +9,13 @@
  * and nobody deletes or locks into row groups, in the caller's transaction
  * C, as an UPDATE that changes no value would:
  *
- * 1. Each candidate is locked with heap_lock_tuple (exclusive, skipping
- *    tuples somebody else locks or changes), and its values are buffered
- *    column by column (TOASTed values expanded, while our lock keeps them).
- * 2. Per batch of up to row_group_size rows, row numbers are reserved;
- *    each tuple is deleted with heap_delete as C, with the "moved to
- *    another partition" marker as its t_ctid (so heapam never follows it),
- *    and the row gets index entries for its new TID in every index.
+ * 1. Each candidate is deleted with heap_delete as C, without waiting
+ *    (tuples somebody else locks or changes are skipped), with the "moved
+ *    to another partition" marker as its t_ctid (so heapam never follows
+ *    it); its values, copied just before, are buffered column by column
+ *    (TOASTed values expanded).
+ * 2. Per batch of up to row_group_size rows, row numbers are reserved and
+ *    each row gets index entries for its new TID in every index.
  * 3. The batch is written as one row group with rg_xmin = C, listing the
  *    heap position each row came from (RG_FLAG_MOVED_ROWS).
  *
@@ -47,6 +47,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/row_state.h"
 #include "sqlapi/options.h"
 #include "storage/compaction.h"
 #include "storage/delta_heap.h"
@@ -114,28 +115,35 @@ IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
 }
 
 /*
- * Lock the tuple at phys and buffer its values; false if somebody else
- * holds a conflicting lock or changed it since we looked.
+ * Delete the tuple at phys as moved and buffer its values; false, changing
+ * nothing, if somebody else locks or changes it (heap_delete without
+ * waiting).  The values are copied before the delete: a delete that
+ * succeeds proves nobody updated the tuple in between.  TOASTed values are
+ * expanded afterwards, which works because TOAST fetches ignore deleters.
  */
 static bool
 TakeTuple(CompactBatch *batch, ItemPointer phys)
 {
+	Relation	rel = batch->rel;
 	HeapTupleData tuple;
+	HeapTuple	copy = NULL;
 	TM_FailureData tmfd;
-	Buffer		buffer;
-	TM_Result	result;
+	Buffer		buf;
 
-	tuple.t_self = *phys;
-	result = heap_lock_tuple(batch->rel, &tuple, batch->cid, LockTupleExclusive,
-							 LockWaitSkip, false, &buffer, &tmfd);
-	if (result != TM_Ok)
+	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
+		copy = heap_copytuple(&tuple);
+	UnlockReleaseBuffer(buf);
+	if (copy == NULL)
+		return false;
+	if (heap_delete(rel, phys, batch->cid, InvalidSnapshot, false, &tmfd,
+					true) != TM_Ok)
 	{
-		ReleaseBuffer(buffer);
+		heap_freetuple(copy);
 		return false;
 	}
-	/* our lock keeps the tuple and its TOASTed values as they are */
-	ExecStoreHeapTuple(heap_copytuple(&tuple), batch->heap_slot, true);
-	ReleaseBuffer(buffer);
+	ExecStoreHeapTuple(copy, batch->heap_slot, true);
 	RowGroupBuilderAdd(batch->builder, batch->heap_slot);
 	ExecClearTuple(batch->heap_slot);
 	batch->sources[batch->nrows++] = *phys;
@@ -143,8 +151,8 @@ TakeTuple(CompactBatch *batch, ItemPointer phys)
 }
 
 /*
- * Move the batch: delete each tuple as moved, give its row index entries
- * at its new TID, and write the row group.
+ * Finish moving the batch (its tuples are deleted): give each row index
+ * entries at its new TID, and write the row group.
  */
 static void
 FlushBatch(CompactBatch *batch)
@@ -157,30 +165,17 @@ FlushBatch(CompactBatch *batch)
 	if (batch->nrows == 0)
 		return;
 	first = RowNumbersReserve(rel, batch->nrows, xid);
-	for (i = 0; i < batch->nrows; i++)
+	for (i = 0; i < batch->nrows && batch->result_rel->ri_NumIndices > 0; i++)
 	{
-		TM_FailureData tmfd;
-		TM_Result	result;
 		TupleTableSlot *slot = batch->row_slot;
 
-		/* the tuple is ours (locked above): deleting it cannot wait */
-		result = heap_delete(rel, &batch->sources[i], batch->cid,
-							 InvalidSnapshot, true, &tmfd, true);
-		if (result != TM_Ok)
-			elog(ERROR, "could not move tuple (%u,%u) of colstore table \"%s\": status %d",
-				 ItemPointerGetBlockNumber(&batch->sources[i]),
-				 ItemPointerGetOffsetNumber(&batch->sources[i]),
-				 RelationGetRelationName(rel), (int) result);
-		if (batch->result_rel->ri_NumIndices > 0)
-		{
-			RowGroupBuilderGetRow(batch->builder, i, slot);
-			RowNumberToItemPointer(first + i, &slot->tts_tid);
-			slot->tts_tableOid = RelationGetRelid(rel);
-			ResetPerTupleExprContext(batch->estate);
-			list_free(ExecInsertIndexTuples(batch->result_rel, slot, batch->estate,
-											false, false, NULL, NIL));
-			ExecClearTuple(slot);
-		}
+		RowGroupBuilderGetRow(batch->builder, i, slot);
+		RowNumberToItemPointer(first + i, &slot->tts_tid);
+		slot->tts_tableOid = RelationGetRelid(rel);
+		ResetPerTupleExprContext(batch->estate);
+		list_free(ExecInsertIndexTuples(batch->result_rel, slot, batch->estate,
+										false, false, NULL, NIL));
+		ExecClearTuple(slot);
 	}
 	RowGroupBuilderWrite(batch->builder, rel, first, xid, batch->cid, 0,
 						 &batch->opts, batch->sources);
