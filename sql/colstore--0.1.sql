@@ -128,7 +128,7 @@ RETURNS bigint
 AS 'MODULE_PATHNAME', 'colstore_compact'
 LANGUAGE C STRICT;
 COMMENT ON FUNCTION compact(regclass) IS
-	'moves the row versions of a colstore table kept as heap tuples (written by UPDATE) that every snapshot sees into row groups, in the current transaction; returns the rows moved';
+	'moves the heap tuples of a colstore table (rows of small INSERTs, versions written by UPDATE) that every snapshot sees into row groups, in the current transaction; returns the rows moved';
 
 CREATE VIEW row_group AS
 SELECT c.oid::regclass AS relation, g.*

@@ -37,6 +37,7 @@ bool		colstore_enable_custom_scan = true;
 bool		colstore_enable_custom_agg = true;
 int			colstore_delta_insert_rows = 100;
 bool		colstore_auto_compaction = true;
+int			colstore_max_compaction_workers = 2;
 
 static const struct config_enum_entry codec_options[] = {
 	{"none", COLSTORE_CODEC_NONE, false},
@@ -106,6 +107,12 @@ _PG_init(void)
 							 &colstore_auto_compaction,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.max_compaction_workers",
+							"Sets the most compaction workers that run at once, across all databases.",
+							"They come out of max_worker_processes.",
+							&colstore_max_compaction_workers,
+							2, 0, 64,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");
 
 	ColstoreSlotOpsInit();

@@ -21,6 +21,7 @@ extern bool colstore_enable_custom_scan;
 extern bool colstore_enable_custom_agg;
 extern int	colstore_delta_insert_rows;
 extern bool colstore_auto_compaction;
+extern int	colstore_max_compaction_workers;
 
 /* Bounds shared by the GUCs and per-table options. */
 #define COLSTORE_MIN_ROW_GROUP_SIZE		1000

@@ -24,12 +24,19 @@
 #include "utils/acl.h"
 #include "utils/rel.h"
 
+#include "sqlapi/introspection.h"
 #include "storage/compaction.h"
-#include "storage/write_buffer.h"
-#include "tableam/am_handler.h"
 
 PG_FUNCTION_INFO_V1(colstore_compact);
 
+/*
+ * colstore_compact
+ *		colstore.compact(rel regclass) returns bigint: take
+ *		ShareUpdateExclusiveLock on rel, which must be a colstore table the
+ *		current user owns, and move its heap tuples into row groups in the
+ *		current transaction; returns the rows moved.  Refused in read-only
+ *		transactions and during recovery.
+ */
 Datum
 colstore_compact(PG_FUNCTION_ARGS)
 {
@@ -39,20 +46,16 @@ colstore_compact(PG_FUNCTION_ARGS)
 
 	PreventCommandIfReadOnly("colstore.compact()");
 	PreventCommandDuringRecovery("colstore.compact()");
-	rel = relation_open(relid, ShareUpdateExclusiveLock);
-	if (!RelationIsColstore(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("table \"%s\" does not use access method colstore",
-						RelationGetRelationName(rel))));
-	if (RELATION_IS_OTHER_TEMP(rel))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot compact temporary tables of other sessions")));
+	rel = OpenColstoreTable(relid, ShareUpdateExclusiveLock);
 	if (!pg_class_ownercheck(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
-
-	WriteBufferFlush(rel);
+	/*
+	 * A command of its own, as a statement of a function would get: if the
+	 * calling statement changes the table too, it then finds the rows moved
+	 * by a later command and fails as on heap, instead of skipping them as
+	 * changed by itself.
+	 */
+	CommandCounterIncrement();
 	moved = ColstoreCompact(rel, 1);
 	relation_close(rel, NoLock);
 	PG_RETURN_INT64((int64) moved);

@@ -36,16 +36,16 @@
 #include "tableam/am_handler.h"
 
 /*
- * OpenColstoreForReading
- *		Open relid with AccessShareLock after checking that it is a colstore
- *		table the current user may read; writes this backend's buffered rows
- *		so they show up.
+ * OpenColstoreTable
+ *		Open relid with lockmode after checking that it is a colstore table
+ *		of this session or a permanent one (ERRCODE_WRONG_OBJECT_TYPE,
+ *		ERRCODE_FEATURE_NOT_SUPPORTED otherwise); writes this backend's
+ *		buffered rows of it.
  */
 Relation
-OpenColstoreForReading(Oid relid)
+OpenColstoreTable(Oid relid, LOCKMODE lockmode)
 {
-	Relation	rel = relation_open(relid, AccessShareLock);
-	AclResult	aclresult;
+	Relation	rel = relation_open(relid, lockmode);
 
 	if (!RelationIsColstore(rel))
 		ereport(ERROR,
@@ -56,10 +56,24 @@ OpenColstoreForReading(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("cannot access temporary tables of other sessions")));
+	WriteBufferFlush(rel);
+	return rel;
+}
+
+/*
+ * OpenColstoreForReading
+ *		OpenColstoreTable with AccessShareLock, for a user who may read the
+ *		table.
+ */
+Relation
+OpenColstoreForReading(Oid relid)
+{
+	Relation	rel = OpenColstoreTable(relid, AccessShareLock);
+	AclResult	aclresult;
+
 	aclresult = pg_class_aclcheck(relid, GetUserId(), ACL_SELECT);
 	if (aclresult != ACLCHECK_OK)
 		aclcheck_error(aclresult, OBJECT_TABLE, RelationGetRelationName(rel));
-	WriteBufferFlush(rel);
 	return rel;
 }
 

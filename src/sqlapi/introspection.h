@@ -12,8 +12,10 @@
 #define INTROSPECTION_H
 
 #include "storage/rowgroup_format.h"
+#include "storage/lockdefs.h"
 #include "utils/rel.h"
 
+extern Relation OpenColstoreTable(Oid relid, LOCKMODE lockmode);
 extern Relation OpenColstoreForReading(Oid relid);
 extern int	CopyRowGroups(Relation rel, RowGroupDirEntry **entries, int **order);
 

@@ -4,10 +4,11 @@
  *	  Moving the heap tuples of a colstore table's delta pages into row
  *	  groups.
  *
- * UPDATE writes new row versions as heap tuples on delta pages
- * (storage/delta_heap.c).  Compaction moves the ones every snapshot sees
- * and nobody deletes or locks into row groups, in the caller's transaction
- * C, as an UPDATE that changes no value would:
+ * UPDATE writes new row versions, and small INSERTs their rows, as heap
+ * tuples on delta pages (storage/delta_heap.c, storage/delta_insert.c).
+ * Compaction moves the ones every snapshot sees and nobody deletes or locks
+ * into row groups, in the caller's transaction C, as an UPDATE that changes
+ * no value would:
  *
  * 1. Each candidate is deleted with heap_delete as C, without waiting
  *    (tuples somebody else locks or changes are skipped), with the "moved
@@ -42,6 +43,7 @@
 #include "access/xact.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
@@ -89,8 +91,9 @@ DeltaBlocks(Relation rel, int *nblocks)
 /*
  * Whether the item is a row version compaction may move: an ordinary
  * version (not a promoted copy) whose insert every snapshot sees and that
- * nobody has deleted or locked (a lock of a finished transaction counts as
- * none).  Caller holds a share lock on buf.
+ * nobody has deleted.  Tuples locked by running transactions pass here;
+ * TakeTuple's delete, which does not wait, skips them.  Caller holds a
+ * share lock on buf.
  */
 static bool
 IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
@@ -220,17 +223,9 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 	UnlockReleaseBuffer(buf);
 }
 
-/*
- * ColstoreCompact
- *		Move the heap tuples of rel's delta pages that every snapshot sees
- *		and nobody deletes or locks into row groups, in the current
- *		transaction (see the file header), if there are at least min_rows
- *		of them.  Returns the number of rows moved.  The caller holds a
- *		lock that keeps VACUUM and other compactions away
- *		(ShareUpdateExclusiveLock).
- */
-uint64
-ColstoreCompact(Relation rel, uint64 min_rows)
+/* ColstoreCompact's work, in the table owner's security context. */
+static uint64
+MoveHeapTuples(Relation rel, uint64 min_rows)
 {
 	CompactBatch batch;
 	BlockNumber *blocks;
@@ -282,4 +277,34 @@ ColstoreCompact(Relation rel, uint64 min_rows)
 	pfree(batch.sources);
 	pfree(movable.items);
 	return batch.moved;
+}
+
+/*
+ * ColstoreCompact
+ *		Move the heap tuples of rel's delta pages that every snapshot sees
+ *		and nobody has deleted into row groups, in the current transaction
+ *		(see the file header), if at least min_rows of them may move.
+ *		Returns the number of rows moved.  The caller holds a lock that
+ *		keeps VACUUM and other compactions away (ShareUpdateExclusiveLock).
+ *
+ * Index expressions and predicates run as the table's owner in a
+ * restricted security context, as in VACUUM: whoever compacts (a superuser,
+ * the background worker) runs none of the owner's code with its own rights.
+ */
+uint64
+ColstoreCompact(Relation rel, uint64 min_rows)
+{
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+	uint64		moved;
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(rel->rd_rel->relowner,
+						   save_sec_context | SECURITY_RESTRICTED_OPERATION);
+	save_nestlevel = NewGUCNestLevel();
+	moved = MoveHeapTuples(rel, min_rows);
+	AtEOXact_GUC(false, save_nestlevel);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	return moved;
 }

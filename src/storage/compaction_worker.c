@@ -12,10 +12,12 @@
  * versions on the heap pages, and the table has at least
  * COMPACT_MIN_HEAP_PAGES heap pages and they are at least
  * COMPACT_HEAP_SHARE of its pages, the inserting backend starts a dynamic
- * background worker for the table (if colstore.auto_compaction is on),
- * unless one is running for it (each
- * worker holds a session lock of its own tag for its lifetime) or no
- * worker slot is free.  The worker repeats, while there is work:
+ * background worker for the table (if colstore.auto_compaction is on and
+ * the table is not a temporary one, which only its session can read),
+ * unless one is running for it (each worker holds a session lock of its
+ * own tag for its lifetime), colstore.max_compaction_workers are running
+ * (each holds one of that many slot locks), or no background worker slot
+ * is free.  The worker repeats, while there is work:
  *
  * 1. compact the table in a transaction of its own (storage/compaction.c),
  *    if at least COMPACT_MIN_ROWS rows can move, unless another compaction
@@ -30,8 +32,11 @@
  * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing.  So the
  * heap pages of a table fed by small inserts stay a bounded share of it,
  * reused round after round, and its rows end up in row groups.  The worker
- * runs as the bootstrap superuser in the table's database; errors end it
- * (and are logged), the table stays as it was.
+ * connects to the table's database as the bootstrap superuser (compaction
+ * runs the owner's index expressions as the owner, in a restricted
+ * context, as VACUUM does), in READ COMMITTED; SIGTERM ends it at the next
+ * interrupt check, errors end it (and are logged), the table stays as it
+ * was.
  *
  * IDENTIFICATION
  *	  src/storage/compaction_worker.c
@@ -46,7 +51,10 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "pgstat.h"
+#include "tcop/tcopprot.h"
 #include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "utils/guc.h"
 #include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -86,6 +94,23 @@ WorkerLockTag(LOCKTAG *tag, Oid dboid, Oid relid)
 	SET_LOCKTAG_ADVISORY(*tag, dboid, relid, 0, COMPACT_LOCKTAG_KIND);
 }
 
+/* The tag of the lock of worker slot i (of the whole server). */
+static void
+SlotLockTag(LOCKTAG *tag, int i)
+{
+	SET_LOCKTAG_ADVISORY(*tag, InvalidOid, (uint32) i, 1, COMPACT_LOCKTAG_KIND);
+}
+
+/* Is the session lock with this tag held by another process? */
+static bool
+LockHeldElsewhere(LOCKTAG *tag)
+{
+	if (LockAcquire(tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		return true;
+	LockRelease(tag, ExclusiveLock, true);
+	return false;
+}
+
 /* Is a compaction worker running for relid? */
 static bool
 WorkerRunning(Oid relid)
@@ -93,9 +118,40 @@ WorkerRunning(Oid relid)
 	LOCKTAG		tag;
 
 	WorkerLockTag(&tag, MyDatabaseId, relid);
-	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		return true;
-	LockRelease(&tag, ExclusiveLock, true);
+	return LockHeldElsewhere(&tag);
+}
+
+/* Are all colstore.max_compaction_workers slots taken? */
+static bool
+SlotsTaken(void)
+{
+	int			i;
+
+	for (i = 0; i < colstore_max_compaction_workers; i++)
+	{
+		LOCKTAG		tag;
+
+		SlotLockTag(&tag, i);
+		if (!LockHeldElsewhere(&tag))
+			return false;
+	}
+	return true;
+}
+
+/* Take a free worker slot for the rest of this process; false if none. */
+static bool
+TakeSlot(void)
+{
+	int			i;
+
+	for (i = 0; i < colstore_max_compaction_workers; i++)
+	{
+		LOCKTAG		tag;
+
+		SlotLockTag(&tag, i);
+		if (LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL)
+			return true;
+	}
 	return false;
 }
 
@@ -112,11 +168,13 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows)
 {
 	BackgroundWorker worker;
 
+	/* a worker cannot read another session's temporary table */
 	if (!colstore_auto_compaction || InCompactionWorker ||
+		RelationUsesLocalBuffers(rel) ||
 		(live_rows >= 0 && live_rows < COMPACT_MIN_ROWS) ||
 		heap_pages < COMPACT_MIN_HEAP_PAGES ||
 		heap_pages < COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel) ||
-		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)))
+		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || SlotsTaken())
 		return;
 
 	memset(&worker, 0, sizeof(worker));
@@ -195,8 +253,9 @@ CompactInOwnTransaction(Oid relid)
 }
 
 /*
- * VACUUM relid, as autovacuum would with default settings; cxt is a memory
- * context outside any transaction.
+ * VACUUM relid with the table's own settings (its reloptions decide index
+ * cleanup and truncation, as for a plain VACUUM); cxt is a memory context
+ * outside any transaction.
  */
 static void
 VacuumTable(Oid relid, MemoryContext cxt)
@@ -214,8 +273,8 @@ VacuumTable(Oid relid, MemoryContext cxt)
 	params.multixact_freeze_table_age = -1;
 	params.is_wraparound = false;
 	params.log_min_duration = -1;
-	params.index_cleanup = VACOPTVALUE_AUTO;
-	params.truncate = VACOPTVALUE_AUTO;
+	params.index_cleanup = VACOPTVALUE_UNSPECIFIED;
+	params.truncate = VACOPTVALUE_UNSPECIFIED;
 	params.nworkers = -1;
 
 	/*
@@ -251,20 +310,37 @@ colstore_compaction_main(Datum main_arg)
 
 	InCompactionWorker = true;
 	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
+	/* die() only sets a flag: termination waits for CHECK_FOR_INTERRUPTS */
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	/* moving rows changes no value: never take part in SSI conflicts */
+	SetConfigOption("default_transaction_isolation", "read committed",
+					PGC_SUSET, PGC_S_OVERRIDE);
 
 	vacuum_cxt = AllocSetContextCreate(TopMemoryContext, "colstore compaction vacuum",
 									   ALLOCSET_DEFAULT_SIZES);
 
-	/* one worker per table: a second one started meanwhile leaves */
+	/*
+	 * One worker per table, at most colstore.max_compaction_workers in all: a
+	 * worker started meanwhile leaves.  proc_exit releases the session locks.
+	 */
 	WorkerLockTag(&tag, dboid, relid);
-	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL ||
+		!TakeSlot())
 		proc_exit(0);
 
 	while (idle < COMPACT_IDLE_ROUNDS)
 	{
-		TransactionId mover = CompactInOwnTransaction(relid);
+		TransactionId mover;
+
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		mover = CompactInOwnTransaction(relid);
 
 		if (TransactionIdIsValid(mover))
 		{
@@ -280,6 +356,5 @@ colstore_compaction_main(Datum main_arg)
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
-	LockRelease(&tag, ExclusiveLock, true);
 	proc_exit(0);
 }

@@ -2,7 +2,8 @@
  *
  * delta_heap.c
  *	  Heap pages inside a colstore relation: where heapam keeps the state of
- *	  changed rows and the new versions UPDATE writes.
+ *	  changed rows, the new versions UPDATE writes and the rows of small
+ *	  INSERTs (storage/delta_insert.c).
  *
  * colstore does not re-implement row-level MVCC.  heap_update, heap_delete
  * and heap_lock_tuple run on the colstore relation itself and keep their

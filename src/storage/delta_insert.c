@@ -12,8 +12,8 @@
  * heap tuples on the table's heap pages, as UPDATE's new versions do, and
  * compaction later moves them into row groups (storage/compaction.c).
  * Estimates can be wrong: at most colstore.delta_insert_rows rows of one
- * statement go to the heap pages of one table; the rest go to the column
- * buffer.  COPY (multi_insert), CREATE TABLE AS, rewrites, speculative
+ * statement go to heap pages (of all the tables it inserts into); the rest
+ * go to the column buffer.  COPY (multi_insert), CREATE TABLE AS, rewrites, speculative
  * insertions (ON CONFLICT) and inserts outside the executor (logical
  * replication's apply) always use the column buffer.
  *
@@ -52,8 +52,7 @@
 static LocalTransactionId SmallLxid = InvalidLocalTransactionId;
 static CommandId SmallCid = InvalidCommandId;
 
-/* Rows the statement sent to the heap pages of one table. */
-static Oid	CountedRelid = InvalidOid;
+/* Rows the statement sent to heap pages (of all tables). */
 static uint64 CountedRows = 0;
 
 /* Is an INSERT under ps estimated at more than *context rows? */
@@ -94,7 +93,6 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 		return;
 	SmallLxid = MyProc->lxid;
 	SmallCid = estate->es_output_cid;
-	CountedRelid = InvalidOid;
 	CountedRows = 0;
 }
 
@@ -108,11 +106,6 @@ DeltaInsertWanted(Relation rel, CommandId cid)
 {
 	if (cid != SmallCid || MyProc->lxid != SmallLxid)
 		return false;
-	if (CountedRelid != RelationGetRelid(rel))
-	{
-		CountedRelid = RelationGetRelid(rel);
-		CountedRows = 0;
-	}
 	if (CountedRows >= (uint64) colstore_delta_insert_rows)
 		return false;
 	CountedRows++;

@@ -25,13 +25,16 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/tableam.h"
 #include "access/transam.h"
 #include "catalog/pg_type.h"
+#include "executor/tuptable.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
 #include "encoding/chunk_encoding.h"
 #include "mvcc/row_state.h"
+#include "storage/row_fetch.h"
 #include "storage/directory.h"
 #include "storage/moved_rows.h"
 #include "storage/page_stream.h"
@@ -61,7 +64,7 @@ FindSource(Relation rel, const RowGroupDirEntry *group, int index,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("moved-row list of row group %d of colstore table \"%s\" is corrupted",
 						index, RelationGetRelationName(rel)),
-				 errdetail_internal("%s", detail ? detail : "")));
+				 detail ? errdetail_internal("%s", detail) : 0));
 	while (lo <= hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
@@ -88,9 +91,11 @@ FindSource(Relation rel, const RowGroupDirEntry *group, int index,
  *		If transaction mover moved the heap tuple at phys into a row group,
  *		set *tid to the row's TID there and return true.
  *
- * Only called for tuples whose deleter mover committed, while some
- * snapshot may still see the tuple: mover is then not older than any
- * snapshot's xmin, so the group is not frozen away from its rg_xmin.
+ * Whether mover committed is the caller's business (a group of an aborted
+ * mover is found too, until VACUUM marks it invalid).  Callers ask while
+ * some snapshot may still reach the tuple, so a committed mover is not
+ * older than every snapshot's xmin, and VACUUM has not frozen the group
+ * (which keeps rg_xmin anyway).
  */
 bool
 MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
@@ -145,4 +150,29 @@ MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid)
 		mover = HeapTupleHeaderGetUpdateXid(tuple.t_data);
 	UnlockReleaseBuffer(buf);
 	return TransactionIdIsValid(mover) && MovedRowFind(rel, mover, phys, tid);
+}
+
+/*
+ * MovedRowLatestVisible
+ *		If the heap tuple at phys was moved into a row group and snapshot
+ *		sees the row there, set *tid to the row's TID and return true.
+ */
+bool
+MovedRowLatestVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
+					  ItemPointer tid)
+{
+	ItemPointerData moved;
+	TupleTableSlot *slot;
+	uint64		rownum = 0;
+	bool		visible;
+
+	if (!MovedVersionOf(rel, phys, &moved))
+		return false;
+	slot = table_slot_create(rel, NULL);
+	(void) ItemPointerToRowNumber(&moved, &rownum);
+	visible = RowFetch(rel, rownum, snapshot, slot) == ROW_VISIBLE;
+	ExecDropSingleTupleTableSlot(slot);
+	if (visible)
+		*tid = moved;
+	return visible;
 }

@@ -13,9 +13,12 @@
 
 #include "storage/itemptr.h"
 #include "utils/rel.h"
+#include "utils/snapshot.h"
 
 extern bool MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
 						 ItemPointer tid);
 extern bool MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid);
+extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
+								  Snapshot snapshot, ItemPointer tid);
 
 #endif							/* MOVED_ROWS_H */

@@ -426,7 +426,6 @@ colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
 	Relation	rel = scan->rs_rd;
 	RowState	state;
 	ItemPointerData phys;
-	ItemPointerData moved;
 
 	WriteBufferFlush(rel);
 	RowStateLocate(rel, tid, &state);
@@ -434,21 +433,8 @@ colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
 		return;
 	phys = state.phys;
 	heap_get_latest_tid(scan, &phys);
-	if (MovedVersionOf(rel, &phys, &moved))
-	{
-		TupleTableSlot *slot = table_slot_create(rel, NULL);
-		uint64		rownum = 0;
-		bool		visible;
-
-		(void) ItemPointerToRowNumber(&moved, &rownum);
-		visible = RowFetch(rel, rownum, scan->rs_snapshot, slot) == ROW_VISIBLE;
-		ExecDropSingleTupleTableSlot(slot);
-		if (visible)
-		{
-			*tid = moved;
-			return;
-		}
-	}
+	if (MovedRowLatestVisible(rel, &phys, scan->rs_snapshot, tid))
+		return;
 	if (!ItemPointerEquals(&phys, &state.phys))
 		DeltaHeapToLogical(rel, &phys, tid);
 }
