@@ -30,6 +30,7 @@
 #include "catalog/pg_type.h"
 #include "executor/tuptable.h"
 #include "storage/bufmgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "encoding/chunk_encoding.h"
@@ -40,50 +41,160 @@
 #include "storage/page_stream.h"
 
 /*
- * Index of phys among the group's sources (ascending), or -1.  A sources
- * image that does not decode raises ERRCODE_DATA_CORRUPTED.
+ * Decoded sources of the last few groups looked at: a writer that follows
+ * moved rows one after another (an UPDATE that waited for a compaction)
+ * asks for the same group again and again.  An image at a stream location
+ * of a relfilenode never changes, so entries need no invalidation.
  */
-static int
-FindSource(Relation rel, const RowGroupDirEntry *group, int index,
-		   ItemPointer phys)
+#define SOURCES_CACHE_SIZE	4
+
+typedef struct SourcesCacheEntry
+{
+	RelFileNode node;
+	StreamPointer at;			/* rg_sources; sp_block Invalid: unused */
+	uint32		nrows;
+	int64	   *keys;			/* [nrows], ascending */
+} SourcesCacheEntry;
+
+static SourcesCacheEntry SourcesCache[SOURCES_CACHE_SIZE];
+static int	SourcesCacheNext = 0;
+static MemoryContext SourcesCacheContext = NULL;
+
+/*
+ * The first and last key of many more groups: a compaction that moved more
+ * rows than the cache holds groups for wrote groups with ascending,
+ * disjoint ranges, and a lookup passes over the others without decoding
+ * them.
+ */
+#define SOURCES_RANGES_SIZE	1024
+
+typedef struct SourcesRange
+{
+	RelFileNode node;
+	StreamPointer at;
+	int64		first;
+	int64		last;
+} SourcesRange;
+
+static SourcesRange SourcesRanges[SOURCES_RANGES_SIZE];
+
+/* The slot of the group's range (direct-mapped by stream location). */
+static SourcesRange *
+RangeSlot(const RowGroupDirEntry *group)
+{
+	uint32		h = group->rg_sources.sp_block * 8191 + group->rg_sources.sp_offset;
+
+	return &SourcesRanges[h % SOURCES_RANGES_SIZE];
+}
+
+/* Is key outside the range recorded for the group (false: not recorded)? */
+static bool
+OutsideKnownRange(Relation rel, const RowGroupDirEntry *group, int64 key)
+{
+	SourcesRange *r = RangeSlot(group);
+
+	if (r->at.sp_block != group->rg_sources.sp_block ||
+		r->at.sp_offset != group->rg_sources.sp_offset ||
+		!RelFileNodeEquals(r->node, rel->rd_node))
+		return false;
+	return key < r->first || key > r->last;
+}
+
+/*
+ * The group's sources as ascending keys, from the cache or decoded into it.
+ * An image that does not decode raises ERRCODE_DATA_CORRUPTED.
+ */
+static const int64 *
+GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 {
 	ChunkTypeInfo type = {INT8OID, sizeof(int64), FLOAT8PASSBYVAL, TYPALIGN_DOUBLE};
-	char	   *image = palloc(group->rg_sources_len);
-	Datum	   *keys = palloc(sizeof(Datum) * group->rg_nrows);
-	bool	   *isnull = palloc(sizeof(bool) * group->rg_nrows);
+	SourcesCacheEntry *e;
+	char	   *image;
+	Datum	   *values;
+	bool	   *isnull;
 	const char *detail = NULL;
-	int64		key = HeapPositionKey(phys);
-	int			lo = 0;
-	int			hi = (int) group->rg_nrows - 1;
-	int			found = -1;
+	uint32		i;
 
+	for (i = 0; i < SOURCES_CACHE_SIZE; i++)
+	{
+		e = &SourcesCache[i];
+		if (e->keys != NULL && RelFileNodeEquals(e->node, rel->rd_node) &&
+			e->at.sp_block == group->rg_sources.sp_block &&
+			e->at.sp_offset == group->rg_sources.sp_offset &&
+			e->nrows == group->rg_nrows)
+			return e->keys;
+	}
+
+	if (SourcesCacheContext == NULL)
+		SourcesCacheContext = AllocSetContextCreate(TopMemoryContext,
+													"colstore moved rows",
+													ALLOCSET_DEFAULT_SIZES);
+	image = palloc(group->rg_sources_len);
+	values = palloc(sizeof(Datum) * group->rg_nrows);
+	isnull = palloc(sizeof(bool) * group->rg_nrows);
 	StreamRead(rel, group->rg_sources, group->rg_sources_len, image);
 	if (!DecodeChunk(&type, image, group->rg_sources_len, group->rg_nrows,
-					 keys, isnull, &detail))
+					 values, isnull, &detail))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("moved-row list of row group %d of colstore table \"%s\" is corrupted",
 						index, RelationGetRelationName(rel)),
 				 detail ? errdetail_internal("%s", detail) : 0));
+
+	e = &SourcesCache[SourcesCacheNext];
+	SourcesCacheNext = (SourcesCacheNext + 1) % SOURCES_CACHE_SIZE;
+	if (e->keys != NULL)
+	{
+		pfree(e->keys);
+		e->keys = NULL;
+	}
+	e->keys = MemoryContextAlloc(SourcesCacheContext, sizeof(int64) * group->rg_nrows);
+	for (i = 0; i < group->rg_nrows; i++)
+		e->keys[i] = DatumGetInt64(values[i]);
+	e->node = rel->rd_node;
+	e->at = group->rg_sources;
+	e->nrows = group->rg_nrows;
+	if (group->rg_nrows > 0)
+	{
+		SourcesRange *r = RangeSlot(group);
+
+		r->node = rel->rd_node;
+		r->at = group->rg_sources;
+		r->first = e->keys[0];
+		r->last = e->keys[group->rg_nrows - 1];
+	}
+	pfree(image);
+	pfree(values);
+	pfree(isnull);
+	return e->keys;
+}
+
+/* Index of phys among the group's sources (ascending), or -1. */
+static int
+FindSource(Relation rel, const RowGroupDirEntry *group, int index,
+		   ItemPointer phys)
+{
+	int64		key = HeapPositionKey(phys);
+	const int64 *keys;
+	int			lo = 0;
+	int			hi = (int) group->rg_nrows - 1;
+
+	if (OutsideKnownRange(rel, group, key))
+		return -1;
+	keys = GroupSources(rel, group, index);
+
 	while (lo <= hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
-		int64		k = DatumGetInt64(keys[mid]);
 
-		if (k == key)
-		{
-			found = mid;
-			break;
-		}
-		if (k < key)
+		if (keys[mid] == key)
+			return mid;
+		if (keys[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	pfree(image);
-	pfree(keys);
-	pfree(isnull);
-	return found;
+	return -1;
 }
 
 /*
