@@ -3,9 +3,11 @@
 -- their space reused; the heap tuples that stay are frozen, so relfrozenxid
 -- and relminmxid advance.  Every step is compared with a heap table that
 -- gets the same statements.
--- (no compaction worker may move the versions VACUUM is to reclaim)
+-- (no compaction worker, which this session's or autovacuum's VACUUM would
+-- start, may move the versions VACUUM is to reclaim)
 SET colstore.auto_compaction = off;
-CREATE TABLE rc (id int PRIMARY KEY, v int, wide text) USING colstore;
+CREATE TABLE rc (id int PRIMARY KEY, v int, wide text) USING colstore
+	WITH (autovacuum_enabled = false);
 -- (autovacuum must not advance the heap table past what the test compares)
 CREATE TABLE rh (id int PRIMARY KEY, v int, wide text) WITH (autovacuum_enabled = false);
 CREATE INDEX rc_v ON rc (v);
