@@ -38,6 +38,7 @@ bool		colstore_enable_custom_agg = true;
 int			colstore_delta_insert_rows = 100;
 bool		colstore_auto_compaction = true;
 int			colstore_max_compaction_workers = 2;
+int			colstore_compaction_update_age = 1000000;
 
 static const struct config_enum_entry codec_options[] = {
 	{"none", COLSTORE_CODEC_NONE, false},
@@ -112,6 +113,12 @@ _PG_init(void)
 							"They come out of max_worker_processes.",
 							&colstore_max_compaction_workers,
 							2, 0, 64,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.compaction_update_age",
+							"Sets how many transactions older than every snapshot a row version UPDATE wrote must be before compaction workers move it.",
+							"Rows of small INSERTs move as soon as every snapshot sees them; colstore.compact() moves both at once.",
+							&colstore_compaction_update_age,
+							1000000, 0, 1000000000,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("colstore");
 

@@ -22,6 +22,7 @@ extern bool colstore_enable_custom_agg;
 extern int	colstore_delta_insert_rows;
 extern bool colstore_auto_compaction;
 extern int	colstore_max_compaction_workers;
+extern int	colstore_compaction_update_age;
 
 /* Bounds shared by the GUCs and per-table options. */
 #define COLSTORE_MIN_ROW_GROUP_SIZE		1000

@@ -56,7 +56,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 	 * changed by itself.
 	 */
 	CommandCounterIncrement();
-	moved = ColstoreCompact(rel, 1);
+	moved = ColstoreCompact(rel, 1, 0);
 	relation_close(rel, NoLock);
 	PG_RETURN_INT64((int64) moved);
 }

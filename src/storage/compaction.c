@@ -64,6 +64,7 @@ typedef struct CompactBatch
 	ColstoreOptions opts;
 	CommandId	cid;
 	TransactionId oldest_xmin;
+	TransactionId update_cutoff;	/* UPDATE's versions: inserted before */
 	RowGroupBuilder *builder;
 	ItemPointerData *sources;	/* [row_group_size], ascending */
 	int			nrows;
@@ -90,14 +91,15 @@ DeltaBlocks(Relation rel, int *nblocks)
 
 /*
  * Whether the item is a row version compaction may move: an ordinary
- * version (not a promoted copy) whose insert every snapshot sees and that
+ * version (not a promoted copy) whose insert every snapshot sees (before
+ * oldest_xmin; a version UPDATE wrote, before update_cutoff) and that
  * nobody has deleted.  Tuples locked by running transactions pass here;
  * TakeTuple's delete, which does not wait, skips them.  Caller holds a
  * share lock on buf.
  */
 static bool
 IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
-		  TransactionId oldest_xmin)
+		  TransactionId oldest_xmin, TransactionId update_cutoff)
 {
 	Page		page = BufferGetPage(buf);
 	ItemId		lp = PageGetItemId(page, off);
@@ -113,8 +115,11 @@ IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
 		return false;
 	if (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) != HEAPTUPLE_LIVE)
 		return false;
-	return HeapTupleHeaderXminFrozen(tuple.t_data) ||
-		TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data), oldest_xmin);
+	if (HeapTupleHeaderXminFrozen(tuple.t_data))
+		return true;
+	return TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data),
+								 (tuple.t_data->t_infomask & HEAP_UPDATED) ?
+								 update_cutoff : oldest_xmin);
 }
 
 /*
@@ -208,7 +213,8 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
-		if (!IsMovable(rel, buf, blkno, off, batch->oldest_xmin))
+		if (!IsMovable(rel, buf, blkno, off, batch->oldest_xmin,
+					   batch->update_cutoff))
 			continue;
 		if (list->n == list->capacity)
 		{
@@ -225,7 +231,7 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 
 /* ColstoreCompact's work, in the table owner's security context. */
 static uint64
-MoveHeapTuples(Relation rel, uint64 min_rows)
+MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 {
 	CompactBatch batch;
 	BlockNumber *blocks;
@@ -236,6 +242,10 @@ MoveHeapTuples(Relation rel, uint64 min_rows)
 	memset(&batch, 0, sizeof(batch));
 	batch.rel = rel;
 	batch.oldest_xmin = GetOldestNonRemovableTransactionId(rel);
+	batch.update_cutoff = batch.oldest_xmin - update_age;
+	if (!TransactionIdIsNormal(batch.update_cutoff) ||
+		TransactionIdFollows(batch.update_cutoff, batch.oldest_xmin))
+		batch.update_cutoff = FirstNormalTransactionId;
 	blocks = DeltaBlocks(rel, &nblocks);
 	movable.n = 0;
 	movable.capacity = 1024;
@@ -284,7 +294,11 @@ MoveHeapTuples(Relation rel, uint64 min_rows)
  *		Move the heap tuples of rel's delta pages that every snapshot sees
  *		and nobody has deleted into row groups, in the current transaction
  *		(see the file header), if at least min_rows of them may move.
- *		Returns the number of rows moved.  The caller holds a lock that
+ *		Versions UPDATE wrote move only once update_age transactions older
+ *		than every snapshot (0: as soon as every snapshot sees them): a row
+ *		updated lately is likely to be updated again, and would then need a
+ *		promoted copy in its new row group.  Returns the number of rows
+ *		moved.  The caller holds a lock that
  *		keeps VACUUM and other compactions away (ShareUpdateExclusiveLock).
  *
  * Index expressions and predicates run as the table's owner in a
@@ -292,7 +306,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows)
  * the background worker) runs none of the owner's code with its own rights.
  */
 uint64
-ColstoreCompact(Relation rel, uint64 min_rows)
+ColstoreCompact(Relation rel, uint64 min_rows, int update_age)
 {
 	Oid			save_userid;
 	int			save_sec_context;
@@ -303,7 +317,7 @@ ColstoreCompact(Relation rel, uint64 min_rows)
 	SetUserIdAndSecContext(rel->rd_rel->relowner,
 						   save_sec_context | SECURITY_RESTRICTED_OPERATION);
 	save_nestlevel = NewGUCNestLevel();
-	moved = MoveHeapTuples(rel, min_rows);
+	moved = MoveHeapTuples(rel, min_rows, update_age);
 	AtEOXact_GUC(false, save_nestlevel);
 	SetUserIdAndSecContext(save_userid, save_sec_context);
 	return moved;

@@ -14,6 +14,6 @@
 
 #include "utils/rel.h"
 
-extern uint64 ColstoreCompact(Relation rel, uint64 min_rows);
+extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age);
 
 #endif							/* COMPACTION_H */

@@ -242,7 +242,9 @@ CompactInOwnTransaction(Oid relid)
 		rel = try_relation_open(relid, NoLock);
 		if (rel != NULL)
 		{
-			if (RelationIsColstore(rel) && ColstoreCompact(rel, COMPACT_MIN_ROWS) > 0)
+			if (RelationIsColstore(rel) &&
+				ColstoreCompact(rel, COMPACT_MIN_ROWS,
+								colstore_compaction_update_age) > 0)
 				xid = GetTopTransactionId();
 			relation_close(rel, NoLock);
 		}
