@@ -29,7 +29,8 @@
  *    inserts find it;
  * 4. sleep COMPACT_NAP_MS,
  *
- * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing.  So the
+ * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing
+ * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  So the
  * heap pages of a table fed by small inserts stay a bounded share of it,
  * reused round after round, and its rows end up in row groups.  The worker
  * connects to the table's database as the bootstrap superuser (compaction
@@ -78,6 +79,7 @@
 #define COMPACT_WAIT_MS				10000
 #define COMPACT_NAP_MS				50
 #define COMPACT_IDLE_ROUNDS			20
+#define COMPACT_FIRST_IDLE_ROUNDS	3
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -308,6 +310,7 @@ colstore_compaction_main(Datum main_arg)
 	Oid			dboid;
 	LOCKTAG		tag;
 	int			idle = 0;
+	bool		moved_any = false;
 	MemoryContext vacuum_cxt;
 
 	InCompactionWorker = true;
@@ -333,7 +336,8 @@ colstore_compaction_main(Datum main_arg)
 		!TakeSlot())
 		proc_exit(0);
 
-	while (idle < COMPACT_IDLE_ROUNDS)
+	/* a worker that never found work (young UPDATE versions) leaves soon */
+	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))
 	{
 		TransactionId mover;
 
@@ -347,6 +351,7 @@ colstore_compaction_main(Datum main_arg)
 		if (TransactionIdIsValid(mover))
 		{
 			idle = 0;
+			moved_any = true;
 			if (WaitForSnapshotsBefore(mover, COMPACT_WAIT_MS))
 				VacuumTable(relid, vacuum_cxt);
 		}
