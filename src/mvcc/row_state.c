@@ -419,53 +419,41 @@ HeapVersionExists(Relation rel, ItemPointer phys)
  *		Is the heap tuple at phys visible to snapshot?  A dirty snapshot's
  *		xmin/xmax are set as HeapTupleSatisfiesDirty does.  If copy is not
  *		NULL and the answer is yes, *copy gets a palloc'd copy of it.  If
- *		raw_xmax is not NULL, it gets the tuple's raw xmax.
+ *		raw_xmax is not NULL, it gets the tuple's raw xmax.  If surely_dead
+ *		is not NULL and the answer is no, it says whether the tuple (not a
+ *		promoted copy) is dead to every snapshot, as heap's index fetch
+ *		judges for kill_prior_tuple: its inserter aborted, or its deleter
+ *		committed before every snapshot; an item VACUUM pruned counts as
+ *		dead.
  */
 bool
 HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-				   HeapTuple *copy, TransactionId *raw_xmax)
+				   HeapTuple *copy, TransactionId *raw_xmax, bool *surely_dead)
 {
 	HeapTupleData tuple;
 	Buffer		buf;
 	bool		visible = false;
+	OffsetNumber off = ItemPointerGetOffsetNumber(phys);
 
+	if (surely_dead != NULL)
+		*surely_dead = false;
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
+	if (HeapVersionRead(rel, buf, off, &tuple))
 	{
 		visible = VersionLiveness(rel, &tuple, buf, snapshot, InvalidTransactionId) != ROW_HIDDEN;
 		if (visible && copy != NULL)
 			*copy = heap_copytuple(&tuple);
 		if (raw_xmax != NULL)
 			*raw_xmax = HeapTupleHeaderGetRawXmax(tuple.t_data);
+		if (!visible && surely_dead != NULL)
+			*surely_dead = !HeapTupleHeaderIsPromotedCopy(tuple.t_data) &&
+				HeapTupleIsSurelyDead(&tuple, GlobalVisTestFor(rel));
 	}
+	else if (surely_dead != NULL)
+		*surely_dead = HeapItemIsDead(buf, off);
 	UnlockReleaseBuffer(buf);
 	return visible;
-}
-
-/*
- * HeapVersionSurelyDead
- *		Is the heap tuple at phys (not a promoted copy) dead to every
- *		snapshot, as heap's index fetch judges for kill_prior_tuple: its
- *		inserter aborted, or its deleter committed before every snapshot?
- *		An item VACUUM pruned counts as dead.
- */
-bool
-HeapVersionSurelyDead(Relation rel, ItemPointer phys)
-{
-	HeapTupleData tuple;
-	Buffer		buf;
-	bool		dead;
-
-	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
-		dead = !HeapTupleHeaderIsPromotedCopy(tuple.t_data) &&
-			HeapTupleIsSurelyDead(&tuple, GlobalVisTestFor(rel));
-	else
-		dead = HeapItemIsDead(buf, ItemPointerGetOffsetNumber(phys));
-	UnlockReleaseBuffer(buf);
-	return dead;
 }
 
 /*

@@ -50,11 +50,11 @@ extern void RowStateForget(Oid relid);
 
 extern bool HeapItemIsDead(Buffer buf, OffsetNumber off);
 extern bool HeapVersionExists(Relation rel, ItemPointer phys);
-extern bool HeapVersionSurelyDead(Relation rel, ItemPointer phys);
 extern bool HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off,
 							HeapTuple tuple);
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-							   HeapTuple *copy, TransactionId *raw_xmax);
+							   HeapTuple *copy, TransactionId *raw_xmax,
+							   bool *surely_dead);
 extern bool RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group,
 								uint32 first, uint32 n, Snapshot snapshot,
 								TransactionId oldest_xmin, uint8 *mask);

@@ -123,26 +123,13 @@ WorkerRunning(Oid relid)
 	return LockHeldElsewhere(&tag);
 }
 
-/* Are all colstore.max_compaction_workers slots taken? */
+/*
+ * Find a free one of the colstore.max_compaction_workers slots; keep it for
+ * the rest of this process if keep (a worker), else just say whether there
+ * is one (a backend deciding whether to start a worker).
+ */
 static bool
-SlotsTaken(void)
-{
-	int			i;
-
-	for (i = 0; i < colstore_max_compaction_workers; i++)
-	{
-		LOCKTAG		tag;
-
-		SlotLockTag(&tag, i);
-		if (!LockHeldElsewhere(&tag))
-			return false;
-	}
-	return true;
-}
-
-/* Take a free worker slot for the rest of this process; false if none. */
-static bool
-TakeSlot(void)
+FreeSlot(bool keep)
 {
 	int			i;
 
@@ -152,7 +139,11 @@ TakeSlot(void)
 
 		SlotLockTag(&tag, i);
 		if (LockAcquire(&tag, ExclusiveLock, true, true) != LOCKACQUIRE_NOT_AVAIL)
+		{
+			if (!keep)
+				LockRelease(&tag, ExclusiveLock, true);
 			return true;
+		}
 	}
 	return false;
 }
@@ -176,7 +167,7 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows)
 		(live_rows >= 0 && live_rows < COMPACT_MIN_ROWS) ||
 		heap_pages < COMPACT_MIN_HEAP_PAGES ||
 		heap_pages < COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel) ||
-		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || SlotsTaken())
+		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || !FreeSlot(false))
 		return;
 
 	memset(&worker, 0, sizeof(worker));
@@ -333,7 +324,7 @@ colstore_compaction_main(Datum main_arg)
 	 */
 	WorkerLockTag(&tag, dboid, relid);
 	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL ||
-		!TakeSlot())
+		!FreeSlot(true))
 		proc_exit(0);
 
 	/* a worker that never found work (young UPDATE versions) leaves soon */

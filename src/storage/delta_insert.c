@@ -98,11 +98,11 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 
 /*
  * DeltaInsertWanted
- *		Whether the row command cid is inserting into rel goes to its heap
- *		pages, counting it if so.
+ *		Whether the row command cid is inserting goes to heap pages,
+ *		counting it if so.
  */
 bool
-DeltaInsertWanted(Relation rel, CommandId cid)
+DeltaInsertWanted(CommandId cid)
 {
 	if (cid != SmallCid || MyProc->lxid != SmallLxid)
 		return false;
@@ -123,6 +123,7 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
 	bool		shouldFree = true;
 	HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
 	int			heap_pages;
+	int			after;
 
 	if (tuple->t_data->t_infomask2 & HEAP_COLSTORE_PROMOTED)
 	{
@@ -140,8 +141,9 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
 	heap_pages = DirectoryGet(rel)->ndeltas;
 	DeltaHeapInsert(rel, tuple, cid, 0);
 	/* a new heap page: the existing ones are full, time to compact? */
-	if (DirectoryGet(rel)->ndeltas > heap_pages)
-		CompactionWorkerMaybeLaunch(rel, DirectoryGet(rel)->ndeltas, -1);
+	after = DirectoryGet(rel)->ndeltas;
+	if (after > heap_pages)
+		CompactionWorkerMaybeLaunch(rel, after, -1);
 	DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
 	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	if (shouldFree)

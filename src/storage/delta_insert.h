@@ -17,7 +17,7 @@
 #include "utils/rel.h"
 
 extern void DeltaInsertNoteStatement(QueryDesc *queryDesc);
-extern bool DeltaInsertWanted(Relation rel, CommandId cid);
+extern bool DeltaInsertWanted(CommandId cid);
 extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid);
 
 #endif							/* DELTA_INSERT_H */

@@ -116,10 +116,11 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
 {
 	ItemPointerData phys;
 	HeapTuple	tuple = NULL;
+	bool		dead;
 
 	DeltaPageItemOfRow(page, rownum, &phys);
-	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL))
-		return HeapVersionSurelyDead(rel, &phys) ? ROW_DEAD : ROW_INVISIBLE;
+	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL, &dead))
+		return dead ? ROW_DEAD : ROW_INVISIBLE;
 	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
 	{
 		heap_freetuple(tuple);
@@ -147,7 +148,7 @@ PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
 	*xmax = InvalidTransactionId;
 	if (entry->rg_state_root == 0 || !PromotionMapGet(rel, entry, row, &copy))
 		return true;
-	if (!HeapVersionVisible(rel, &copy, snapshot, NULL, xmax))
+	if (!HeapVersionVisible(rel, &copy, snapshot, NULL, xmax, NULL))
 		return false;
 	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
 		snapshot->xmin = dirty_xmin;

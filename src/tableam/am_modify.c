@@ -35,7 +35,7 @@ colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 					  int options, struct BulkInsertStateData *bistate)
 {
 	/* heap_insert does the conflict check and the counting itself */
-	if (DeltaInsertWanted(rel, cid))
+	if (DeltaInsertWanted(cid))
 	{
 		DeltaInsertRow(rel, slot, cid);
 		return;

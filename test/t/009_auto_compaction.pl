@@ -27,6 +27,14 @@ $node->safe_psql('postgres', q{
 	CREATE SEQUENCE seq;
 });
 
+# wait until no compaction worker runs
+sub wait_for_workers
+{
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
+	  or die "compaction workers did not finish";
+}
+
 my $script = $node->basedir . '/insert10.sql';
 PostgreSQL::Test::Utils::append_to_file($script,
 	"INSERT INTO small SELECT i, md5(i::text) FROM (SELECT nextval('seq') i FROM generate_series(1, 10)) s;\n");
@@ -37,9 +45,7 @@ $node->command_checks_all(
 	'100,000 rows inserted ten per transaction');
 
 # let the last worker finish
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
-  or die "compaction workers did not finish";
+wait_for_workers();
 
 $node->safe_psql('postgres', 'INSERT INTO same_in_heap SELECT i, md5(i::text) FROM generate_series(1, 100000) i');
 is($node->safe_psql('postgres', q{
@@ -75,9 +81,7 @@ $node->safe_psql('postgres', q{
 	UPDATE same_in_heap SET c2 = lower(c2) WHERE c1 % 5 = 0;
 	VACUUM small;
 });
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
-  or die "compaction workers did not finish";
+wait_for_workers();
 # (it may also move the last few hundred inserted rows, too few for a worker)
 ok($node->safe_psql('postgres', "SELECT colstore.compact('small')") >= 20000,
 	'young UPDATE versions are left for colstore.compact(), which moves them at once');
@@ -94,9 +98,7 @@ $node->safe_psql('postgres', q{
 	UPDATE same_in_heap SET c2 = upper(c2) WHERE c1 % 3 = 0;
 	VACUUM small;
 });
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'colstore compaction'")
-  or die "compaction workers did not finish";
+wait_for_workers();
 ok($node->safe_psql('postgres', "SELECT colstore.compact('small')") < 1000,
 	'the VACUUM after an UPDATE started a worker that moved the new versions');
 is($node->safe_psql('postgres', q{
