@@ -98,6 +98,10 @@ CopyRowGroups(Relation rel, RowGroupDirEntry **entries, int **order)
 static const char *
 RowGroupState(const RowGroupDirEntry *e)
 {
+	if (e->rg_flags & RG_FLAG_FREED)
+		return "reclaimed";
+	if (e->rg_flags & RG_FLAG_EMPTIED)
+		return "emptied";
 	if (e->rg_flags & RG_FLAG_INVALID)
 		return "dead";
 	if (e->rg_flags & RG_FLAG_FROZEN)
@@ -133,6 +137,8 @@ colstore_row_groups(PG_FUNCTION_ARGS)
 		values[2] = Int64GetDatum((int64) e->rg_nrows);
 		values[3] = CStringGetTextDatum(RowGroupState(e));
 		values[4] = TransactionIdGetDatum(e->rg_xmin);
+		/* a retired group's rg_xmin is VACUUM's stamp, not an inserter */
+		nulls[4] = (e->rg_flags & RG_FLAG_EMPTIED) != 0;
 		values[5] = Int32GetDatum((int32) e->rg_nchunks);
 		values[6] = Int64GetDatum((int64) e->rg_stored_bytes);
 		values[7] = Int64GetDatum((int64) e->rg_raw_bytes);

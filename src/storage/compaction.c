@@ -31,6 +31,12 @@
  * them and their index entries and gives their space to later heap
  * tuples.
  *
+ * Row groups at least half of whose rows are deleted are rewritten the same
+ * way (FindSparseRows): their live rows are promoted if they have no heap
+ * copy yet, and the copies are moved like heap tuples, so writers follow
+ * them alike.  Once VACUUM has pruned the moved copies, the old group has
+ * no row left and VACUUM retires and frees it (storage/group_reclaim.c).
+ *
  * IDENTIFICATION
  *	  src/storage/compaction.c
  *
@@ -50,10 +56,13 @@
 #include "utils/rel.h"
 
 #include "mvcc/row_state.h"
+#include "mvcc/visibility.h"
 #include "sqlapi/options.h"
 #include "storage/compaction.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/group_reclaim.h"
+#include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
 
@@ -229,6 +238,113 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 	UnlockReleaseBuffer(buf);
 }
 
+/* Move the tuples at list's positions (ascending), in full row groups. */
+static void
+MoveTuples(CompactBatch *batch, const MovableList *list)
+{
+	Size		i;
+
+	for (i = 0; i < list->n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		TakeTuple(batch, &list->items[i]);
+		if (batch->nrows >= batch->opts.row_group_size)
+			FlushBatch(batch);
+	}
+	FlushBatch(batch);
+}
+
+/* Whether every snapshot sees the insert of row group e. */
+static bool
+GroupSettled(const RowGroupDirEntry *e, TransactionId oldest_xmin)
+{
+	return (e->rg_flags & RG_FLAG_FROZEN) ||
+		(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, oldest_xmin));
+}
+
+/* Whether the heap tuple at phys is live: nobody's committed delete is on it. */
+static bool
+CopyIsLive(Relation rel, ItemPointer phys, TransactionId oldest_xmin)
+{
+	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	HeapTupleData tuple;
+	bool		live;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	live = HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple) &&
+		HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) == HEAPTUPLE_LIVE;
+	UnlockReleaseBuffer(buf);
+	return live;
+}
+
+/*
+ * Append to *list the heap copies of the live rows of the sparse row groups:
+ * those every snapshot sees, at least half of whose rows (but not all) are
+ * deleted.  A row without a copy is promoted first (mvcc/row_state.c), so
+ * that moving it is deleting its copy, like moving a heap tuple.
+ */
+static void
+FindSparseRows(CompactBatch *batch, MovableList *list)
+{
+	Relation	rel = batch->rel;
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	int			ngroups = 0;
+	int			g;
+
+	for (g = 0; g < dir->ngroups; g++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+
+		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID) &&
+			GroupSettled(e, batch->oldest_xmin))
+			groups[ngroups++] = dir->groups[g];
+	}
+	for (g = 0; g < ngroups; g++)
+	{
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[g]];
+		uint32		pruned;
+		uint32		deleted = GroupCountDeleted(rel, &e, batch->oldest_xmin, NULL, &pruned);
+		ItemPointerData *copies;
+		uint32		row;
+
+		if (deleted == e.rg_nrows || deleted < e.rg_nrows / 2 + e.rg_nrows % 2)
+			continue;
+		copies = palloc(sizeof(ItemPointerData) * e.rg_nrows);
+		PromotionMapGetRange(rel, &e, 0, e.rg_nrows, copies);
+		for (row = 0; row < e.rg_nrows; row++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			if (!ItemPointerIsValid(&copies[row]))
+			{
+				ItemPointerData tid;
+				RowState	state;
+
+				RowNumberToItemPointer(e.rg_first_row + row, &tid);
+				RowStateLocate(rel, &tid, &state);
+				RowStatePromote(rel, &state);
+				if (state.kind != ROWSTATE_PROMOTED)
+					continue;
+				copies[row] = state.phys;
+			}
+			if (!CopyIsLive(rel, &copies[row], batch->oldest_xmin))
+				continue;
+			if (list->n == list->capacity)
+			{
+				list->capacity *= 2;
+				list->items = repalloc_huge(list->items,
+											sizeof(ItemPointerData) * list->capacity);
+			}
+			list->items[list->n++] = copies[row];
+		}
+		pfree(copies);
+	}
+	pfree(groups);
+	/* a moved row group lists its sources in ascending order */
+	qsort(list->items, list->n, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
+}
+
 /* ColstoreCompact's work, in the table owner's security context. */
 static uint64
 MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
@@ -253,11 +369,8 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	for (i = 0; i < nblocks; i++)
 		FindMovable(&batch, blocks[i], &movable);
 	pfree(blocks);
-	if (movable.n == 0 || movable.n < min_rows)
-	{
-		pfree(movable.items);
-		return 0;
-	}
+	if (movable.n < min_rows)
+		movable.n = 0;
 
 	ColstoreGetOptions(RelationGetRelid(rel), &batch.opts);
 	batch.cid = GetCurrentCommandId(true);
@@ -270,14 +383,12 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	InitResultRelInfo(batch.result_rel, rel, 1, NULL, 0);
 	ExecOpenIndices(batch.result_rel, false);
 
-	for (i = 0; i < movable.n; i++)
-	{
-		CHECK_FOR_INTERRUPTS();
-		TakeTuple(&batch, &movable.items[i]);
-		if (batch.nrows >= batch.opts.row_group_size)
-			FlushBatch(&batch);
-	}
-	FlushBatch(&batch);
+	MoveTuples(&batch, &movable);
+
+	/* the live rows of mostly deleted row groups, in row groups of their own */
+	movable.n = 0;
+	FindSparseRows(&batch, &movable);
+	MoveTuples(&batch, &movable);
 
 	ExecCloseIndices(batch.result_rel);
 	FreeExecutorState(batch.estate);
@@ -293,7 +404,9 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
  * ColstoreCompact
  *		Move the heap tuples of rel's delta pages that every snapshot sees
  *		and nobody has deleted into row groups, in the current transaction
- *		(see the file header), if at least min_rows of them may move.
+ *		(see the file header), if at least min_rows of them may move, and
+ *		the live rows of the row groups at least half of whose rows are
+ *		deleted.
  *		Versions UPDATE wrote move only once update_age transactions older
  *		than every snapshot (0: as soon as every snapshot sees them): a row
  *		updated lately is likely to be updated again, and would then need a

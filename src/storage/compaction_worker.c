@@ -14,13 +14,17 @@
  * COMPACT_HEAP_SHARE of its pages, the inserting backend starts a dynamic
  * background worker for the table (if colstore.auto_compaction is on and
  * the table is not a temporary one, which only its session can read),
+ * and also when VACUUM found live rows left in row groups at least half of
+ * whose rows are deleted (storage/group_reclaim.c), which compaction
+ * rewrites,
  * unless one is running for it (each worker holds a session lock of its
  * own tag for its lifetime), colstore.max_compaction_workers are running
  * (each holds one of that many slot locks), or no background worker slot
  * is free.  The worker repeats, while there is work:
  *
- * 1. compact the table in a transaction of its own (storage/compaction.c),
- *    if at least COMPACT_MIN_ROWS rows can move, unless another compaction
+ * 1. compact the table in a transaction of its own (storage/compaction.c):
+ *    its heap tuples if at least COMPACT_MIN_ROWS can move, and the live
+ *    rows of mostly deleted row groups, unless another compaction
  *    or a VACUUM holds the table (it does not wait for them);
  * 2. wait, at most COMPACT_WAIT_MS, until no snapshot older than that
  *    transaction is left, so the moved heap tuples are dead to everyone;
@@ -152,21 +156,25 @@ FreeSlot(bool keep)
  * CompactionWorkerMaybeLaunch
  *		Called after an insert registered a new heap page of rel, which now
  *		has heap_pages of them (live_rows < 0), or after VACUUM found
- *		live_rows live row versions on them: start a compaction worker for
- *		rel if the heap pages are due for it (see the file header).  Never
- *		errors for lack of worker slots.
+ *		live_rows live row versions on them and sparse_rows rows left in
+ *		mostly deleted row groups: start a compaction worker for rel if the
+ *		heap pages are due for it, or there are such rows to move (see the
+ *		file header).  Never errors for lack of worker slots.
  */
 void
-CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows)
+CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
+							double sparse_rows)
 {
 	BackgroundWorker worker;
+	bool		heap_due;
+
+	heap_due = (live_rows < 0 || live_rows >= COMPACT_MIN_ROWS) &&
+		heap_pages >= COMPACT_MIN_HEAP_PAGES &&
+		heap_pages >= COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel);
 
 	/* a worker cannot read another session's temporary table */
 	if (!colstore_auto_compaction || InCompactionWorker ||
-		RelationUsesLocalBuffers(rel) ||
-		(live_rows >= 0 && live_rows < COMPACT_MIN_ROWS) ||
-		heap_pages < COMPACT_MIN_HEAP_PAGES ||
-		heap_pages < COMPACT_HEAP_SHARE * ColstorePhysicalBlocks(rel) ||
+		RelationUsesLocalBuffers(rel) || (!heap_due && sparse_rows <= 0) ||
 		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || !FreeSlot(false))
 		return;
 

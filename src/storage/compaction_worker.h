@@ -14,6 +14,6 @@
 #include "utils/rel.h"
 
 extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages,
-										double live_rows);
+										double live_rows, double sparse_rows);
 
 #endif							/* COMPACTION_WORKER_H */

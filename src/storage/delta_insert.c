@@ -143,7 +143,7 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
 	/* a new heap page: the existing ones are full, time to compact? */
 	after = DirectoryGet(rel)->ndeltas;
 	if (after > heap_pages)
-		CompactionWorkerMaybeLaunch(rel, after, -1);
+		CompactionWorkerMaybeLaunch(rel, after, -1, 0);
 	DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
 	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	if (shouldFree)

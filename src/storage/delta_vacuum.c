@@ -352,9 +352,15 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
 	return done;
 }
 
-/* Make the LP_DEAD items offsets[0..n) of heap page blkno reusable. */
-static void
-ReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets, int n,
+/*
+ * DeltaVacuumReusePageItems
+ *		Make the LP_DEAD items offsets[0..n) of heap page blkno reusable
+ *		(others are left alone), logged as heap's XLOG_HEAP2_VACUUM, and
+ *		give the page's free space to the free space map.  Call only when
+ *		no index entry and no promotion map slot names them.
+ */
+void
+DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets, int n,
 			   BufferAccessStrategy strategy)
 {
 	Buffer		buf;
@@ -440,7 +446,7 @@ DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs)
 			offsets[n++] = ItemPointerGetOffsetNumber(&phys);
 		}
 		if (n > 0)
-			ReusePageItems(rel, dir->entries[index].rg_header.sp_block, offsets, n,
+			DeltaVacuumReusePageItems(rel, dir->entries[index].rg_header.sp_block, offsets, n,
 						   vs->strategy);
 		vacuum_delay_point();
 	}

@@ -50,5 +50,7 @@ extern void DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas,
 extern bool DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
 							DeltaVacuumState *vs);
 extern void DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs);
+extern void DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets,
+									  int n, BufferAccessStrategy strategy);
 
 #endif							/* DELTA_VACUUM_H */

@@ -147,6 +147,52 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 	}
 }
 
+/*
+ * PromotionMapPages
+ *		Set *blocks (palloc'd) to the blocks of group's promotion map, its
+ *		root pages and then its leaves, and return how many there are (0 if
+ *		no row was ever promoted).
+ */
+int
+PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blocks)
+{
+	uint32		nroots = (group->rg_nrows + ROWS_PER_ROOT - 1) / ROWS_PER_ROOT;
+	uint32		nleaves = (group->rg_nrows + STATE_LEAF_SLOTS - 1) / STATE_LEAF_SLOTS;
+	BlockNumber root = group->rg_state_root;
+	uint32		leaf = 0;
+	int			n = 0;
+	uint32		r;
+
+	*blocks = palloc(sizeof(BlockNumber) * (nroots + nleaves));
+	if (root == 0)
+		return 0;
+	for (r = 0; r < nroots; r++)
+	{
+		Buffer		buf = ReadBuffer(rel, root);
+		Page		page = BufferGetPage(buf);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		ColstoreCheckPage(rel, root, page, COLSTORE_PAGE_STATE_ROOT);
+		(*blocks)[n++] = root;
+		for (; leaf < nleaves && leaf < (r + 1) * STATE_ROOT_SLOTS; leaf++)
+		{
+			BlockNumber blkno = RootSlots(page)[leaf % STATE_ROOT_SLOTS];
+
+			if (blkno != 0)
+				(*blocks)[n++] = blkno;
+		}
+		root = ColstorePageGetOpaque(page)->cp_next;
+		UnlockReleaseBuffer(buf);
+		if (r + 1 < nroots && root == InvalidBlockNumber)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is too short",
+									 RelationGetRelationName(rel),
+									 (unsigned long long) group->rg_first_row)));
+	}
+	return n;
+}
+
 /* Give the group at dir_index its root pages.  Caller holds the writer lock. */
 static void
 AddRootPages(Relation rel, uint32 dir_index)

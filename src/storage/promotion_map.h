@@ -19,6 +19,8 @@ extern bool PromotionMapGet(Relation rel, const RowGroupDirEntry *group,
 							uint32 row, ItemPointer copy);
 extern void PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 								 uint32 first, uint32 n, ItemPointerData *copies);
+extern int	PromotionMapPages(Relation rel, const RowGroupDirEntry *group,
+							  BlockNumber **blocks);
 extern uint32 PromotionMapLeafRemaining(uint32 row);
 extern void PromotionMapSet(Relation rel, uint32 dir_index, uint32 first,
 							uint32 n, ItemPointerData *copies);

@@ -114,6 +114,13 @@ typedef struct StreamPointer
 #define RG_FLAG_MOVED_ROWS		0x0004	/* written by compaction: rg_sources
 										 * lists the heap positions its rows
 										 * were moved from */
+#define RG_FLAG_EMPTIED			0x0008	/* with INVALID: VACUUM found every
+										 * row deleted for everyone; rg_xmin
+										 * is then the next xid at that time */
+#define RG_FLAG_FREED			0x0010	/* with INVALID: VACUUM gave the
+										 * group's pages and its copies' items
+										 * to new heap tuples; only the entry
+										 * is left */
 
 /* A heap position as a sortable bigint, as rg_sources stores them. */
 #define HeapPositionKey(tid) \

@@ -83,7 +83,8 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 
 /*
  * tmfd->ctid from a heap position to a TID; the row itself maps to tid, and
- * a heap tuple that compaction moved maps to the row's TID in its row group
+ * a heap tuple (or a row-group row's copy) that compaction moved maps to the
+ * row's TID in its new row group
  * (the "moved to another partition" marker stays for a real partition
  * move).  Only results whose ctid the executor reads are translated: for
  * TM_BeingModified and TM_WouldBlock it may name a new version whose page
@@ -99,7 +100,7 @@ TranslateFailure(Relation rel, const RowState *state, ItemPointer tid,
 		tmfd->ctid = *tid;
 	else if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid))
 	{
-		if (state->kind == ROWSTATE_DELTA)
+		if (state->kind != ROWSTATE_GROUP)
 			(void) MovedRowFind(rel, tmfd->xmax, (ItemPointer) &state->phys,
 								&tmfd->ctid);
 	}
@@ -389,7 +390,7 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		/* updated: lock the latest version instead */
 		tmfd->traversed = true;
 		if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid) &&
-			state.kind == ROWSTATE_DELTA &&
+			state.kind != ROWSTATE_GROUP &&
 			MovedRowFind(rel, tmfd->xmax, &tuple.t_self, &locked))
 			continue;			/* compaction moved it into a row group */
 		next = tmfd->ctid;

@@ -230,7 +230,10 @@ LoadGroups(ColstoreScanDesc s)
 	 * Parallel participants claim units by position, so their lists must
 	 * agree; each reads the directory at its own time.  A row group written
 	 * in between may sort before others, but it is invisible to the shared
-	 * snapshot, so keep visible groups only.  Delta pages registered in
+	 * snapshot, so keep visible groups only, and the groups VACUUM may have
+	 * retired in between (group_reclaim.c): they are visible to the snapshot
+	 * for a participant that read the directory earlier (with no row it
+	 * sees), so every participant keeps them, and reads none.  Delta pages registered in
 	 * between sort last and hold no row the snapshot sees (rows the
 	 * snapshot sees were committed after their page was registered).
 	 */
@@ -239,7 +242,7 @@ LoadGroups(ColstoreScanDesc s)
 		int			kept = 0;
 
 		for (i = 0; i < s->ngroups; i++)
-			if (s->groups[i].visible)
+			if (s->groups[i].visible || (s->groups[i].entry.rg_flags & RG_FLAG_EMPTIED))
 				s->groups[kept++] = s->groups[i];
 		s->ngroups = kept;
 	}

@@ -21,18 +21,20 @@
  *	  summaries, GIN pending lists).
  * 4. relfrozenxid and relminmxid become the oldest xid and multixact still
  *	  referenced by a live entry or a heap tuple.
- * 5. With enough live row versions on the heap pages, a background worker
- *	  is started to compact them into row groups
- *	  (storage/compaction_worker.c); VACUUM itself cannot, as it may not
- *	  take a transaction id.
+ * 5. Whole row groups (storage/group_reclaim.c): the space of invalid
+ *	  ones (aborted, or retired by an earlier VACUUM) that nobody can read
+ *	  any more goes to new heap tuples; groups all of whose rows this or an
+ *	  earlier VACUUM pruned are retired.
+ * 6. With enough live row versions on the heap pages, or live rows left in
+ *	  mostly deleted row groups, a background worker is started to compact
+ *	  them into row groups (storage/compaction_worker.c); VACUUM itself
+ *	  cannot, as it may not take a transaction id.
  *
- * Not reclaimed yet (issue 4): the space of row groups, also when most of
- * their rows are deleted (a deleted row keeps its values in the row group
- * and a line pointer on a heap page), the space of aborted row groups, and
- * the index entries of rows an aborted transaction never wrote (btree marks
- * those dead on access), or whose VACUUM failed or ran with INDEX_CLEANUP
- * off after step 1 retired their row group.  VACUUM FULL rewrites all of
- * it.
+ * Not reclaimed yet: deleted rows of row groups less than half deleted
+ * (each keeps its values and a line pointer on a heap page), and the index
+ * entries of rows an aborted transaction never wrote (btree marks those
+ * dead on access), or whose VACUUM failed or ran with INDEX_CLEANUP off
+ * after step 1 retired their row group.  VACUUM FULL rewrites all of it.
  *
  * IDENTIFICATION
  *	  src/tableam/am_vacuum.c
@@ -58,6 +60,7 @@
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
 #include "storage/directory.h"
+#include "storage/group_reclaim.h"
 #include "storage/metapage.h"
 #include "storage/promotion_map.h"
 #include "tableam/am_vacuum.h"
@@ -249,8 +252,8 @@ CleanUpIndexes(Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
 
 /*
  * colstore_relation_vacuum
- *		The table AM's relation_vacuum (lazy VACUUM, autovacuum): steps 1
- *		to 4 of the file header, under the ShareUpdateExclusiveLock VACUUM
+ *		The table AM's relation_vacuum (lazy VACUUM, autovacuum): the steps
+ *		of the file header, under the ShareUpdateExclusiveLock VACUUM
  *		holds, with the statistics heap's VACUUM reports.
  */
 void
@@ -286,6 +289,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	bool		frozenxid_updated;
 	bool		minmulti_updated;
 	bool		aggressive;
+	uint32		retired;
+	BlockNumber freed_pages;
+	double		sparse_rows;
+	double		freed_rows;
 
 	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age,
 									   params->freeze_table_age,
@@ -321,10 +328,15 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 			new_frozen_xid = e->rg_xmin;
 		if (e->rg_kind == RG_KIND_ROWGROUP)
 		{
-			if (e->rg_flags & RG_FLAG_INVALID)
-				dead_rows += e->rg_nrows;
-			else
+			if (!(e->rg_flags & RG_FLAG_INVALID))
 				live_rows += e->rg_nrows;
+			else if (!(e->rg_flags & RG_FLAG_FREED))
+			{
+				/* an emptied group's copies count as deleted rows below */
+				dead_rows += e->rg_nrows;
+				if (e->rg_flags & RG_FLAG_EMPTIED)
+					live_rows += e->rg_nrows;
+			}
 		}
 	}
 	ColstoreUnlockWriter(rel);
@@ -380,13 +392,20 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	dead_rows += vs.dead_versions;
 	if (index_cleanup)
 		CleanUpIndexes(indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
+
+	/* row groups: space of groups retired by earlier VACUUMs, then new retirements */
+	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
+	dead_rows -= freed_rows;	/* counted dead in step 1 */
+	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);
 	FreeSpaceMapVacuum(rel);
 	vac_close_indexes(nindexes, indrels, NoLock);
 
 	ereport(elevel,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
 					RelationGetRelationName(rel), vs.removed_versions + vs.pruned_copies,
-					vs.pruned_copies, dead_rows)));
+					vs.pruned_copies, dead_rows),
+			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions.",
+					   retired, freed_pages)));
 
 	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
 						nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
@@ -394,6 +413,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
 						 Max(live_rows, 0), dead_rows);
 
-	/* enough row versions in heap format: compact them in the background */
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions);
+	/*
+	 * enough row versions in heap format, or rows left in mostly deleted row
+	 * groups: compact them in the background
+	 */
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows);
 }

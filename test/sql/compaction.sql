@@ -54,6 +54,8 @@ SELECT colstore.verify('cp') > 0 AS verified;
 VACUUM cp;
 CREATE TEMP TABLE before AS SELECT pg_relation_size('cp') AS size;
 UPDATE cp SET v = v + 1 WHERE id % 4 = 1;
+-- (the 500 new versions; and, more than half of its rows now being updated,
+-- the first row group's 995 others: compaction rewrites a mostly deleted group)
 SELECT colstore.compact('cp');
 VACUUM cp;
 UPDATE cp SET v = v + 1 WHERE id % 4 = 1;

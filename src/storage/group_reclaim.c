@@ -1,0 +1,444 @@
+/*-------------------------------------------------------------------------
+ *
+ * group_reclaim.c
+ *	  VACUUM's reclaiming of whole row groups: retiring the groups whose
+ *	  rows are all gone, and giving their space to new heap tuples.
+ *
+ * A row group's space can be reused only when no backend can read it any
+ * more, and a scan reads the groups of the directory it copied when it
+ * began.  So reclaiming takes two VACUUMs, as btree's page recycling does:
+ *
+ * 1. GroupReclaimRetire: a row group every row of which has a promoted copy
+ *	  that VACUUM pruned (LP_DEAD: deleted for every snapshot, its index
+ *	  entries removed) is marked INVALID | EMPTIED, and its rg_xmin becomes
+ *	  the next transaction id: its stamp.  From then on no scan, fetch or
+ *	  verify reads it.  A scan that copied the directory earlier holds a
+ *	  snapshot whose xmin is at most the stamp.
+ * 2. GroupReclaimFree, in a later VACUUM: an INVALID row group (retired as
+ *	  above, or one whose inserter aborted, whose rg_xmin is then that
+ *	  transaction) whose stamp precedes OldestXmin can no longer be read by
+ *	  anyone.  It is marked FREED first (a crash after that leaks its pages,
+ *	  never reuses pages still referenced), then:
+ *	  - its copies' LP_DEAD items become LP_UNUSED (XLOG_HEAP2_VACUUM);
+ *	  - the stream pages only it used and its promotion map pages become
+ *	    empty heap pages (a full-page generic WAL record each) and go to the
+ *	    free space map, where heap_insert and heap_update (UPDATE versions,
+ *	    promotions, small INSERTs) find them; delta_heap.c registers such a
+ *	    page when a tuple lands on it.  A stream page the group shares with
+ *	    its neighbours in the stream (its first and last, unless they begin
+ *	    and end with it) stays.  Row groups are still always appended at
+ *	    the end of the relation.
+ *	  Standby queries get the conflict first: a record whose redo only
+ *	  cancels the queries with xmin at or before the newest stamp.  Stock
+ *	  PostgreSQL has one such record, btree's "reuse page"
+ *	  (XLOG_BTREE_REUSE_PAGE); it names this relation and touches no page.
+ *
+ * Row numbers are never reused, so index entries that still name a retired
+ * group's rows (left by a VACUUM that failed before its index pass) read as
+ * dead rows, never as other rows.
+ *
+ * IDENTIFICATION
+ *	  src/storage/group_reclaim.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/generic_xlog.h"
+#include "access/heapam.h"
+#include "access/nbtxlog.h"
+#include "access/transam.h"
+#include "access/xlog.h"
+#include "access/xloginsert.h"
+#include "commands/vacuum.h"
+#include "storage/bufmgr.h"
+#include "storage/freespace.h"
+#include "utils/rel.h"
+
+#include "mvcc/row_state.h"
+#include "mvcc/visibility.h"
+#include "storage/delta_vacuum.h"
+#include "storage/directory.h"
+#include "storage/group_reclaim.h"
+#include "storage/metapage.h"
+#include "storage/promotion_map.h"
+#include "storage/rowgroup_reader.h"
+
+/* Sorts heap positions by block, then offset. */
+static int
+ComparePositions(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/* Promoted copies of group's rows, sorted by position; invalid ones first. */
+static ItemPointerData *
+SortedCopies(Relation rel, const RowGroupDirEntry *group)
+{
+	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * Max(group->rg_nrows, 1));
+
+	PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies);
+	qsort(copies, group->rg_nrows, sizeof(ItemPointerData), ComparePositions);
+	return copies;
+}
+
+/*
+ * GroupCountDeleted
+ *		How many rows of group are deleted by committed transactions (their
+ *		promoted copies are dead or recently dead as of oldest_xmin, or
+ *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD).
+ */
+uint32
+GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
+				  BufferAccessStrategy strategy, uint32 *pruned)
+{
+	ItemPointerData *copies;
+	Buffer		buf = InvalidBuffer;
+	uint32		deleted = 0;
+	uint32		i;
+
+	*pruned = 0;
+	if (group->rg_state_root == 0)
+		return 0;
+	copies = SortedCopies(rel, group);
+	for (i = 0; i < group->rg_nrows; i++)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);
+		OffsetNumber off = ItemPointerGetOffsetNumberNoCheck(&copies[i]);
+		HeapTupleData tuple;
+
+		if (!ItemPointerIsValid(&copies[i]))
+			continue;			/* never promoted: not deleted */
+		if (!BufferIsValid(buf) || BufferGetBlockNumber(buf) != blkno)
+		{
+			if (BufferIsValid(buf))
+				UnlockReleaseBuffer(buf);
+			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
+		if (HeapItemIsDead(buf, off))
+		{
+			(*pruned)++;
+			deleted++;
+		}
+		else if (HeapVersionRead(rel, buf, off, &tuple))
+		{
+			HTSV_Result r = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf);
+
+			if (r == HEAPTUPLE_DEAD || r == HEAPTUPLE_RECENTLY_DEAD)
+				deleted++;
+		}
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+	pfree(copies);
+	return deleted;
+}
+
+/*
+ * GroupReclaimRetire
+ *		Step 1 of the file header.  Call after VACUUM's index passes, so the
+ *		copies it pruned have lost their rows' index entries.  Returns the
+ *		number of row groups retired; *sparse_rows is set to the number of
+ *		rows left in groups at least half of whose rows are deleted, which
+ *		compaction rewrites (storage/compaction.c).
+ */
+uint32
+GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
+				   double *sparse_rows)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			ncandidates = 0;
+	int		   *candidates = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	uint32		retired = 0;
+	int			i;
+
+	*sparse_rows = 0;
+	for (i = 0; i < dir->ngroups; i++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
+
+		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID))
+			candidates[ncandidates++] = dir->groups[i];
+	}
+	for (i = 0; i < ncandidates; i++)
+	{
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[candidates[i]];
+		uint32		deleted;
+		uint32		pruned;
+
+		vacuum_delay_point();
+		if (!RowGroupInsertCommitted(&e))
+			continue;
+		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
+		if (pruned < e.rg_nrows)
+		{
+			if (deleted >= e.rg_nrows / 2 + e.rg_nrows % 2)
+				*sparse_rows += e.rg_nrows - deleted;
+			continue;
+		}
+		/* a row's copy, once pruned, stays so: the entry cannot have changed */
+		ColstoreLockWriter(rel);
+		e = DirectoryGet(rel)->entries[candidates[i]];
+		if (!(e.rg_flags & RG_FLAG_INVALID))
+		{
+			e.rg_flags |= RG_FLAG_INVALID | RG_FLAG_EMPTIED;
+			e.rg_xmin = ReadNextTransactionId();
+			DirectoryUpdateEntry(rel, candidates[i], &e);
+			retired++;
+		}
+		ColstoreUnlockWriter(rel);
+	}
+	pfree(candidates);
+	return retired;
+}
+
+/* True if no backend can still read invalid row group e (see the file header). */
+static bool
+StampPassed(const RowGroupDirEntry *e, TransactionId oldest_xmin)
+{
+	return !TransactionIdIsNormal(e->rg_xmin) ||
+		TransactionIdPrecedes(e->rg_xmin, oldest_xmin);
+}
+
+/*
+ * Cancel the standby queries that may still read groups retired at or
+ * before stamp, before their space is reused.
+ */
+static void
+LogStandbyConflict(Relation rel, TransactionId stamp)
+{
+	FullTransactionId next = ReadNextFullTransactionId();
+	uint32		epoch = EpochFromFullTransactionId(next);
+	xl_btree_reuse_page xlrec;
+
+	if (!RelationNeedsWAL(rel) || !XLogStandbyInfoActive() || !TransactionIdIsNormal(stamp))
+		return;
+	if (stamp > XidFromFullTransactionId(next))
+		epoch--;				/* the stamp is from the previous epoch */
+	xlrec.node = rel->rd_node;
+	xlrec.block = COLSTORE_METAPAGE_BLKNO;
+	xlrec.latestRemovedFullXid = FullTransactionIdFromEpochAndXid(epoch, stamp);
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, SizeOfBtreeReusePage);
+	XLogInsert(RM_BTREE_ID, XLOG_BTREE_REUSE_PAGE);
+}
+
+/* Next block of the page stream after blkno, or an error if it has none. */
+static BlockNumber
+NextStreamPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
+{
+	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	BlockNumber next;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DATA);
+	next = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
+	UnlockReleaseBuffer(buf);
+	if (next == InvalidBlockNumber)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("colstore table \"%s\": page stream ends at block %u inside a row group",
+						RelationGetRelationName(rel), blkno)));
+	return next;
+}
+
+/*
+ * Add to pages[*n] the stream pages that hold only bytes of the row group
+ * at dir index e_index: a group's chunk images, moved-row sources and header
+ * are one contiguous run of the stream, from its first chunk to the end of
+ * its header.
+ */
+static void
+CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
+				   BlockNumber tail, BufferAccessStrategy strategy,
+				   BlockNumber **pages, int *n, int *capacity)
+{
+	RowGroupHeader *h = RowGroupReadHeader(rel, e_index, e);
+	StreamPointer start = h->chunks[0].cd_location;
+	StreamPointer hdr = e->rg_header;
+	BlockNumber nblocks = ColstorePhysicalBlocks(rel);
+	BlockNumber blkno = start.sp_block;
+	uint64		spill;			/* header bytes past its first page */
+	uint32		end_offset;
+	int			first = *n;
+	BlockNumber steps = 0;
+
+	pfree(h);
+	for (;;)
+	{
+		if (*n >= *capacity)
+		{
+			*capacity *= 2;
+			*pages = repalloc(*pages, sizeof(BlockNumber) * *capacity);
+		}
+		(*pages)[(*n)++] = blkno;
+		if (blkno == hdr.sp_block)
+			break;
+		if (++steps > nblocks)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("colstore table \"%s\": page stream of the row group at row %llu does not reach its header",
+							RelationGetRelationName(rel),
+							(unsigned long long) e->rg_first_row)));
+		blkno = NextStreamPage(rel, blkno, strategy);
+	}
+	spill = (uint64) hdr.sp_offset + e->rg_header_len > COLSTORE_DATA_END ?
+		(uint64) hdr.sp_offset + e->rg_header_len - COLSTORE_DATA_END : 0;
+	end_offset = spill == 0 ? hdr.sp_offset + e->rg_header_len :
+		COLSTORE_DATA_START + (uint32) ((spill - 1) % COLSTORE_DATA_PER_PAGE) + 1;
+	for (; spill > 0; spill -= Min(spill, (uint64) COLSTORE_DATA_PER_PAGE))
+	{
+		blkno = NextStreamPage(rel, blkno, strategy);
+		if (*n >= *capacity)
+		{
+			*capacity *= 2;
+			*pages = repalloc(*pages, sizeof(BlockNumber) * *capacity);
+		}
+		(*pages)[(*n)++] = blkno;
+	}
+
+	/* the first and last pages may hold other groups' bytes, the tail new ones */
+	if (end_offset < COLSTORE_DATA_END || (*pages)[*n - 1] == tail)
+		(*n)--;
+	if (*n > first && start.sp_offset != COLSTORE_DATA_START)
+	{
+		memmove(&(*pages)[first], &(*pages)[first + 1], sizeof(BlockNumber) * (*n - first - 1));
+		(*n)--;
+	}
+}
+
+/* Make the LP_DEAD items among group's copies reusable. */
+static void
+FreeCopyItems(Relation rel, const RowGroupDirEntry *group, BufferAccessStrategy strategy)
+{
+	ItemPointerData *copies = SortedCopies(rel, group);
+	OffsetNumber offsets[MaxHeapTuplesPerPage];
+	uint32		i = 0;
+
+	while (i < group->rg_nrows)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);
+		int			n = 0;
+
+		for (; i < group->rg_nrows &&
+			 ItemPointerGetBlockNumberNoCheck(&copies[i]) == blkno; i++)
+			if (ItemPointerIsValid(&copies[i]) && n < MaxHeapTuplesPerPage)
+				offsets[n++] = ItemPointerGetOffsetNumber(&copies[i]);
+		if (n > 0)
+			DeltaVacuumReusePageItems(rel, blkno, offsets, n, strategy);
+		vacuum_delay_point();
+	}
+	pfree(copies);
+}
+
+/* Turn colstore page blkno into an empty heap page in the free space map. */
+static void
+GivePageToHeap(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
+{
+	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	GenericXLogState *state;
+	Page		page;
+	Size		freespace;
+
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(ColstorePageOpaqueData)))
+	{
+		UnlockReleaseBuffer(buf);	/* not a colstore page: given already */
+		return;
+	}
+	state = GenericXLogStart(rel);
+	page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+	PageInit(page, BLCKSZ, 0);
+	GenericXLogFinish(state);
+	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	RecordPageWithFreeSpace(rel, blkno, freespace);
+}
+
+/*
+ * GroupReclaimFree
+ *		Step 2 of the file header, for every invalid row group whose stamp
+ *		precedes oldest_xmin.  Returns the number of pages given to heap
+ *		tuples; *freed_rows is set to the number of rows of the groups
+ *		freed.
+ */
+BlockNumber
+GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
+				 double *freed_rows)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	ColstoreMetaPageData meta;
+	int			capacity = 64;
+	BlockNumber *pages = palloc(sizeof(BlockNumber) * capacity);
+	int			npages = 0;
+	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	int			ngroups = 0;
+	TransactionId newest_stamp = InvalidTransactionId;
+	int			i;
+
+	*freed_rows = 0;
+	ColstoreReadMeta(rel, &meta);
+	for (i = 0; i < dir->ngroups; i++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
+
+		if ((e->rg_flags & (RG_FLAG_INVALID | RG_FLAG_FREED)) == RG_FLAG_INVALID &&
+			StampPassed(e, oldest_xmin))
+		{
+			groups[ngroups++] = dir->groups[i];
+			if (TransactionIdIsNormal(e->rg_xmin) &&
+				(!TransactionIdIsValid(newest_stamp) ||
+				 TransactionIdFollows(e->rg_xmin, newest_stamp)))
+				newest_stamp = e->rg_xmin;
+		}
+	}
+	if (ngroups == 0)
+		return 0;
+	LogStandbyConflict(rel, newest_stamp);
+
+	for (i = 0; i < ngroups; i++)
+	{
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[i]];
+		BlockNumber *map_pages;
+		int			nmap;
+		int			first = npages;
+		int			j;
+
+		vacuum_delay_point();
+		if (e.rg_header.sp_block != InvalidBlockNumber)
+			CollectStreamPages(rel, groups[i], &e, meta.cm_stream_tail, strategy,
+							   &pages, &npages, &capacity);
+		nmap = PromotionMapPages(rel, &e, &map_pages);
+		for (j = 0; j < nmap; j++)
+		{
+			if (npages >= capacity)
+			{
+				capacity *= 2;
+				pages = repalloc(pages, sizeof(BlockNumber) * capacity);
+			}
+			pages[npages++] = map_pages[j];
+		}
+		pfree(map_pages);
+
+		/* marked first: a crash from here on leaks the pages, never reuses them twice */
+		ColstoreLockWriter(rel);
+		e = DirectoryGet(rel)->entries[groups[i]];
+		e.rg_flags |= RG_FLAG_FREED;
+		DirectoryUpdateEntry(rel, groups[i], &e);
+		ColstoreUnlockWriter(rel);
+		*freed_rows += e.rg_nrows;
+
+		if (e.rg_state_root != 0)
+			FreeCopyItems(rel, &e, strategy);
+		for (j = first; j < npages; j++)
+		{
+			vacuum_delay_point();
+			GivePageToHeap(rel, pages[j], strategy);
+		}
+	}
+	pfree(groups);
+	pfree(pages);
+	return npages;
+}
