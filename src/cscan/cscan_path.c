@@ -58,6 +58,7 @@
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
+#include "optimizer/plancat.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "storage/smgr.h"
@@ -69,6 +70,7 @@
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
 #include "cscan/ordered_path.h"
+#include "storage/directory.h"
 #include "colstore.h"
 #include "sqlapi/options.h"
 #include "tableam/am_handler.h"
@@ -82,6 +84,8 @@ typedef struct ScanInputs
 	ColstoreOptions opts;		/* chunk and row group sizes */
 	BlockNumber pages;			/* the file's pages (rel->pages counts the
 								 * pseudo-blocks of the TID space) */
+	BlockNumber heap_pages;		/* ... of which heap pages */
+	Cost		heap_cost;		/* reading those (ColstoreHeapPagesCost) */
 	double		share_read;		/* expected after pruning */
 	int			npruning;		/* clauses that can prune */
 	List	   *filter;			/* clauses the batch filter decides */
@@ -305,6 +309,29 @@ ColstorePhysicalPages(Oid relid)
 }
 
 /*
+ * ColstoreHeapPagesCost
+ *		What a scan of the table pays for its heap pages (UPDATE's versions,
+ *		promoted copies, the rows of small INSERTs: storage/delta_heap.c),
+ *		which pruning never skips: every page is read, every tuple on it
+ *		checked for visibility and deformed.  *heap_pages is set to their
+ *		number.  delta_heap.c invalidates the table's cached plans each time
+ *		that number doubles, so plans made while it was small do not stay.
+ */
+Cost
+ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages)
+{
+	Relation	rel = table_open(relid, NoLock);
+	int32		width = get_relation_data_width(relid, NULL);
+	double		per_page = Min((double) MaxHeapTuplesPerPage,
+							   BLCKSZ / (double) (MAXALIGN(SizeofHeapTupleHeader) + width +
+												  sizeof(ItemIdData)));
+
+	*heap_pages = DirectoryGet(rel)->ndeltas;
+	table_close(rel, NoLock);
+	return *heap_pages * (seq_page_cost + (cpu_tuple_cost + cpu_operator_cost) * per_page);
+}
+
+/*
  * The sequential scan's cost model, over the file's real pages, scaled by
  * the share of the table read, spread over workers.  The share is at least
  * one chunk's worth (a chunk is decoded whole), and every row group header
@@ -340,7 +367,9 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	get_tablespace_page_costs(rel->reltablespace, NULL, &spc_seq_page_cost);
 	/* the quals ExecScan evaluates: those the batch filter does not decide */
 	cost_qual_eval(&qual_cost, list_difference_ptr(rel->baserestrictinfo, in->filter), root);
-	disk_run_cost = spc_seq_page_cost * (in->pages * share_read + ngroups);
+	/* heap pages are read whole, whatever the pruning */
+	disk_run_cost = spc_seq_page_cost *
+		((in->pages - Min(in->pages, in->heap_pages)) * share_read + ngroups) + in->heap_cost;
 	cpu_run_cost = (cpu_tuple_cost + qual_cost.per_tuple) * rel->tuples *
 		Min(share_read, filter_selectivity) +
 		cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR * rows_read *
@@ -461,6 +490,7 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		(in.npruning == 0 || in.share_read > 1.0 - MIN_EXPECTED_SKIP))
 		return;
 	in.pages = ColstorePhysicalPages(rte->relid);
+	in.heap_cost = ColstoreHeapPagesCost(rte->relid, &in.heap_pages);
 	in.filter_selectivity = 1.0;
 	if (in.filter != NIL)
 		in.filter_selectivity =

@@ -30,6 +30,7 @@ extern double ColstoreChunksWithPassingRows(double rows_passing, double rows_rea
 extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern BlockNumber ColstorePhysicalPages(Oid relid);
+extern Cost ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages);
 extern void ColstoreScanPathInit(void);
 
 #endif							/* CSCAN_PATH_H */

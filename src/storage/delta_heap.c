@@ -44,6 +44,7 @@
 #include "access/transam.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
+#include "utils/inval.h"
 #include "utils/rel.h"
 
 #include "storage/delta_heap.h"
@@ -59,6 +60,7 @@ static void
 AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
 {
 	RowGroupDirEntry entry;
+	int			ndeltas;
 
 	memset(&entry, 0, sizeof(entry));
 	entry.rg_kind = RG_KIND_DELTA_PAGE;
@@ -68,6 +70,16 @@ AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
 	entry.rg_header.sp_block = blkno;
 	/* a pseudo-block of its own, so item numbers are offsets in it */
 	(void) AppendRowRange(rel, &entry, ROWS_PER_TID_BLOCK, ROWS_PER_TID_BLOCK);
+
+	/*
+	 * A scan reads every heap page, which the planner's costs count
+	 * (cscan/cscan_path.c): when their number doubles, plans cached while
+	 * it was smaller (a prepared point lookup planned as a pruning
+	 * ColstoreScan) are made again.
+	 */
+	ndeltas = DirectoryGet(rel)->ndeltas;
+	if ((ndeltas & (ndeltas - 1)) == 0)
+		CacheInvalidateRelcache(rel);
 }
 
 /*
