@@ -43,6 +43,18 @@
 #define RootSlots(page)	((BlockNumber *) ((char *) (page) + COLSTORE_DATA_START))
 #define LeafSlots(page)	((ItemPointerData *) ((char *) (page) + COLSTORE_DATA_START))
 
+/* Raise the error for a root page chain that ends too early. */
+static void
+pg_attribute_noreturn()
+ReportShortMap(Relation rel, const RowGroupDirEntry *group)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is too short",
+							 RelationGetRelationName(rel),
+							 (unsigned long long) group->rg_first_row)));
+}
+
 /* Root page holding row's leaf pointer, found by walking the chain. */
 static BlockNumber
 FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
@@ -59,11 +71,7 @@ FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 		blkno = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
 		UnlockReleaseBuffer(buf);
 		if (blkno == InvalidBlockNumber)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is too short",
-									 RelationGetRelationName(rel),
-									 (unsigned long long) group->rg_first_row)));
+			ReportShortMap(rel, group);
 	}
 	return blkno;
 }
@@ -184,11 +192,7 @@ PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blo
 		root = ColstorePageGetOpaque(page)->cp_next;
 		UnlockReleaseBuffer(buf);
 		if (r + 1 < nroots && root == InvalidBlockNumber)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is too short",
-									 RelationGetRelationName(rel),
-									 (unsigned long long) group->rg_first_row)));
+			ReportShortMap(rel, group);
 	}
 	return n;
 }
