@@ -94,7 +94,16 @@ colstore_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 
 	if (!ItemPointerToRowNumber(tid, &rownum))
 		return false;
-	return RowFetch(rel, rownum, snapshot, slot) == ROW_VISIBLE;
+	if (RowFetch(rel, rownum, snapshot, slot) != ROW_VISIBLE)
+		return false;
+	/*
+	 * SERIALIZABLE (TID scans): heap locks the tuple it fetched; colstore,
+	 * as for its other reads, the whole relation, which also covers the row
+	 * after compaction moved it to another TID.
+	 */
+	if (IsMVCCSnapshot(snapshot))
+		PredicateLockRelation(rel, snapshot);
+	return true;
 }
 
 bool
