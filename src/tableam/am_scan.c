@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * am_scan.c
- *	  Sequential, parallel, bitmap, sample and ANALYZE scans of colstore
- *	  tables.
+ *	  Sequential and parallel scans of colstore tables, and the chunk
+ *	  decoder every table scan positions (am_scan_positioned.c for bitmap,
+ *	  sample and ANALYZE scans; am_scan_internal.h for the descriptor).
  *
  * A scan takes, at its start, a copy of the directory's row groups in row
  * number order together with their visibility to the scan's snapshot (a
@@ -16,9 +17,8 @@
  * whole row groups through an atomic counter in shared memory; all
  * participants compute the same list because they use the same snapshot.
  *
- * Bitmap, sample and ANALYZE scans visit rows in ascending row number order
- * and position the same chunk decoder on the row they need, so each chunk
- * is decoded at most once per scan.
+ * Bitmap, sample and ANALYZE scans (am_scan_positioned.c) position the
+ * same chunk decoder on the rows they need.
  *
  * TIDs name row numbers (rowgroup_format.h), so "blocks" here are the
  * pseudo-blocks of ROWS_PER_TID_BLOCK rows of the TID space.
@@ -56,105 +56,9 @@
 #include "storage/rowgroup_reader.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_scan.h"
+#include "tableam/am_scan_internal.h"
 #include "tableam/am_slot.h"
 
-typedef struct ParallelColstoreScanDescData
-{
-	ParallelTableScanDescData base;
-	pg_atomic_uint32 next_group;	/* next row group or delta page */
-} ParallelColstoreScanDescData;
-
-typedef ParallelColstoreScanDescData *ParallelColstoreScanDesc;
-
-/*
- * A unit of the scan: a row group, or a delta page (a heap page of the
- * relation, whose rows are read as one chunk of its pseudo-block).
- */
-typedef struct ScanGroup
-{
-	RowGroupDirEntry entry;
-	uint32		dir_index;
-	bool		is_delta;
-	bool		visible;
-	bool		dead;			/* aborted inserter */
-} ScanGroup;
-
-/* A numeric column of the current chunk as scaled integers (BatchScaled). */
-typedef struct ScaledColumn
-{
-	uint32		generation;		/* chunk_generation it was read in */
-	bool		read;			/* read in that generation */
-	bool		scaled;			/* stored as scaled integers: arrays set */
-	int			scale;
-	int64	   *values;
-	int64	   *dscales;
-	bool	   *isnull;
-} ScaledColumn;
-
-/*
- * Arrays a column's decoded values and NULL flags go to, kept from chunk to
- * chunk: allocating them per chunk made malloc return and fetch the same
- * large blocks from the kernel for every chunk.
- */
-typedef struct ColumnBuffer
-{
-	Datum	   *values;
-	bool	   *isnull;
-	int			rows;			/* room for this many rows */
-} ColumnBuffer;
-
-typedef struct ColstoreScanDescData
-{
-	TableScanDescData rs_base;
-	MemoryContext scan_cxt;		/* the group list */
-	MemoryContext group_cxt;	/* header of the current group */
-	MemoryContext chunk_cxt;	/* decoded chunk of the current group */
-	ScanGroup  *groups;			/* all row groups, by first row */
-	int			ngroups;
-	int			next_group;		/* next group for a serial scan */
-	int			cur_group;		/* -1: none */
-	RowGroupHeader *header;		/* of the current group; NULL: delta page */
-	int			cur_chunk;		/* -1: none decoded */
-	int			chunk_rows;
-	int			chunk_pos;		/* next row of the chunk to return */
-	Datum	  **values;			/* [natts][chunk rows] */
-	bool	  **isnull;
-	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
-	ScaledColumn *scaled;		/* [natts]: ColstoreScanBatchScaled's reads */
-	ColumnBuffer *buffers;		/* [natts]: where values[]/isnull[] point */
-	MemoryContext buffer_cxt;	/* the buffers' arrays */
-	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
-	int			max_natts;		/* room in values/isnull/decoded */
-	uint32		chunk_generation;	/* bumped whenever decoded data goes */
-	/* RowLiveness of each row of the current chunk, or NULL: all ROW_LIVE */
-	uint8	   *row_mask;
-	uint8		last_liveness;	/* of the row returned last */
-	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
-	/* current delta page: its rows (copies) and item numbers */
-	HeapTuple  *delta_tuples;
-	OffsetNumber *delta_offsets;
-	uint8	   *delta_liveness;
-	int			delta_rows;
-	/* set by ColstoreScanConfigure (the custom scan); forward scans only */
-	bool	   *needed;			/* [needed_natts]: columns to decode, or NULL */
-	int			needed_natts;
-	ColstoreChunkFilter filter; /* true: skip the chunk, or NULL */
-	void	   *filter_arg;
-	ColstoreRowFilter row_filter;	/* ColstoreScanSetRowFilter, or NULL */
-	void	   *row_filter_arg;
-	bool	   *row_selected;	/* [chunk_rows]: rows the filter kept, or NULL */
-	bool		group_has_reads;	/* a chunk of cur_group was selected */
-	ColstoreScanCounters counters;
-	/* row number range of index_build_range_scan, [range_start, range_end) */
-	uint64		range_start;
-	uint64		range_end;
-	/* bitmap, sample and analyze position */
-	BlockNumber cur_block;
-	int			bm_index;
-	OffsetNumber cur_offset;
-} ColstoreScanDescData;
-
-typedef ColstoreScanDescData *ColstoreScanDesc;
 
 /*
  * Drop the decoded chunk: its memory, its columns and its row mask.  Lazy
@@ -342,8 +246,8 @@ colstore_scan_rescan(TableScanDesc scan, struct ScanKeyData *key,
 #define GroupChunks(s)	((int) ((s)->header != NULL ? (s)->header->nchunks : 1))
 
 /* Make group i current (reading its header); no chunk decoded yet. */
-static void
-OpenGroup(ColstoreScanDesc s, int i)
+void
+ScanOpenGroup(ColstoreScanDesc s, int i)
 {
 	MemoryContext oldcxt;
 
@@ -377,8 +281,8 @@ OpenGroup(ColstoreScanDesc s, int i)
  * descriptor, which during ALTER TABLE rewrites is the old one.  No column
  * is decoded yet (DecodeColumn does that on demand).
  */
-static void
-SelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
+void
+ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 {
 	if (desc->natts > s->max_natts)
 	{
@@ -564,7 +468,7 @@ SelectNextChunk(ColstoreScanDesc s, TupleDesc desc)
 	}
 	if (c < nchunks)
 	{
-		SelectChunk(s, c, desc);
+		ScanSelectChunk(s, c, desc);
 		s->counters.chunks_read++;
 		if (!s->group_has_reads)
 			s->counters.groups_read++;
@@ -605,7 +509,7 @@ AdvanceChunk(ColstoreScanDesc s, TupleDesc desc)
 			s->next_group = s->ngroups;
 			return false;
 		}
-		OpenGroup(s, next);
+		ScanOpenGroup(s, next);
 	}
 }
 
@@ -613,8 +517,8 @@ AdvanceChunk(ColstoreScanDesc s, TupleDesc desc)
  * Store row pos of the current chunk in slot: lazily in a colstore slot,
  * decoding every column for other slot types.
  */
-static void
-StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
+void
+ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 {
 	const ScanGroup *g = &s->groups[s->cur_group];
 
@@ -648,9 +552,6 @@ StoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 	slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
 }
 
-/* Is row pos of the current chunk one the scan must not return? */
-#define RowHidden(s, pos) \
-	((s)->row_mask != NULL && (s)->row_mask[pos] == ROW_HIDDEN)
 
 /* ... or one the row filter removed (forward scans)? */
 #define RowSkipped(s, pos) \
@@ -974,9 +875,9 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 				ExecClearTuple(slot);
 				return false;
 			}
-			OpenGroup(s, g);
+			ScanOpenGroup(s, g);
 			s->next_group = g + 1;
-			SelectChunk(s, GroupChunks(s) - 1, desc);
+			ScanSelectChunk(s, GroupChunks(s) - 1, desc);
 			s->chunk_pos = s->chunk_rows + 1;
 		}
 		row = s->chunk_pos - 2;
@@ -985,14 +886,14 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 			s->chunk_pos = row + 1;
 			if (RowHidden(s, row))
 				continue;
-			StoreRow(s, row, slot);
+			ScanStoreRow(s, row, slot);
 			if (!RowQualifies(s, slot))
 				continue;
 			return true;
 		}
 		if (s->cur_chunk > 0)
 		{
-			SelectChunk(s, s->cur_chunk - 1, desc);
+			ScanSelectChunk(s, s->cur_chunk - 1, desc);
 			s->chunk_pos = s->chunk_rows + 1;
 			continue;
 		}
@@ -1025,7 +926,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 			{
 				int			pos = s->chunk_pos;
 
-				SelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
+				ScanSelectChunk(s, s->cur_chunk, slot->tts_tupleDescriptor);
 				ApplyRowFilter(s, false);
 				s->chunk_pos = pos;
 			}
@@ -1034,7 +935,7 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
 				s->chunk_pos = NextSelectedRow(s, s->chunk_pos + 1);
 				continue;
 			}
-			StoreRow(s, s->chunk_pos++, slot);
+			ScanStoreRow(s, s->chunk_pos++, slot);
 			if (!RowQualifies(s, slot))
 				continue;
 			pgstat_count_heap_getnext(scan->rs_rd);
@@ -1128,7 +1029,7 @@ ColstoreScanSetPosition(TableScanDesc scan, const ColstoreScanPosition *pos,
 	}
 	if (s->cur_group != pos->group)
 	{
-		OpenGroup(s, pos->group);
+		ScanOpenGroup(s, pos->group);
 		s->group_has_reads = true;	/* counted when first read */
 	}
 	if (pos->chunk < 0)
@@ -1140,7 +1041,7 @@ ColstoreScanSetPosition(TableScanDesc scan, const ColstoreScanPosition *pos,
 	}
 	if (s->cur_chunk != pos->chunk || s->chunk_desc != desc)
 	{
-		SelectChunk(s, pos->chunk, desc);
+		ScanSelectChunk(s, pos->chunk, desc);
 		ApplyRowFilter(s, false);
 	}
 	s->chunk_pos = Min(pos->row, s->chunk_rows);
@@ -1188,257 +1089,4 @@ colstore_parallelscan_reinitialize(Relation rel, ParallelTableScanDesc pscan)
 	ParallelColstoreScanDesc p = (ParallelColstoreScanDesc) pscan;
 
 	pg_atomic_write_u32(&p->next_group, 0);
-}
-
-/* ----------------------------------------------------------------
- * Positioned access: bitmap, sample and ANALYZE scans
- * ----------------------------------------------------------------
- */
-
-/* Group holding rownum, or -1. */
-static int
-FindGroup(ColstoreScanDesc s, uint64 rownum)
-{
-	int			lo = 0,
-				hi = s->ngroups - 1;
-
-	if (s->cur_group >= 0)
-	{
-		const RowGroupDirEntry *e = &s->groups[s->cur_group].entry;
-
-		if (rownum >= e->rg_first_row && rownum < e->rg_first_row + e->rg_nrows)
-			return s->cur_group;
-	}
-	while (lo <= hi)
-	{
-		int			mid = (lo + hi) / 2;
-		const RowGroupDirEntry *e = &s->groups[mid].entry;
-
-		if (rownum < e->rg_first_row)
-			hi = mid - 1;
-		else if (rownum >= e->rg_first_row + e->rg_nrows)
-			lo = mid + 1;
-		else
-			return mid;
-	}
-	return -1;
-}
-
-/*
- * Put row rownum into slot if it exists and is visible to the scan.
- * *dead is set when it exists but its inserter aborted or it was deleted
- * (or, for scans without an MVCC snapshot, is dead to everyone).
- */
-static bool
-FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
-				bool *dead)
-{
-	int			g = FindGroup(s, rownum);
-	uint32		row;
-	int			pos;
-	uint32		c;
-
-	*dead = false;
-	if (g < 0)
-		return false;
-	if (!s->groups[g].visible)
-	{
-		*dead = s->groups[g].dead;
-		return false;
-	}
-	if (g != s->cur_group)
-		OpenGroup(s, g);
-	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
-	if (s->header == NULL)
-	{
-		/* a delta page: its visible rows, in item number order */
-		if (s->cur_chunk != 0 || slot->tts_tupleDescriptor != s->chunk_desc)
-			SelectChunk(s, 0, slot->tts_tupleDescriptor);
-		for (pos = 0; pos < s->chunk_rows; pos++)
-			if (s->delta_offsets[pos] == row + 1)
-				break;
-		if (pos == s->chunk_rows)
-			return false;
-	}
-	else
-	{
-		c = RowGroupFindChunk(s->header, row);
-		if ((int) c != s->cur_chunk || slot->tts_tupleDescriptor != s->chunk_desc)
-			SelectChunk(s, c, slot->tts_tupleDescriptor);
-		pos = (int) (row - s->header->chunk_first_row[c]);
-		if (RowHidden(s, pos))
-		{
-			*dead = true;
-			return false;
-		}
-	}
-	StoreRow(s, pos, slot);
-	return true;
-}
-
-bool
-colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
-								 BufferAccessStrategy bstrategy)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-
-	s->cur_block = blockno;
-	s->cur_offset = FirstOffsetNumber;
-	return blockno < COLSTORE_DELTA_FIRST_BLOCK;
-}
-
-bool
-colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
-								 double *liverows, double *deadrows,
-								 TupleTableSlot *slot)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-
-	while (s->cur_offset <= ROWS_PER_TID_BLOCK)
-	{
-		uint64		rownum = (uint64) s->cur_block * ROWS_PER_TID_BLOCK +
-			(s->cur_offset - 1);
-		bool		dead;
-
-		s->cur_offset++;
-		if (FetchPositioned(s, rownum, slot, &dead))
-		{
-			if (s->last_liveness == ROW_RECENTLY_DEAD)
-			{
-				*deadrows += 1;
-				continue;
-			}
-			/* analyze keeps the values beyond the next call */
-			ExecMaterializeSlot(slot);
-			*liverows += 1;
-			return true;
-		}
-		if (dead)
-			*deadrows += 1;
-	}
-	ExecClearTuple(slot);
-	return false;
-}
-
-bool
-colstore_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-
-	s->cur_block = tbmres->blockno;
-	s->bm_index = 0;
-	s->cur_offset = FirstOffsetNumber;
-	return tbmres->blockno < COLSTORE_DELTA_FIRST_BLOCK;
-}
-
-bool
-colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
-								TupleTableSlot *slot)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-
-	for (;;)
-	{
-		OffsetNumber off;
-		bool		dead;
-
-		if (tbmres->ntuples >= 0)
-		{
-			if (s->bm_index >= tbmres->ntuples)
-				break;
-			off = tbmres->offsets[s->bm_index++];
-		}
-		else
-		{
-			if (s->cur_offset > ROWS_PER_TID_BLOCK)
-				break;
-			off = s->cur_offset++;
-		}
-		if (off < 1 || off > ROWS_PER_TID_BLOCK)
-			continue;
-		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							slot, &dead))
-		{
-			pgstat_count_heap_fetch(scan->rs_rd);
-			return true;
-		}
-	}
-	ExecClearTuple(slot);
-	return false;
-}
-
-/* Number of pseudo-blocks covering every row number handed out so far. */
-static BlockNumber
-TidBlocks(ColstoreScanDesc s)
-{
-	ColstoreDirectory *dir = DirectoryGet(s->rs_base.rs_rd);
-
-	return (BlockNumber) ((dir->next_row + ROWS_PER_TID_BLOCK - 1) / ROWS_PER_TID_BLOCK);
-}
-
-bool
-colstore_scan_sample_next_block(TableScanDesc scan,
-								struct SampleScanState *scanstate)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-	TsmRoutine *tsm = scanstate->tsmroutine;
-	BlockNumber nblocks = TidBlocks(s);
-	BlockNumber blockno;
-
-	if (tsm->NextSampleBlock)
-		blockno = tsm->NextSampleBlock(scanstate, nblocks);
-	else if (s->cur_block == InvalidBlockNumber)
-		blockno = nblocks > 0 ? 0 : InvalidBlockNumber;
-	else
-		blockno = s->cur_block + 1 < nblocks ? s->cur_block + 1 : InvalidBlockNumber;
-
-	s->cur_block = blockno;
-	if (blockno == InvalidBlockNumber)
-		return false;
-	return true;
-}
-
-bool
-colstore_scan_sample_next_tuple(TableScanDesc scan,
-								struct SampleScanState *scanstate,
-								TupleTableSlot *slot)
-{
-	ColstoreScanDesc s = (ColstoreScanDesc) scan;
-	TsmRoutine *tsm = scanstate->tsmroutine;
-
-	for (;;)
-	{
-		OffsetNumber off = tsm->NextSampleTuple(scanstate, s->cur_block,
-												ROWS_PER_TID_BLOCK);
-		bool		dead;
-
-		if (!OffsetNumberIsValid(off))
-		{
-			ExecClearTuple(slot);
-			return false;
-		}
-		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							slot, &dead))
-		{
-			pgstat_count_heap_getnext(scan->rs_rd);
-			return true;
-		}
-	}
-}
-
-/* ----------------------------------------------------------------
- * TID helpers
- * ----------------------------------------------------------------
- */
-
-bool
-colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid)
-{
-	uint64		rownum;
-	ColstoreDirectory *dir;
-
-	if (!ItemPointerToRowNumber(tid, &rownum))
-		return false;
-	dir = DirectoryGet(scan->rs_rd);
-	return rownum < dir->next_row;
 }

@@ -1,0 +1,131 @@
+/*-------------------------------------------------------------------------
+ *
+ * am_scan_internal.h
+ *	  The scan descriptor of colstore's table scans, shared by the files that
+ *	  implement them: am_scan.c (sequential and parallel scans, chunk
+ *	  decoding) and am_scan_positioned.c (bitmap, sample and ANALYZE scans).
+ *	  Not for other callers: they use am_scan.h.
+ *
+ * IDENTIFICATION
+ *	  src/tableam/am_scan_internal.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AM_SCAN_INTERNAL_H
+#define AM_SCAN_INTERNAL_H
+
+#include "access/relscan.h"
+#include "port/atomics.h"
+
+#include "mvcc/row_state.h"
+#include "storage/rowgroup_reader.h"
+#include "tableam/am_scan.h"
+
+typedef struct ParallelColstoreScanDescData
+{
+	ParallelTableScanDescData base;
+	pg_atomic_uint32 next_group;	/* next row group or delta page */
+} ParallelColstoreScanDescData;
+
+typedef ParallelColstoreScanDescData *ParallelColstoreScanDesc;
+
+/*
+ * A unit of the scan: a row group, or a delta page (a heap page of the
+ * relation, whose rows are read as one chunk of its pseudo-block).
+ */
+typedef struct ScanGroup
+{
+	RowGroupDirEntry entry;
+	uint32		dir_index;
+	bool		is_delta;
+	bool		visible;
+	bool		dead;			/* aborted inserter */
+} ScanGroup;
+
+/* A numeric column of the current chunk as scaled integers (BatchScaled). */
+typedef struct ScaledColumn
+{
+	uint32		generation;		/* chunk_generation it was read in */
+	bool		read;			/* read in that generation */
+	bool		scaled;			/* stored as scaled integers: arrays set */
+	int			scale;
+	int64	   *values;
+	int64	   *dscales;
+	bool	   *isnull;
+} ScaledColumn;
+
+/*
+ * Arrays a column's decoded values and NULL flags go to, kept from chunk to
+ * chunk: allocating them per chunk made malloc return and fetch the same
+ * large blocks from the kernel for every chunk.
+ */
+typedef struct ColumnBuffer
+{
+	Datum	   *values;
+	bool	   *isnull;
+	int			rows;			/* room for this many rows */
+} ColumnBuffer;
+
+typedef struct ColstoreScanDescData
+{
+	TableScanDescData rs_base;
+	MemoryContext scan_cxt;		/* the group list */
+	MemoryContext group_cxt;	/* header of the current group */
+	MemoryContext chunk_cxt;	/* decoded chunk of the current group */
+	ScanGroup  *groups;			/* all row groups, by first row */
+	int			ngroups;
+	int			next_group;		/* next group for a serial scan */
+	int			cur_group;		/* -1: none */
+	RowGroupHeader *header;		/* of the current group; NULL: delta page */
+	int			cur_chunk;		/* -1: none decoded */
+	int			chunk_rows;
+	int			chunk_pos;		/* next row of the chunk to return */
+	Datum	  **values;			/* [natts][chunk rows] */
+	bool	  **isnull;
+	bool	   *decoded;		/* [natts]: column decoded for cur_chunk */
+	ScaledColumn *scaled;		/* [natts]: ColstoreScanBatchScaled's reads */
+	ColumnBuffer *buffers;		/* [natts]: where values[]/isnull[] point */
+	MemoryContext buffer_cxt;	/* the buffers' arrays */
+	TupleDesc	chunk_desc;		/* descriptor the columns are decoded with */
+	int			max_natts;		/* room in values/isnull/decoded */
+	uint32		chunk_generation;	/* bumped whenever decoded data goes */
+	/* RowLiveness of each row of the current chunk, or NULL: all ROW_LIVE */
+	uint8	   *row_mask;
+	uint8		last_liveness;	/* of the row returned last */
+	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
+	/* current delta page: its rows (copies) and item numbers */
+	HeapTuple  *delta_tuples;
+	OffsetNumber *delta_offsets;
+	uint8	   *delta_liveness;
+	int			delta_rows;
+	/* set by ColstoreScanConfigure (the custom scan); forward scans only */
+	bool	   *needed;			/* [needed_natts]: columns to decode, or NULL */
+	int			needed_natts;
+	ColstoreChunkFilter filter; /* true: skip the chunk, or NULL */
+	void	   *filter_arg;
+	ColstoreRowFilter row_filter;	/* ColstoreScanSetRowFilter, or NULL */
+	void	   *row_filter_arg;
+	bool	   *row_selected;	/* [chunk_rows]: rows the filter kept, or NULL */
+	bool		group_has_reads;	/* a chunk of cur_group was selected */
+	ColstoreScanCounters counters;
+	/* row number range of index_build_range_scan, [range_start, range_end) */
+	uint64		range_start;
+	uint64		range_end;
+	/* bitmap, sample and analyze position */
+	BlockNumber cur_block;
+	int			bm_index;
+	OffsetNumber cur_offset;
+} ColstoreScanDescData;
+
+typedef ColstoreScanDescData *ColstoreScanDesc;
+
+/* Is row pos of the current chunk one the scan must not return? */
+#define RowHidden(s, pos) \
+	((s)->row_mask != NULL && (s)->row_mask[pos] == ROW_HIDDEN)
+
+/* am_scan.c: make group i the current one, decode chunk c, store row pos */
+extern void ScanOpenGroup(ColstoreScanDesc s, int i);
+extern void ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc);
+extern void ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot);
+
+#endif							/* AM_SCAN_INTERNAL_H */
