@@ -99,6 +99,14 @@ balanced() {
 	AND (SELECT sum(tbalance) FROM $1_tellers) = (SELECT sum(abalance) FROM $1_accounts);"
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+# the CALLs of one workload: a warm-up each, then three runs of each set in turn
+turns() {
+	local run
+	for run in 2 "$seconds" "$seconds" "$seconds"; do
+		echo "CALL $1_h($run, $scale);"
+		echo "CALL $1_c($run, $scale);"
+	done
+}
 
 declare -A R
 for kind in permanent unlogged temporary; do
@@ -115,22 +123,8 @@ SET temp_buffers = '6GB';
 $(tables "$create" h heap)
 $(tables "$create" c colstore)
 CHECKPOINT;
-CALL tpcb_h(2, $scale);
-CALL tpcb_c(2, $scale);
-CALL tpcb_h($seconds, $scale);
-CALL tpcb_c($seconds, $scale);
-CALL tpcb_h($seconds, $scale);
-CALL tpcb_c($seconds, $scale);
-CALL tpcb_h($seconds, $scale);
-CALL tpcb_c($seconds, $scale);
-CALL select_only_h(2, $scale);
-CALL select_only_c(2, $scale);
-CALL select_only_h($seconds, $scale);
-CALL select_only_c($seconds, $scale);
-CALL select_only_h($seconds, $scale);
-CALL select_only_c($seconds, $scale);
-CALL select_only_h($seconds, $scale);
-CALL select_only_c($seconds, $scale);
+$(turns tpcb)
+$(turns select_only)
 $(balanced h)
 $(balanced c)
 DROP TABLE h_branches, h_tellers, h_accounts, h_history, c_branches, c_tellers, c_accounts, c_history;

@@ -262,26 +262,13 @@ GroupSettled(const RowGroupDirEntry *e, TransactionId oldest_xmin)
 		(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, oldest_xmin));
 }
 
-/* Whether the heap tuple at phys is live: nobody's committed delete is on it. */
-static bool
-CopyIsLive(Relation rel, ItemPointer phys, TransactionId oldest_xmin)
-{
-	Buffer		buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
-	HeapTupleData tuple;
-	bool		live;
-
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	live = HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple) &&
-		HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) == HEAPTUPLE_LIVE;
-	UnlockReleaseBuffer(buf);
-	return live;
-}
-
 /*
- * Append to *list the heap copies of the live rows of the sparse row groups:
+ * Append to *list the heap copies of the rows of the sparse row groups:
  * those every snapshot sees, at least half of whose rows (but not all) are
  * deleted.  A row without a copy is promoted first (mvcc/row_state.c), so
- * that moving it is deleting its copy, like moving a heap tuple.
+ * that moving it is deleting its copy, like moving a heap tuple.  The copies
+ * of deleted rows are listed too: TakeTuple skips them (pruned, or a delete
+ * that fails), as it skips the ones somebody locks.
  */
 static void
 FindSparseRows(CompactBatch *batch, MovableList *list)
@@ -327,8 +314,6 @@ FindSparseRows(CompactBatch *batch, MovableList *list)
 					continue;
 				copies[row] = state.phys;
 			}
-			if (!CopyIsLive(rel, &copies[row], batch->oldest_xmin))
-				continue;
 			if (list->n == list->capacity)
 			{
 				list->capacity *= 2;

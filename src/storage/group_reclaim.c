@@ -71,7 +71,7 @@ ComparePositions(const void *a, const void *b)
 	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
 }
 
-/* Promoted copies of group's rows, sorted by position; invalid ones first. */
+/* Promoted copies of group's rows, sorted by position (invalid ones, rows never promoted, last). */
 static ItemPointerData *
 SortedCopies(Relation rel, const RowGroupDirEntry *group)
 {
@@ -243,16 +243,34 @@ NextStreamPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 	return next;
 }
 
+/* The pages one row group's freeing gives to heap tuples. */
+typedef struct PageList
+{
+	BlockNumber *pages;
+	int			n;
+	int			capacity;
+} PageList;
+
+static void
+AppendPage(PageList *list, BlockNumber blkno)
+{
+	if (list->n >= list->capacity)
+	{
+		list->capacity *= 2;
+		list->pages = repalloc(list->pages, sizeof(BlockNumber) * list->capacity);
+	}
+	list->pages[list->n++] = blkno;
+}
+
 /*
- * Add to pages[*n] the stream pages that hold only bytes of the row group
+ * Add to list the stream pages that hold only bytes of the row group
  * at dir index e_index: a group's chunk images, moved-row sources and header
  * are one contiguous run of the stream, from its first chunk to the end of
  * its header.
  */
 static void
 CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
-				   BlockNumber tail, BufferAccessStrategy strategy,
-				   BlockNumber **pages, int *n, int *capacity)
+				   BlockNumber tail, BufferAccessStrategy strategy, PageList *list)
 {
 	RowGroupHeader *h = RowGroupReadHeader(rel, e_index, e);
 	StreamPointer start = h->chunks[0].cd_location;
@@ -261,18 +279,13 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 	BlockNumber blkno = start.sp_block;
 	uint64		spill;			/* header bytes past its first page */
 	uint32		end_offset;
-	int			first = *n;
+	int			first = list->n;
 	BlockNumber steps = 0;
 
 	pfree(h);
 	for (;;)
 	{
-		if (*n >= *capacity)
-		{
-			*capacity *= 2;
-			*pages = repalloc(*pages, sizeof(BlockNumber) * *capacity);
-		}
-		(*pages)[(*n)++] = blkno;
+		AppendPage(list, blkno);
 		if (blkno == hdr.sp_block)
 			break;
 		if (++steps > nblocks)
@@ -290,21 +303,17 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 	for (; spill > 0; spill -= Min(spill, (uint64) COLSTORE_DATA_PER_PAGE))
 	{
 		blkno = NextStreamPage(rel, blkno, strategy);
-		if (*n >= *capacity)
-		{
-			*capacity *= 2;
-			*pages = repalloc(*pages, sizeof(BlockNumber) * *capacity);
-		}
-		(*pages)[(*n)++] = blkno;
+		AppendPage(list, blkno);
 	}
 
 	/* the first and last pages may hold other groups' bytes, the tail new ones */
-	if (end_offset < COLSTORE_DATA_END || (*pages)[*n - 1] == tail)
-		(*n)--;
-	if (*n > first && start.sp_offset != COLSTORE_DATA_START)
+	if (end_offset < COLSTORE_DATA_END || list->pages[list->n - 1] == tail)
+		list->n--;
+	if (list->n > first && start.sp_offset != COLSTORE_DATA_START)
 	{
-		memmove(&(*pages)[first], &(*pages)[first + 1], sizeof(BlockNumber) * (*n - first - 1));
-		(*n)--;
+		memmove(&list->pages[first], &list->pages[first + 1],
+				sizeof(BlockNumber) * (list->n - first - 1));
+		list->n--;
 	}
 }
 
@@ -370,9 +379,8 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
 	ColstoreMetaPageData meta;
-	int			capacity = 64;
-	BlockNumber *pages = palloc(sizeof(BlockNumber) * capacity);
-	int			npages = 0;
+	PageList	list;
+	BlockNumber freed_pages = 0;
 	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
 	int			ngroups = 0;
 	TransactionId newest_stamp = InvalidTransactionId;
@@ -397,29 +405,23 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 	if (ngroups == 0)
 		return 0;
 	LogStandbyConflict(rel, newest_stamp);
+	list.capacity = 64;
+	list.pages = palloc(sizeof(BlockNumber) * list.capacity);
 
 	for (i = 0; i < ngroups; i++)
 	{
 		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[i]];
 		BlockNumber *map_pages;
 		int			nmap;
-		int			first = npages;
 		int			j;
 
 		vacuum_delay_point();
+		list.n = 0;
 		if (e.rg_header.sp_block != InvalidBlockNumber)
-			CollectStreamPages(rel, groups[i], &e, meta.cm_stream_tail, strategy,
-							   &pages, &npages, &capacity);
+			CollectStreamPages(rel, groups[i], &e, meta.cm_stream_tail, strategy, &list);
 		nmap = PromotionMapPages(rel, &e, &map_pages);
 		for (j = 0; j < nmap; j++)
-		{
-			if (npages >= capacity)
-			{
-				capacity *= 2;
-				pages = repalloc(pages, sizeof(BlockNumber) * capacity);
-			}
-			pages[npages++] = map_pages[j];
-		}
+			AppendPage(&list, map_pages[j]);
 		pfree(map_pages);
 
 		/* marked first: a crash from here on leaks the pages, never reuses them twice */
@@ -432,13 +434,14 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 
 		if (e.rg_state_root != 0)
 			FreeCopyItems(rel, &e, strategy);
-		for (j = first; j < npages; j++)
+		for (j = 0; j < list.n; j++)
 		{
 			vacuum_delay_point();
-			GivePageToHeap(rel, pages[j], strategy);
+			GivePageToHeap(rel, list.pages[j], strategy);
 		}
+		freed_pages += list.n;
 	}
 	pfree(groups);
-	pfree(pages);
-	return npages;
+	pfree(list.pages);
+	return freed_pages;
 }
