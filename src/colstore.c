@@ -21,6 +21,7 @@
 #include "cscan/agg_path.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
+#include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/write_buffer.h"
@@ -35,6 +36,7 @@ int			colstore_default_chunk_size = 10240;
 int			colstore_chunk_cache_size_kb = 131072;
 bool		colstore_enable_custom_scan = true;
 bool		colstore_enable_custom_agg = true;
+bool		colstore_enable_key_range_join = true;
 int			colstore_delta_insert_rows = 100;
 bool		colstore_auto_compaction = true;
 int			colstore_max_compaction_workers = 2;
@@ -96,6 +98,12 @@ _PG_init(void)
 							 &colstore_enable_custom_agg,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_key_range_join",
+							 "Enables the planner's use of the colstore key-range join (a parallel merge join of two colstore tables split into ranges of a key both hold in order).",
+							 NULL,
+							 &colstore_enable_key_range_join,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("colstore.delta_insert_rows",
 							"Sets the estimated size up to which an INSERT statement's rows become heap tuples, compacted into row groups later.",
 							"Also the most rows of one statement that go to one table's heap pages. 0 sends every row to row groups.",
@@ -128,6 +136,8 @@ _PG_init(void)
 	ColstoreRelationInfoInit();
 	ColstoreAggExecInit();
 	ColstoreAggPathInit();
+	KeyRangeJoinExecInit();
+	KeyRangeJoinPathInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

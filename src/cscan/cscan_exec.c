@@ -36,10 +36,12 @@
 #include "access/relscan.h"
 #include "access/sysattr.h"
 #include "access/tableam.h"
+#include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "nodes/extensible.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "port/atomics.h"
 #include "utils/builtins.h"
@@ -48,6 +50,7 @@
 
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
+#include "cscan/key_range_join.h"
 #include "cscan/scan_order.h"
 #include "tableam/am_scan.h"
 
@@ -69,6 +72,7 @@ typedef struct ColstoreScanState
 	bool	   *needed;			/* [natts]: columns the plan reads */
 	int			natts;
 	ChunkPruner *pruner;
+	List	   *range_clauses;	/* under a key-range join: its comparisons */
 	List	   *filter_clauses; /* quals decided in batches, or NIL */
 	ChunkPruner *row_filter;	/* their keys, or NULL */
 	ExprState  *filter_qual;	/* the same, for EvalPlanQual's rows */
@@ -170,6 +174,46 @@ ComputeNeededColumns(ColstoreScanState *state)
 			bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, attrs);
 }
 
+/*
+ * KeyRangeClauses
+ *		The comparisons "column >= $lo" and "column <= $hi" of a scan under a
+ *		key-range join (key_range, from ColstoreScanPlanKeyRange), with the
+ *		operators of the column type's default btree operator family; the
+ *		join sets the two parameters before each rescan.
+ */
+static List *
+KeyRangeClauses(List *key_range, Index scanrelid, TupleDesc desc)
+{
+	AttrNumber	attno = (AttrNumber) intVal(linitial(key_range));
+	Form_pg_attribute att = TupleDescAttr(desc, attno - 1);
+	Oid			opnos[2];
+	List	   *result = NIL;
+	int			i;
+
+	if (!KeyRangeComparisons(att->atttypid, &opnos[0], &opnos[1]))
+		elog(ERROR, "no btree comparisons for key range column \"%s\"",
+			 NameStr(att->attname));
+	for (i = 0; i < 2; i++)
+	{
+		Param	   *param = makeNode(Param);
+		OpExpr	   *op;
+
+		param->paramkind = PARAM_EXEC;
+		param->paramid = intVal(list_nth(key_range, i + 1));
+		param->paramtype = att->atttypid;
+		param->paramtypmod = -1;
+		param->paramcollid = InvalidOid;
+		param->location = -1;
+		op = (OpExpr *) make_opclause(opnos[i], BOOLOID, false,
+									  (Expr *) makeVar(scanrelid, attno, att->atttypid,
+													   att->atttypmod, att->attcollation, 0),
+									  (Expr *) param, InvalidOid, att->attcollation);
+		set_opfuncid(op);
+		result = lappend(result, op);
+	}
+	return result;
+}
+
 static void
 ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 {
@@ -178,6 +222,7 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
 	List	   *filter_positions = ColstoreScanPlanFilterPositions(cscan);
 	AttrNumber	order_attno = ColstoreScanPlanOrderColumn(cscan);
+	List	   *key_range = ColstoreScanPlanKeyRange(cscan);
 	ListCell   *lc;
 
 	if (order_attno != InvalidAttrNumber)
@@ -187,11 +232,15 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	state->needed = palloc0(sizeof(bool) * Max(desc->natts, 1));
 	ComputeNeededColumns(state);
 	/* after setrefs the clauses' Vars carry the scan's range table index */
-	state->pruner = ChunkPrunerCreate(cscan->custom_exprs, cscan->scan.scanrelid,
-									  desc, &node->ss.ps);
+	if (key_range != NIL)
+		state->range_clauses = KeyRangeClauses(key_range, cscan->scan.scanrelid, desc);
+	state->pruner = ChunkPrunerCreate(list_concat_copy(cscan->custom_exprs,
+													   state->range_clauses),
+									  cscan->scan.scanrelid, desc, &node->ss.ps);
 	foreach(lc, filter_positions)
 		state->filter_clauses = lappend(state->filter_clauses,
 										list_nth(cscan->custom_exprs, lfirst_int(lc)));
+	state->filter_clauses = list_concat(state->filter_clauses, state->range_clauses);
 	if (state->filter_clauses == NIL)
 		return;
 	state->row_filter = ChunkPrunerCreate(state->filter_clauses,
@@ -522,8 +571,10 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		ExplainPropertyText("Ordered By",
 							quote_identifier(NameStr(TupleDescAttr(desc, state->order->attno - 1)->attname)),
 							es);
-	if (cscan->custom_exprs != NIL)
-		ExplainClauses("Pruning Quals", cscan->custom_exprs, node, ancestors, es);
+	if (cscan->custom_exprs != NIL || state->range_clauses != NIL)
+		ExplainClauses("Pruning Quals",
+					   list_concat_copy(cscan->custom_exprs, state->range_clauses),
+					   node, ancestors, es);
 	if (state->filter_clauses != NIL)
 		ExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
 

@@ -20,13 +20,20 @@
 
 /*
  * A ColstoreScan plan's custom_private: the positions in custom_exprs of
- * the clauses its batch filter decides (an integer list), and the column
- * its rows come out in ascending order of (0: no order promised).
+ * the clauses its batch filter decides (an integer list), the column its
+ * rows come out in ascending order of (0: no order promised), and its key
+ * range: NIL, or (column, low parameter, high parameter) as Integers when
+ * the scan runs under a key-range join and returns only the rows whose
+ * column lies between the values of those two PARAM_EXEC parameters.  The
+ * comparisons are built by the executor, not the planner: the parameters
+ * are set by the join node above, and the planner's parameter bookkeeping
+ * (extParam, chgParam) must not see them; the join rescans the scans
+ * itself each time it sets them.
  */
 static inline List *
-ColstoreScanPlanPrivate(List *filter_positions, AttrNumber order_attno)
+ColstoreScanPlanPrivate(List *filter_positions, AttrNumber order_attno, List *key_range)
 {
-	return list_make2(filter_positions, makeInteger(order_attno));
+	return list_make3(filter_positions, makeInteger(order_attno), key_range);
 }
 
 static inline List *
@@ -39,6 +46,12 @@ static inline AttrNumber
 ColstoreScanPlanOrderColumn(const CustomScan *cscan)
 {
 	return (AttrNumber) intVal(lsecond(cscan->custom_private));
+}
+
+static inline List *
+ColstoreScanPlanKeyRange(const CustomScan *cscan)
+{
+	return (List *) lthird(cscan->custom_private);
 }
 
 extern const CustomScanMethods *ColstoreScanPlanMethods(void);

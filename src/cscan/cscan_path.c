@@ -413,7 +413,7 @@ MakeColstoreScanPath(PlannerInfo *root, RelOptInfo *rel, const ScanInputs *in,
 	cpath->flags = CUSTOMPATH_SUPPORT_PROJECTION;
 	if (pathkeys != NIL && workers == 0)
 		cpath->flags |= CUSTOMPATH_SUPPORT_MARK_RESTORE;
-	cpath->custom_private = list_make1_int(order_attno);
+	cpath->custom_private = list_make2(makeInteger(order_attno), NIL);
 	cpath->methods = &ColstoreScanPathMethods;
 	CostColstoreScan(root, rel, &cpath->path, in, workers);
 	/* the run-time check compares every chunk's min with the last max */
@@ -510,7 +510,9 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
  *		table index; custom_private (ColstoreScanPlanPrivate) lists the
  *		positions there of those the batch filter decides and names the
  *		column an ordered path promises order of; the other clauses stay
- *		quals, checked on each row the filter passes.
+ *		quals, checked on each row the filter passes.  A path made by
+ *		ColstoreScanPathInKeyRange passes its key range on to the executor
+ *		(cscan_exec.h).
  */
 static Plan *
 ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
@@ -518,6 +520,8 @@ ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 							List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
+	AttrNumber	order_attno = (AttrNumber) intVal(linitial(best_path->custom_private));
+	List	   *key_range = (List *) lsecond(best_path->custom_private);
 	List	   *pruning = NIL;
 	List	   *filter_positions = NIL;
 	List	   *quals = NIL;
@@ -541,12 +545,50 @@ ColstoreScan_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->scan.scanrelid = rel->relid;
 	cscan->flags = best_path->flags;
 	cscan->custom_exprs = pruning;
-	cscan->custom_private =
-		ColstoreScanPlanPrivate(filter_positions,
-								(AttrNumber) linitial_int(best_path->custom_private));
+	cscan->custom_private = ColstoreScanPlanPrivate(filter_positions, order_attno,
+													key_range);
 	cscan->custom_scan_tlist = NIL;
 	cscan->methods = ColstoreScanPlanMethods();
 	return &cscan->scan.plan;
+}
+
+/* Is path a ColstoreScan path? */
+bool
+IsColstoreScanPath(Path *path)
+{
+	return IsA(path, CustomPath) &&
+		((CustomPath *) path)->methods == &ColstoreScanPathMethods;
+}
+
+/* The column an ordered ColstoreScan path's rows ascend in, or 0. */
+AttrNumber
+ColstoreScanPathOrderColumn(Path *path)
+{
+	Assert(IsColstoreScanPath(path));
+	return (AttrNumber) intVal(linitial(((CustomPath *) path)->custom_private));
+}
+
+/*
+ * ColstoreScanPathInKeyRange
+ *		A copy of a serial ColstoreScan path whose scan returns only the
+ *		rows whose column attno lies between the values of the executor
+ *		parameters lo_param and hi_param, inclusive, which a key-range join
+ *		sets (key_range_exec.c): the plan names them, and the executor adds
+ *		the two comparisons to the scan's pruning and batch filter
+ *		(cscan_exec.h).  The copy's costs are the original's, the whole
+ *		table's; the caller divides them.
+ */
+Path *
+ColstoreScanPathInKeyRange(Path *path, AttrNumber attno, int lo_param, int hi_param)
+{
+	CustomPath *copy = palloc(sizeof(CustomPath));
+
+	Assert(IsColstoreScanPath(path) && !path->parallel_aware);
+	memcpy(copy, path, sizeof(CustomPath));
+	copy->custom_private = list_make2(linitial(((CustomPath *) path)->custom_private),
+									  list_make3(makeInteger(attno), makeInteger(lo_param),
+												 makeInteger(hi_param)));
+	return &copy->path;
 }
 
 /* Install the planner hook; called from _PG_init. */

@@ -31,6 +31,10 @@ extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern BlockNumber ColstorePhysicalPages(Oid relid);
 extern Cost ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages);
+extern bool IsColstoreScanPath(Path *path);
+extern AttrNumber ColstoreScanPathOrderColumn(Path *path);
+extern Path *ColstoreScanPathInKeyRange(Path *path, AttrNumber attno, int lo_param,
+										int hi_param);
 extern void ColstoreScanPathInit(void);
 
 #endif							/* CSCAN_PATH_H */

@@ -5,8 +5,10 @@
 # must give exactly the output of heap, and must not raise an error where heap
 # does not, with the server's default plans (parallel plans included: they cost
 # nothing here), with index and bitmap scans disabled, and without parallel
-# workers.  Query families: row listings, aggregates, GROUP BY, self joins,
-# aggregates with FILTER, queries that read no column, and subqueries/windows.
+# workers, and with hash joins disabled.  Query families: row listings,
+# aggregates, GROUP BY, self joins, joins of copies of the tables loaded in id
+# order (merge and key-range joins), aggregates with FILTER, queries that read
+# no column, and subqueries/windows.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -88,6 +90,16 @@ $node->safe_psql('postgres', qq{
 	CREATE INDEX ON c (d);
 	ANALYZE h;
 	ANALYZE c;
+	-- hk and ck: the rows with an id, every seventh twice, loaded in id order
+	-- (ck holds id in ascending order: merge and key-range joins on it)
+	CREATE TABLE hk (LIKE h);
+	CREATE TABLE ck (LIKE h) USING colstore WITH (row_group_size = 5000, chunk_size = 1000);
+	INSERT INTO hk SELECT * FROM (SELECT * FROM h WHERE id IS NOT NULL
+		UNION ALL SELECT * FROM h WHERE id % 7 = 0) s ORDER BY id;
+	INSERT INTO ck SELECT * FROM (SELECT * FROM h WHERE id IS NOT NULL
+		UNION ALL SELECT * FROM h WHERE id % 7 = 0) s ORDER BY id;
+	ANALYZE hk;
+	ANALYZE ck;
 });
 # the edge rows are a small INSERT: heap tuples on a heap page, so queries
 # cover row groups and heap pages together
@@ -245,6 +257,17 @@ sub join_query
 	return $sql . ' WHERE ' . predicate('a.');
 }
 
+# Joins of the tables ordered by id (hk, ck) on id.
+sub ordered_join_query
+{
+	my $on = pick('a.id = b.id', 'a.id = b.id', 'a.id = b.id AND a.t = b.t', 'a.id = b.id + 1');
+	my $kind = pick('JOIN', 'JOIN', 'LEFT JOIN');
+	my @aggs = ('count(*)', map { aggregate($_) } some(3, map { ("a.$_", "b.$_") } @columns));
+	my $sql = 'SELECT ' . join(', ', @aggs) . " FROM {t}k a $kind {t}k b ON $on";
+	$sql .= ' AND ' . predicate('b.') if rand() < 0.3;
+	return $sql . (rand() < 0.6 ? ' WHERE ' . predicate('a.') : '');
+}
+
 sub filter_query
 {
 	my @aggs = map { aggregate($_, where()) } some(4, @columns);
@@ -281,6 +304,7 @@ my @families = (
 	[ 'aggregate', \&aggregate_query, 50 ],
 	[ 'GROUP BY', \&group_query, 50 ],
 	[ 'self join', \&join_query, 40 ],
+	[ 'ordered join', \&ordered_join_query, 30 ],
 	[ 'FILTER', \&filter_query, 40 ],
 	[ 'no column', \&no_column_query, 25 ],
 	[ 'subquery and window', \&subquery_query, 30 ],
@@ -292,6 +316,7 @@ my @settings = (
 	[ 'default settings', '' ],
 	[ 'index and bitmap scans off', 'SET enable_indexscan = off; SET enable_bitmapscan = off; ' ],
 	[ 'no parallel workers', 'SET max_parallel_workers_per_gather = 0; ' ],
+	[ 'hash joins off', 'SET enable_hashjoin = off; ' ],
 	[ 'custom scans off',
 		'SET colstore.enable_custom_scan = off; SET colstore.enable_custom_agg = off; ' ],
 );
@@ -396,7 +421,7 @@ foreach my $setting (@settings)
 foreach my $scan ('Parallel Seq Scan on c', 'Seq Scan on c', 'Index Scan using c_id_idx on c',
 	'c_d_idx', 'Bitmap Heap Scan on c',
 	'Parallel Custom Scan (ColstoreScan) on c', 'Custom Scan (ColstoreScan) on c',
-	'Custom Scan (ColstoreAgg)')
+	'Custom Scan (ColstoreAgg)', 'Parallel Custom Scan (ColstoreKeyRangeJoin)')
 {
 	my $n = () = $plans =~ /(?<!Parallel )\Q$scan\E(?!\w)/g;
 	ok($n > 0, "plans include $scan ($n times)");

@@ -1,0 +1,128 @@
+-- Key-range join: a parallel inner join of two colstore tables that hold the
+-- join column in ascending order, split into ranges of the key that the
+-- participants take in turn, each range a merge join of two scans pruned to
+-- it.  Every result must be heap's; the plan must be the key-range join only
+-- where it applies (inner joins on integer, date or timestamp keys both
+-- sides hold in order).
+SET colstore.enable_custom_agg = off;
+SET colstore.delta_insert_rows = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+-- (tables this small fit an in-memory hash join, which costs less; bench/'s
+-- ten million rows choose the key-range join on costs alone)
+SET enable_hashjoin = off;
+-- kr: ids 1..20000, every fiftieth three times (three rows a side for
+-- those keys), dates one per id; g = id / 3 (three rows per key)
+CREATE TABLE kr (id bigint, g int, d date, t text, n numeric) USING colstore
+	WITH (row_group_size = 5000, chunk_size = 1000);
+INSERT INTO kr SELECT i, i / 3, date '2000-01-01' + i, 't' || (i % 17), i % 100
+	FROM generate_series(1, 20000) i,
+		 generate_series(1, CASE WHEN i % 50 = 0 THEN 3 ELSE 1 END) r;
+-- kr2: two of every three of kr's ids
+CREATE TABLE kr2 (id bigint, v int, d date) USING colstore
+	WITH (row_group_size = 4000, chunk_size = 1000);
+INSERT INTO kr2 SELECT i, i % 7, date '2000-01-01' + i
+	FROM generate_series(1, 20000) i WHERE i % 3 <> 0;
+-- kd: two rows for every key
+CREATE TABLE kd (id bigint, v int) USING colstore
+	WITH (row_group_size = 5000, chunk_size = 1000);
+INSERT INTO kd SELECT i / 2, i % 7 FROM generate_series(2, 20001) i;
+ANALYZE kr, kr2, kd;
+CREATE TABLE krh USING heap AS SELECT * FROM kr;
+CREATE TABLE kr2h USING heap AS SELECT * FROM kr2;
+CREATE TABLE kdh USING heap AS SELECT * FROM kd;
+ANALYZE krh, kr2h, kdh;
+
+-- heap's rows and kr's: the same multiset, whatever the plan
+CREATE FUNCTION same_as_heap(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	h text := replace(replace(q, 'FROM kr2 ', 'FROM kr2h '), 'FROM kr ', 'FROM krh ');
+	result boolean;
+BEGIN
+	h := replace(replace(h, 'JOIN kr2 ', 'JOIN kr2h '), 'JOIN kr ', 'JOIN krh ');
+	h := replace(replace(h, 'JOIN kd ', 'JOIN kdh '), 'FROM kd ', 'FROM kdh ');
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, h, h, q)
+		INTO result;
+	RETURN result;
+END $$;
+
+-- the self join on the ordered key
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a JOIN kr b ON a.id = b.id;
+SELECT count(*), sum(a.id * b.id), sum(a.n) FROM kr a JOIN kr b ON a.id = b.id;
+SELECT count(*), sum(a.id * b.id), sum(a.n) FROM krh a JOIN krh b ON a.id = b.id;
+-- two rows per key on both sides: the inner side's rows are kept
+-- (Materialize) and must be read again for each range, not replayed
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kd a JOIN kd b ON a.id = b.id;
+SELECT same_as_heap('SELECT a.id, a.v, b.v FROM kd a JOIN kd b ON a.id = b.id');
+-- three rows per key, whichever plan wins
+SELECT same_as_heap('SELECT a.id, b.id FROM kr a JOIN kr b ON a.g = b.g');
+-- two tables, partly overlapping keys, columns of both sides, filters on
+-- each side and a second join clause (a join filter in each range)
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a JOIN kr b ON a.t = b.t AND a.id = b.id;
+SELECT same_as_heap('SELECT a.id, a.t, b.v FROM kr a JOIN kr2 b ON a.id = b.id');
+SELECT same_as_heap('SELECT a.id, b.v FROM kr a JOIN kr2 b ON a.id = b.id WHERE a.n < 30 AND b.v <> 3');
+SELECT same_as_heap('SELECT a.id, b.id FROM kr a JOIN kr2 b ON a.id = b.id AND a.n::int % 7 = b.v');
+-- a date key
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a JOIN kr2 b ON a.d = b.d;
+SELECT count(*) FROM kr a JOIN kr2 b ON a.d = b.d;
+SELECT same_as_heap('SELECT a.id, b.id FROM kr a JOIN kr2 b ON a.d = b.d');
+-- ordered output through Gather Merge: each participant's rows are in key order
+EXPLAIN (COSTS OFF) SELECT a.id, b.v FROM kr a JOIN kr2 b ON a.id = b.id ORDER BY a.id;
+SELECT (SELECT array_agg(id ORDER BY ord) FROM (SELECT id, row_number() OVER () AS ord
+		FROM (SELECT a.id FROM kr a JOIN kr2 b ON a.id = b.id ORDER BY a.id) s) x) =
+	   (SELECT array_agg(a.id ORDER BY a.id) FROM krh a JOIN kr2h b ON a.id = b.id)
+	AS same_order_as_heap;
+-- the leader alone, when no worker can start, takes every range
+SET max_parallel_workers = 0;
+SELECT count(*), sum(a.id * b.id), sum(a.n) FROM kr a JOIN kr b ON a.id = b.id;
+RESET max_parallel_workers;
+
+-- where it does not apply: outer joins (rows without a match must come
+-- back), a key type ranges are not cut on, the setting off
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a LEFT JOIN kr2 b ON a.id = b.id;
+SELECT same_as_heap('SELECT a.id, b.v FROM kr a LEFT JOIN kr2 b ON a.id = b.id');
+CREATE TABLE ktx (k text COLLATE "C", v int) USING colstore WITH (chunk_size = 1000);
+INSERT INTO ktx SELECT lpad(i::text, 6, '0'), i FROM generate_series(1, 20000) i;
+ANALYZE ktx;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ktx a JOIN ktx b ON a.k = b.k;
+SET colstore.enable_key_range_join = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a JOIN kr b ON a.id = b.id;
+RESET colstore.enable_key_range_join;
+
+-- keys outside the ranges the statistics saw, deleted and changed rows,
+-- rows that arrive after planning out of order: a cached plan still joins
+-- every visible row once
+SET plan_cache_mode = force_generic_plan;
+PREPARE self_join AS SELECT count(*), sum(a.id * b.id), sum(b.n) FROM kr a JOIN kr b ON a.id = b.id;
+PREPARE cross_join AS SELECT a.id, a.n, b.v FROM kr a JOIN kr2 b ON a.id = b.id;
+EXPLAIN (COSTS OFF) EXECUTE self_join;
+EXECUTE self_join;
+INSERT INTO kr SELECT i, i / 3, date '2020-01-01', 'late', 1 FROM generate_series(20001, 20500) i;
+INSERT INTO krh SELECT i, i / 3, date '2020-01-01', 'late', 1 FROM generate_series(20001, 20500) i;
+INSERT INTO kr VALUES (-7, -3, date '2019-01-01', 'early', 2), (0, 0, date '2019-06-01', 'zero', 3);
+INSERT INTO krh VALUES (-7, -3, date '2019-01-01', 'early', 2), (0, 0, date '2019-06-01', 'zero', 3);
+DELETE FROM kr WHERE id % 97 = 0;
+DELETE FROM krh WHERE id % 97 = 0;
+UPDATE kr SET n = n + 1000 WHERE id % 89 = 0;
+UPDATE krh SET n = n + 1000 WHERE id % 89 = 0;
+EXECUTE self_join;
+SELECT count(*), sum(a.id * b.id), sum(b.n) FROM krh a JOIN krh b ON a.id = b.id;
+CREATE TABLE cross_result AS EXECUTE cross_join;
+SELECT NOT EXISTS (TABLE cross_result EXCEPT ALL
+				   SELECT a.id, a.n, b.v FROM krh a JOIN kr2h b ON a.id = b.id) AND
+	   NOT EXISTS (SELECT a.id, a.n, b.v FROM krh a JOIN kr2h b ON a.id = b.id
+				   EXCEPT ALL TABLE cross_result) AS same_as_heap;
+DEALLOCATE self_join;
+DEALLOCATE cross_join;
+RESET plan_cache_mode;
+
+-- in a subquery that is planned on its own, and under a SubPlan
+SELECT * FROM (SELECT count(*) AS c FROM kr a JOIN kr b ON a.id = b.id LIMIT 1) s;
+SELECT x, x < (SELECT count(*) FROM kr a JOIN kr b ON a.id = b.id) AS below
+	FROM (VALUES (1), (1000000)) v(x);
+
+DROP TABLE kr, kr2, kd, ktx, krh, kr2h, kdh, cross_result;
+DROP FUNCTION same_as_heap(text);
