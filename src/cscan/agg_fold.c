@@ -393,23 +393,6 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 #undef ROW_GROUP
 }
 
-/* The result of an integer min or max. */
-static Datum
-MinMaxDatum(Oid type, int64 value)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return Int16GetDatum((int16) value);
-		case INT4OID:
-			return Int32GetDatum((int32) value);
-		case DATEOID:
-			return DateADTGetDatum((DateADT) value);
-		default:
-			return Int64GetDatum(value);
-	}
-}
-
 /* The aggregate's result for a group, as Agg would return it. */
 Datum
 AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
@@ -464,7 +447,7 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 		case COLSTORE_AGG_MAX:
 			if (state->count == 0)
 				break;
-			return MinMaxDatum(agg->type, state->minmax);
+			return SignedIntegerToDatum(agg->type, state->minmax);
 		case COLSTORE_AGG_NONE:
 			break;
 	}

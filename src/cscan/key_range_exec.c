@@ -41,6 +41,7 @@
 #include "port/atomics.h"
 
 #include "cscan/key_range_join.h"
+#include "storage/integer_order.h"
 
 /* Shared by the participants: the next range to take. */
 typedef struct KeyRangeShared
@@ -153,22 +154,6 @@ KeyRangeJoin_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	node->custom_ps = list_make1(state->child);
 }
 
-/* A key type's Datum of v (KeyRangeTypeBounds's types). */
-static Datum
-KeyDatum(Oid type, int64 v)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return Int16GetDatum((int16) v);
-		case INT4OID:
-		case DATEOID:
-			return Int32GetDatum((int32) v);
-		default:
-			return Int64GetDatum(v);
-	}
-}
-
 /* Set one of the parameters the child's scans read. */
 static void
 SetKeyParam(EState *estate, int paramid, Datum value)
@@ -208,8 +193,8 @@ TakeRange(KeyRangeJoinState *state)
 		return false;
 	lo = range == 0 ? state->least : state->splits[range - 1];
 	hi = range == state->nsplits ? state->greatest : state->splits[range] - 1;
-	SetKeyParam(estate, state->lo_param, KeyDatum(state->key_type, lo));
-	SetKeyParam(estate, state->hi_param, KeyDatum(state->key_type, hi));
+	SetKeyParam(estate, state->lo_param, SignedIntegerToDatum(state->key_type, lo));
+	SetKeyParam(estate, state->hi_param, SignedIntegerToDatum(state->key_type, hi));
 	(void) MarkParamsChanged(state->child, state->params);
 	ExecReScan(state->child);
 	state->current = (int) range;

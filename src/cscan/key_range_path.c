@@ -67,6 +67,7 @@
 #include "colstore.h"
 #include "cscan/cscan_path.h"
 #include "cscan/key_range_join.h"
+#include "storage/integer_order.h"
 
 /* Ranges per participant. */
 #define RANGES_PER_PARTICIPANT	4
@@ -140,22 +141,6 @@ KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno)
 	return OidIsValid(*ge_opno) && OidIsValid(*le_opno);
 }
 
-/* An int64 of a key type's value (KeyRangeTypeBounds's types). */
-static int64
-KeyValueAsInt64(Oid type, Datum value)
-{
-	switch (type)
-	{
-		case INT2OID:
-			return DatumGetInt16(value);
-		case INT4OID:
-		case DATEOID:
-			return DatumGetInt32(value);
-		default:
-			return DatumGetInt64(value);
-	}
-}
-
 /* The serial ordered ColstoreScan path of rel on column attno, or NULL. */
 static Path *
 OrderedScanPath(RelOptInfo *rel, AttrNumber attno)
@@ -216,7 +201,7 @@ KeySplitPoints(PlannerInfo *root, Var *var, int nranges)
 			for (k = 1; k < nranges; k++)
 			{
 				int			i = (int) ((int64) k * (sslot.nvalues - 1) / nranges);
-				int64		split = KeyValueAsInt64(var->vartype, sslot.values[i]);
+				int64		split = SignedIntegerDatum(var->vartype, sslot.values[i]);
 
 				if (split <= last)
 					continue;

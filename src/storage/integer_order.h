@@ -53,4 +53,20 @@ SignedIntegerDatum(Oid typid, Datum value)
 	}
 }
 
+/* The datum of a type TypeHasSignedIntegerOrder accepts holding value. */
+static inline Datum
+SignedIntegerToDatum(Oid typid, int64 value)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			return Int16GetDatum((int16) value);
+		case INT4OID:
+		case DATEOID:
+			return Int32GetDatum((int32) value);
+		default:
+			return Int64GetDatum(value);
+	}
+}
+
 #endif							/* INTEGER_ORDER_H */
