@@ -18,6 +18,11 @@
  * remaining quals are ExecScan's, checked on every row returned.  Pruning
  * only skips chunks in which no row can pass.
  *
+ * Under a key-range join (key_range_exec.c) the plan also names a column
+ * and two executor parameters (cscan_exec.h): the node adds "column >= $lo
+ * AND column <= $hi" to its pruning keys and batch filter, and the join
+ * sets the parameters and rescans the node for each range.
+ *
  * Parallel query: the node is parallel aware.  The shared state is the
  * table AM's own parallel scan descriptor (row groups handed out through
  * an atomic counter) preceded by counters the workers add their row group,
