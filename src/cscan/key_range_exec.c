@@ -141,8 +141,7 @@ KeyRangeJoin_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	state->lo_param = intVal(list_nth(private, KEY_RANGE_LO_PARAM));
 	state->hi_param = intVal(list_nth(private, KEY_RANGE_HI_PARAM));
 	state->key_type = (Oid) intVal(list_nth(private, KEY_RANGE_TYPE));
-	if (!KeyRangeTypeBounds(state->key_type, &state->least, &state->greatest))
-		elog(ERROR, "key-range join on unsupported type %u", state->key_type);
+	SignedIntegerBounds(state->key_type, &state->least, &state->greatest);
 	state->nsplits = list_length(splits);
 	state->splits = palloc(sizeof(int64) * Max(state->nsplits, 1));
 	foreach(lc, splits)

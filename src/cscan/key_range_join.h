@@ -35,7 +35,6 @@ typedef enum KeyRangePrivateIndex
 } KeyRangePrivateIndex;
 
 extern bool KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno);
-extern bool KeyRangeTypeBounds(Oid type, int64 *least, int64 *greatest);
 extern const CustomScanMethods *KeyRangeJoinPlanMethods(void);
 extern void KeyRangeJoinExecInit(void);
 extern void KeyRangeJoinPathInit(void);

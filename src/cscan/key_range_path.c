@@ -25,8 +25,9 @@
  *	- the join is an inner join in a query that may run in parallel (so no
  *	  row marks and no EvalPlanQual rechecks: DML plans are never parallel);
  *	- both sides are colstore tables with a serial ordered ColstoreScan
- *	  path, on columns a merge clause equates, of the same integer, date or
- *	  timestamp type, with the merge clause in the type's default btree
+ *	  path, on columns a merge clause equates, of the same type whose datums
+ *	  order as signed integers (integer_order.h: integers, date, time,
+ *	  timestamps), with the merge clause in the type's default btree
  *	  operator family (the one the scans' order and the ranges use);
  *	- the outer column has a histogram with enough values to cut ranges.
  * Its child is the merge join PostgreSQL would build of the two ordered
@@ -87,49 +88,18 @@ static const CustomPathMethods KeyRangeJoinPathMethods = {
 };
 
 /*
- * KeyRangeTypeBounds
- *		Is type one a key range may be cut on (its values are integers, as
- *		int64s)?  If so, set the least and greatest value it holds.
- */
-bool
-KeyRangeTypeBounds(Oid type, int64 *least, int64 *greatest)
-{
-	switch (type)
-	{
-		case INT2OID:
-			*least = PG_INT16_MIN;
-			*greatest = PG_INT16_MAX;
-			return true;
-		case INT4OID:
-		case DATEOID:			/* -infinity and infinity are the ends */
-			*least = PG_INT32_MIN;
-			*greatest = PG_INT32_MAX;
-			return true;
-		case INT8OID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			*least = PG_INT64_MIN;
-			*greatest = PG_INT64_MAX;
-			return true;
-		default:
-			return false;
-	}
-}
-
-/*
  * KeyRangeComparisons
  *		The ">=" and "<=" of type's default btree operator family, which the
- *		scans of a key-range join test their range with.  False if type is
- *		not one a range may be cut on or lacks them.
+ *		scans of a key-range join test their range with.  False if type's
+ *		datums do not order as signed integers (integer_order.h: ranges are
+ *		cut as int64s) or it lacks them.
  */
 bool
 KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno)
 {
 	TypeCacheEntry *tce;
-	int64		least;
-	int64		greatest;
 
-	if (!KeyRangeTypeBounds(type, &least, &greatest))
+	if (!TypeHasSignedIntegerOrder(type))
 		return false;
 	tce = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY);
 	if (!OidIsValid(tce->btree_opf))
@@ -186,8 +156,7 @@ KeySplitPoints(PlannerInfo *root, Var *var, int nranges)
 	int64		least;
 	int64		greatest;
 
-	if (!KeyRangeTypeBounds(var->vartype, &least, &greatest))
-		return NIL;
+	SignedIntegerBounds(var->vartype, &least, &greatest);
 	examine_variable(root, (Node *) var, 0, &vardata);
 	if (HeapTupleIsValid(vardata.statsTuple) &&
 		get_attstatsslot(&sslot, vardata.statsTuple, STATISTIC_KIND_HISTOGRAM,

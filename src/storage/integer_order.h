@@ -53,6 +53,32 @@ SignedIntegerDatum(Oid typid, Datum value)
 	}
 }
 
+/*
+ * The least and greatest value of a type TypeHasSignedIntegerOrder accepts,
+ * as int64s (its datum's width: -infinity and infinity of date and the
+ * timestamps are the ends).
+ */
+static inline void
+SignedIntegerBounds(Oid typid, int64 *least, int64 *greatest)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			*least = PG_INT16_MIN;
+			*greatest = PG_INT16_MAX;
+			break;
+		case INT4OID:
+		case DATEOID:
+			*least = PG_INT32_MIN;
+			*greatest = PG_INT32_MAX;
+			break;
+		default:
+			*least = PG_INT64_MIN;
+			*greatest = PG_INT64_MAX;
+			break;
+	}
+}
+
 /* The datum of a type TypeHasSignedIntegerOrder accepts holding value. */
 static inline Datum
 SignedIntegerToDatum(Oid typid, int64 value)

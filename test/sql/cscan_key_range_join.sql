@@ -2,8 +2,8 @@
 -- join column in ascending order, split into ranges of the key that the
 -- participants take in turn, each range a merge join of two scans pruned to
 -- it.  Every result must be heap's; the plan must be the key-range join only
--- where it applies (inner joins on integer, date or timestamp keys both
--- sides hold in order).
+-- where it applies (inner joins on integer, date, time or timestamp keys
+-- both sides hold in order).
 SET colstore.enable_custom_agg = off;
 SET colstore.delta_insert_rows = 0;
 SET max_parallel_workers_per_gather = 2;
@@ -69,6 +69,15 @@ SELECT same_as_heap('SELECT a.id, b.id FROM kr a JOIN kr2 b ON a.id = b.id AND a
 EXPLAIN (COSTS OFF) SELECT count(*) FROM kr a JOIN kr2 b ON a.d = b.d;
 SELECT count(*) FROM kr a JOIN kr2 b ON a.d = b.d;
 SELECT same_as_heap('SELECT a.id, b.id FROM kr a JOIN kr2 b ON a.d = b.d');
+-- a time key (its datums order as signed integers too)
+CREATE TABLE ktm (t time, v int) USING colstore WITH (row_group_size = 5000, chunk_size = 1000);
+INSERT INTO ktm SELECT time '00:00' + i * interval '3 seconds', i % 5
+	FROM generate_series(1, 20000) i, generate_series(1, CASE WHEN i % 40 = 0 THEN 2 ELSE 1 END) r;
+ANALYZE ktm;
+CREATE TABLE ktmh USING heap AS SELECT * FROM ktm;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ktm a JOIN ktm b ON a.t = b.t;
+SELECT count(*), sum(a.v * 10 + b.v) FROM ktm a JOIN ktm b ON a.t = b.t;
+SELECT count(*), sum(a.v * 10 + b.v) FROM ktmh a JOIN ktmh b ON a.t = b.t;
 -- ordered output through Gather Merge: each participant's rows are in key order
 EXPLAIN (COSTS OFF) SELECT a.id, b.v FROM kr a JOIN kr2 b ON a.id = b.id ORDER BY a.id;
 SELECT (SELECT array_agg(id ORDER BY ord) FROM (SELECT id, row_number() OVER () AS ord
@@ -124,5 +133,5 @@ SELECT * FROM (SELECT count(*) AS c FROM kr a JOIN kr b ON a.id = b.id LIMIT 1) 
 SELECT x, x < (SELECT count(*) FROM kr a JOIN kr b ON a.id = b.id) AS below
 	FROM (VALUES (1), (1000000)) v(x);
 
-DROP TABLE kr, kr2, kd, ktx, krh, kr2h, kdh, cross_result;
+DROP TABLE kr, kr2, kd, ktx, ktm, krh, kr2h, kdh, ktmh, cross_result;
 DROP FUNCTION same_as_heap(text);
