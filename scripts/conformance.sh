@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # scripts/conformance.sh: PostgreSQL 15's own test suites, run on heap and on colstore.
 #
-# Runs two suites of the PostgreSQL source package (fetched by setup.sh): the core regression
-# suite (src/test/regress, parallel_schedule) and the isolation suite (src/test/isolation,
-# isolation_schedule).  Each runs twice in a temporary instance: once plain (heap), once with
-# colstore preloaded, created in the test database and set as default_table_access_method.
+# Runs these suites of the PostgreSQL source package (fetched by setup.sh): the core regression
+# suite (src/test/regress, parallel_schedule), the isolation suite (src/test/isolation,
+# isolation_schedule), contrib/test_decoding's regression and isolation tests (decoding,
+# decoding_isolation: wal_level = logical, its logical.conf) and the logical replication TAP
+# tests (subscription: src/test/subscription/t).  Each runs twice: once plain (heap), once with
+# colstore preloaded, created in the test databases and set as default_table_access_method.
+# The TAP tests make their own clusters: for colstore, an initdb wrapper first in PATH creates
+# the extension in template1 and postgres of each new cluster, and TEMP_CONFIG adds the
+# settings.
 # Prints, per suite,
 #   <suite> heap: N passed, M failed of T
 #   <suite> colstore: N passed, M failed of T
 # writes the failing colstore tests to test/conformance/<suite>_failures.txt, and fails if
 # colstore passes fewer tests than test/conformance/<suite>_regress.expected records.
-# Usage: scripts/conformance.sh [core|isolation]...   (default: both)
+# Usage: scripts/conformance.sh [core|isolation|decoding|decoding_isolation|subscription]...
+# (default: all)
 # CONFORMANCE_SKIP_HEAP=1 skips the heap runs (their figures are then not printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +25,7 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 pgsrc="$COLSTORE_DEPS/postgresql-15-${PGPKGVERSION%%-*}/src/test"
 src="$pgsrc/regress"
+decoding_src="$pgsrc/../../contrib/test_decoding"
 pgxs=$(pg_config --pgxs)
 pgxs_test="$(dirname "$pgxs")/../test"
 work="$COLSTORE_DEPS/conformance"
@@ -55,7 +62,25 @@ suite_setup() {
 			schedule="$pgsrc/isolation/isolation_schedule"
 			suite_opts=()
 			;;
-		*) echo "conformance.sh: unknown suite \"$1\" (core or isolation)" >&2; exit 2 ;;
+		decoding | decoding_isolation)
+			# test_decoding lists its tests in its Makefile: one schedule line each
+			local var=REGRESS
+			driver="$pgxs_test/regress/pg_regress"
+			if [ "$1" = decoding_isolation ]; then
+				var=ISOLATION
+				driver="$pgxs_test/isolation/pg_isolation_regress"
+			fi
+			inputdir="$decoding_src"
+			schedule="$work/$1_schedule"
+			sed -n "/^$var = /,/[^\\]\$/p" "$decoding_src/Makefile" | sed "s/^$var = //; s/\\\\//" |
+				tr ' \t' '\n\n' | grep -v '^$' | sed 's/^/test: /' >"$schedule"
+			suite_opts=()
+			;;
+		subscription)
+			schedule="$work/subscription_schedule"
+			(cd "$pgsrc/subscription/t" && ls ./*.pl) | sed 's|^\./|test: |' >"$schedule"
+			;;
+		*) echo "conformance.sh: unknown suite \"$1\"" >&2; exit 2 ;;
 	esac
 }
 
@@ -93,6 +118,50 @@ run_suite() {
 	echo "$ok $((total - ok)) $total"
 }
 
+# run_tap_suite NAME CONFIGFILE: the subscription TAP tests with the settings in CONFIGFILE;
+# for colstore, new clusters get the extension (initdb wrapper).  Prints "passed failed total".
+run_tap_suite() {
+	local name="$1" conf="$2"
+	suite_setup subscription
+	local out="$work/subscription-$name"
+	rm -rf "$out"
+	mkdir -p "$out/bin"
+	cp "$conf" "$out/extra.conf"
+	cp -r "$pgsrc/subscription/t" "$out/t"
+	local path="$PATH"
+	if [ "$name" = colstore ]; then
+		cat >"$out/bin/initdb" <<WRAPPER
+#!/bin/sh
+# initdb, then colstore in template1 and postgres (single-user mode: no server yet)
+set -e
+"$PGBIN/initdb" "\$@"
+pgdata=""
+prev=""
+for a in "\$@"; do
+	case "\$prev" in -D|--pgdata) pgdata="\$a" ;; esac
+	case "\$a" in --pgdata=*) pgdata="\${a#--pgdata=}" ;; esac
+	prev="\$a"
+done
+for db in template1 postgres; do
+	echo "CREATE EXTENSION colstore;" | "$PGBIN/postgres" --single -D "\$pgdata" "\$db" >/dev/null
+done
+WRAPPER
+		chmod +x "$out/bin/initdb"
+		path="$out/bin:$PATH"
+	fi
+	chown -R postgres "$work"
+	(cd "$out" && timeout "$timeout_s" runuser -u postgres -- env PATH="$path" \
+		PERL5LIB="$pgxs_test/perl" PG_REGRESS="$pgxs_test/regress/pg_regress" \
+		TESTDIR="$out" TEMP_CONFIG="$out/extra.conf" PGHOST= PGPORT= PGUSER= PGDATABASE= \
+		prove t/*.pl >"$out/run.log" 2>&1) || true
+	# prove prints "t/NAME.pl ..... ok" per passing file
+	grep -oE '^t/[^ ]+\.pl \.+ ok' "$out/run.log" | sed 's|^t/||; s| .*||' | sort -u >"$out/ok.txt"
+	local ok total
+	ok=$(wc -l <"$out/ok.txt")
+	total=$(scheduled "$schedule" | wc -l)
+	echo "$ok $((total - ok)) $total"
+}
+
 # conformance SUITE: runs it on heap and colstore, records failures, checks the figure
 conformance() {
 	local suite="$1" hp hf ht cp cf ct recorded
@@ -105,15 +174,26 @@ conformance() {
 	# use the same server settings; only isolationtester's step timeout differs (see run_suite).
 	local common="shared_buffers = 256MB\nmax_prepared_transactions = 0\n"
 	[ "$suite" = isolation ] && common="shared_buffers = 256MB\nmax_prepared_transactions = 10\n"
+	# test_decoding: its own settings (logical.conf); the subscription TAP tests set their own
+	case "$suite" in
+		decoding | decoding_isolation)
+			common="shared_buffers = 256MB\nmax_prepared_transactions = 10\n$(sed 's/$/\\n/' "$decoding_src/logical.conf" | tr -d '\n')" ;;
+		subscription) common="" ;;
+	esac
 	printf "$common" >"$work/heap.conf"
 	printf "${common}shared_preload_libraries = 'colstore'\ndefault_table_access_method = colstore\n" \
 		>"$work/colstore.conf"
 
+	local runner=(run_suite "$suite") colstore_opts=(--load-extension=colstore)
+	if [ "$suite" = subscription ]; then
+		runner=(run_tap_suite)
+		colstore_opts=()
+	fi
 	if [ "${CONFORMANCE_SKIP_HEAP:-0}" != "1" ]; then
-		read -r hp hf ht < <(run_suite "$suite" heap "$work/heap.conf")
+		read -r hp hf ht < <("${runner[@]}" heap "$work/heap.conf")
 		echo "$suite heap: $hp passed, $hf failed of $ht"
 	fi
-	read -r cp cf ct < <(run_suite "$suite" colstore "$work/colstore.conf" --load-extension=colstore)
+	read -r cp cf ct < <("${runner[@]}" colstore "$work/colstore.conf" "${colstore_opts[@]}")
 	echo "$suite colstore: $cp passed, $cf failed of $ct"
 
 	suite_setup "$suite"
@@ -139,7 +219,7 @@ build_helpers
 
 failed_suites=()
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(core isolation)
+[ ${#suites[@]} -gt 0 ] || suites=(core isolation decoding decoding_isolation subscription)
 for suite in "${suites[@]}"; do
 	conformance "$suite"
 done

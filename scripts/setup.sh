@@ -81,6 +81,10 @@ max_wal_size = 4GB
 logging_collector = off
 CONF
 	fi
+	# logical decoding tests (test_decoding slots, publications) need it
+	if ! grep -q "^wal_level = logical" "$COLSTORE_CLUSTER/postgresql.conf"; then
+		echo "wal_level = logical" >>"$COLSTORE_CLUSTER/postgresql.conf"
+	fi
 	# restart so a freshly installed colstore.so is the one loaded
 	as_postgres pg_ctl -D "$COLSTORE_CLUSTER" -l "$COLSTORE_CLUSTER/server.log" -w stop >/dev/null 2>&1 || true
 	log "starting cluster (port $PGPORT, socket $PGHOST)"

@@ -24,6 +24,7 @@
 #include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
+#include "storage/colstore_wal.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
 
@@ -141,4 +142,5 @@ _PG_init(void)
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();
+	ColstoreWalRegister();
 }

@@ -15,8 +15,8 @@
  * ...), ALTER TABLE ... SET (...) / RESET (...), or colstore.set_options();
  * the utility hook takes the options out of the statement before core
  * validates it (core would reject them as unknown heap options) and stores
- * them once the statement has run.  colstore.set_options() is the only
- * writer of the table.
+ * them once the statement has run.  The rows are read and written by
+ * options_store.c, so that logical decoding never sees an options change.
  *
  * IDENTIFICATION
  *	  src/sqlapi/options.c
@@ -47,14 +47,8 @@
 #include "colstore.h"
 #include "encoding/chunk_encoding.h"
 #include "sqlapi/options.h"
+#include "sqlapi/options_store.h"
 #include "tableam/am_handler.h"
-
-/* Columns of colstore.options */
-#define Anum_options_relid				1
-#define Anum_options_codec				2
-#define Anum_options_compression_level	3
-#define Anum_options_row_group_size		4
-#define Anum_options_chunk_size			5
 
 /* One set of option values; has_* say which were given. */
 typedef struct OptionValues
@@ -108,123 +102,38 @@ ParseCodec(const char *name)
 void
 ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
 {
-	Oid			nsp;
-	Oid			tableoid;
-	Relation	rel;
-	SysScanDesc scan;
-	ScanKeyData key;
-	HeapTuple	tuple;
-	Snapshot	snapshot;
+	OptionsRow	row;
 
-	opts->codec = colstore_default_codec;
-	opts->compression_level = colstore_default_compression_level;
-	opts->row_group_size = colstore_default_row_group_size;
-	opts->chunk_size = colstore_default_chunk_size;
-
-	nsp = get_namespace_oid("colstore", true);
-	if (!OidIsValid(nsp))
-		return;
-	tableoid = get_relname_relid("options", nsp);
-	if (!OidIsValid(tableoid))
-		return;
-
-	rel = table_open(tableoid, AccessShareLock);
-	ScanKeyInit(&key, Anum_options_relid, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	/*
-	 * SnapshotSelf: the table only changes by committed transactions and our
-	 * own, and it works in parallel mode (CREATE TABLE AS with a parallel
-	 * query inserts in the leader), where taking a new snapshot does not.
-	 */
-	snapshot = SnapshotSelf;
-	scan = systable_beginscan(rel, InvalidOid, false, snapshot, 1, &key);
-	tuple = systable_getnext(scan);
-	if (HeapTupleIsValid(tuple))
-	{
-		TupleDesc	desc = RelationGetDescr(rel);
-		bool		isnull;
-		Datum		d;
-
-		d = heap_getattr(tuple, Anum_options_codec, desc, &isnull);
-		if (!isnull)
-			opts->codec = ParseCodec(TextDatumGetCString(d));
-		d = heap_getattr(tuple, Anum_options_compression_level, desc, &isnull);
-		if (!isnull)
-			opts->compression_level = DatumGetInt32(d);
-		d = heap_getattr(tuple, Anum_options_row_group_size, desc, &isnull);
-		if (!isnull)
-			opts->row_group_size = DatumGetInt32(d);
-		d = heap_getattr(tuple, Anum_options_chunk_size, desc, &isnull);
-		if (!isnull)
-			opts->chunk_size = DatumGetInt32(d);
-	}
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-}
-
-static Oid
-OptionsTableOwner(void)
-{
-	Oid			nsp = get_namespace_oid("colstore", false);
-	Oid			tableoid = get_relname_relid("options", nsp);
-	Relation	rel;
-	Oid			owner;
-
-	if (!OidIsValid(tableoid))
-		elog(ERROR, "could not find table colstore.options");
-	rel = table_open(tableoid, AccessShareLock);
-	owner = rel->rd_rel->relowner;
-	table_close(rel, AccessShareLock);
-	return owner;
+	(void) OptionsRowRead(relid, &row);
+	opts->codec = row.codec >= 0 ? row.codec : colstore_default_codec;
+	opts->compression_level = row.compression_level >= 0 ?
+		row.compression_level : colstore_default_compression_level;
+	opts->row_group_size = row.row_group_size >= 0 ?
+		row.row_group_size : colstore_default_row_group_size;
+	opts->chunk_size = row.chunk_size >= 0 ?
+		row.chunk_size : colstore_default_chunk_size;
 }
 
 /*
- * Store values for relid in colstore.options.  The caller has checked that
- * the current user owns relid; the write itself runs as the owner of the
- * options table, which users cannot write directly.
+ * Store values for relid in colstore.options: the given ones replace (or,
+ * for RESET, clear) the stored ones.  The caller has checked that the
+ * current user owns relid.
  */
 static void
 StoreOptions(Oid relid, const OptionValues *v)
 {
-	StringInfoData sql;
-	Oid			save_userid;
-	int			save_sec_context;
+	OptionsRow	row;
 
-	initStringInfo(&sql);
-	if (v->reset)
-	{
-		appendStringInfo(&sql, "UPDATE colstore.options SET relid = relid%s%s%s%s WHERE relid = %u",
-						 v->has_codec ? ", codec = NULL" : "",
-						 v->has_level ? ", compression_level = NULL" : "",
-						 v->has_row_group_size ? ", row_group_size = NULL" : "",
-						 v->has_chunk_size ? ", chunk_size = NULL" : "",
-						 relid);
-	}
-	else
-	{
-		appendStringInfo(&sql,
-						 "INSERT INTO colstore.options VALUES (%u, %s, %s, %s, %s) "
-						 "ON CONFLICT (relid) DO UPDATE SET "
-						 "codec = coalesce(EXCLUDED.codec, options.codec), "
-						 "compression_level = coalesce(EXCLUDED.compression_level, options.compression_level), "
-						 "row_group_size = coalesce(EXCLUDED.row_group_size, options.row_group_size), "
-						 "chunk_size = coalesce(EXCLUDED.chunk_size, options.chunk_size)",
-						 relid,
-						 v->has_codec ? quote_literal_cstr(ColstoreCodecName(v->codec)) : "NULL",
-						 v->has_level ? psprintf("%d", v->level) : "NULL",
-						 v->has_row_group_size ? psprintf("%d", v->row_group_size) : "NULL",
-						 v->has_chunk_size ? psprintf("%d", v->chunk_size) : "NULL");
-	}
-	/* write as the options table's owner, as a SECURITY DEFINER would */
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(OptionsTableOwner(),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
-	SPI_connect();
-	if (SPI_execute(sql.data, false, 0) < 0)
-		elog(ERROR, "could not store options of colstore table with OID %u", relid);
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec_context);
-	pfree(sql.data);
+	(void) OptionsRowRead(relid, &row);
+	if (v->has_codec)
+		row.codec = v->reset ? -1 : v->codec;
+	if (v->has_level)
+		row.compression_level = v->reset ? -1 : v->level;
+	if (v->has_row_group_size)
+		row.row_group_size = v->reset ? -1 : v->row_group_size;
+	if (v->has_chunk_size)
+		row.chunk_size = v->reset ? -1 : v->chunk_size;
+	OptionsRowWrite(relid, &row);
 }
 
 static void
@@ -324,25 +233,38 @@ PG_FUNCTION_INFO_V1(colstore_forget_dropped_options);
 Datum
 colstore_forget_dropped_options(PG_FUNCTION_ARGS)
 {
-	Oid			save_userid;
-	int			save_sec_context;
+	MemoryContext caller = CurrentMemoryContext;
+	List	   *relids = NIL;
+	ListCell   *lc;
+	uint64		i;
 
 	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("function \"forget_dropped_options\" must be called as an event trigger")));
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(OptionsTableOwner(),
-						   save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	SPI_connect();
-	if (SPI_execute("DELETE FROM colstore.options o "
-					"USING pg_catalog.pg_event_trigger_dropped_objects() d "
+	if (SPI_execute("SELECT d.objid FROM pg_catalog.pg_event_trigger_dropped_objects() d "
 					"WHERE d.classid = 'pg_catalog.pg_class'::pg_catalog.regclass "
-					"AND d.objsubid = 0 AND d.objid = o.relid::pg_catalog.oid",
-					false, 0) < 0)
-		elog(ERROR, "could not forget options of dropped relations");
+					"AND d.objsubid = 0", true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the dropped relations");
+	for (i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
+									  1, &isnull);
+
+		if (!isnull)
+		{
+			MemoryContext spi = MemoryContextSwitchTo(caller);
+
+			relids = lappend_oid(relids, DatumGetObjectId(d));
+			MemoryContextSwitchTo(spi);
+		}
+	}
 	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	foreach(lc, relids)
+		OptionsRowForget(lfirst_oid(lc));
+	list_free(relids);
 	PG_RETURN_VOID();
 }
 

@@ -38,7 +38,6 @@
 
 #include "mvcc/row_state.h"
 #include "sqlapi/options.h"
-#include "sqlapi/publication_check.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
@@ -101,7 +100,6 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		readOnlyTree = false;
 	}
 	extracted = OptionsExtractFromStatement(pstmt->utilityStmt);
-	PublicationRefuseColstore(pstmt->utilityStmt);
 
 	if (prev_ProcessUtility)
 		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,

@@ -10,11 +10,13 @@
  * into row groups, in the caller's transaction C, as an UPDATE that changes
  * no value would:
  *
- * 1. Each candidate is deleted with heap_delete as C, without waiting
+ * 1. Each candidate is deleted as C, as heap_delete without waiting would
  *    (tuples somebody else locks or changes are skipped), with the "moved
  *    to another partition" marker as its t_ctid (so heapam never follows
- *    it); its values, copied just before, are buffered column by column
- *    (TOASTed values expanded).
+ *    it), but logged so that logical decoding does not take it for a
+ *    DELETE (storage/undecoded_delete.c); its values, copied just before, are
+ *    buffered column by column (TOASTed values expanded).  The row group
+ *    is not logged for decoding either: nothing changed.
  * 2. Per batch of up to row_group_size rows, row numbers are reserved and
  *    each row gets index entries for its new TID in every index.
  * 3. The batch is written as one row group with rg_xmin = C, listing the
@@ -58,6 +60,7 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "sqlapi/options.h"
+#include "storage/colstore_wal.h"
 #include "storage/compaction.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
@@ -133,8 +136,8 @@ IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
 
 /*
  * Delete the tuple at phys as moved and buffer its values; false, changing
- * nothing, if somebody else locks or changes it (heap_delete without
- * waiting).  The values are copied before the delete: a delete that
+ * nothing, if somebody else locks or changes it (DeleteUndecoded: as
+ * heap_delete without waiting).  The values are copied before the delete: a delete that
  * succeeds proves nobody updated the tuple in between.  TOASTed values are
  * expanded afterwards, which works because TOAST fetches ignore deleters.
  */
@@ -144,7 +147,6 @@ TakeTuple(CompactBatch *batch, ItemPointer phys)
 	Relation	rel = batch->rel;
 	HeapTupleData tuple;
 	HeapTuple	copy = NULL;
-	TM_FailureData tmfd;
 	Buffer		buf;
 
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
@@ -154,8 +156,7 @@ TakeTuple(CompactBatch *batch, ItemPointer phys)
 	UnlockReleaseBuffer(buf);
 	if (copy == NULL)
 		return false;
-	if (heap_delete(rel, phys, batch->cid, InvalidSnapshot, false, &tmfd,
-					true) != TM_Ok)
+	if (!DeleteUndecoded(rel, phys, batch->cid, true))
 	{
 		heap_freetuple(copy);
 		return false;
@@ -195,7 +196,7 @@ FlushBatch(CompactBatch *batch)
 		ExecClearTuple(slot);
 	}
 	RowGroupBuilderWrite(batch->builder, rel, first, xid, batch->cid, 0,
-						 &batch->opts, batch->sources);
+						 &batch->opts, batch->sources, ROWGROUP_DECODE_NONE);
 	batch->moved += batch->nrows;
 	batch->nrows = 0;
 }

@@ -42,6 +42,7 @@
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/transam.h"
+#include "catalog/catalog.h"
 #include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "utils/inval.h"
@@ -230,15 +231,16 @@ DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
  *		heap_multi_insert of the heap tuples in slots (heap tuple slots, whose
  *		tuples heap_multi_insert changes in place, so header bits the caller
  *		set survive) into rel's heap pages, registering the pages they land
- *		on.
+ *		on.  heap_multi_insert cannot leave logical decoding information out
+ *		(HEAP_INSERT_NO_LOGICAL); when options ask for that and the table is
+ *		logically logged, the tuples are inserted one by one with
+ *		heap_insert, which can.
  */
-void
-DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
-					 CommandId cid, int options)
+/* heap_multi_insert of the slots' tuples, hiding the size as for inserts */
+static void
+MultiInsertHidingSize(Relation rel, TupleTableSlot **slots, int n,
+					  CommandId cid, int options)
 {
-	BlockNumber last;
-	int			i;
-
 	PrepareInsert(rel);
 	InsertingRelid = RelationGetRelid(rel);
 	PG_TRY();
@@ -250,6 +252,27 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 		InsertingRelid = InvalidOid;
 	}
 	PG_END_TRY();
+}
+
+void
+DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
+					 CommandId cid, int options)
+{
+	BlockNumber last;
+	int			i;
+
+	if ((options & HEAP_INSERT_NO_LOGICAL) && RelationIsLogicallyLogged(rel))
+	{
+		for (i = 0; i < n; i++)
+		{
+			HeapTuple	tuple = ExecFetchSlotHeapTuple(slots[i], false, NULL);
+
+			DeltaHeapInsert(rel, tuple, cid, options);
+			slots[i]->tts_tid = tuple->t_self;
+		}
+		return;
+	}
+	MultiInsertHidingSize(rel, slots, n, cid, options & ~HEAP_INSERT_NO_LOGICAL);
 	last = InvalidBlockNumber;
 	for (i = 0; i < n; i++)
 	{

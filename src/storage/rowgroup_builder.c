@@ -223,19 +223,22 @@ RowGroupBuilderGetRow(RowGroupBuilder *b, int row, TupleTableSlot *slot)
 /*
  * RowGroupBuilderWrite
  *		Write the buffered rows as row group [first_row, first_row + nrows)
- *		and empty the builder; sources as for RowGroupWrite.  Returns the
+ *		and empty the builder; sources and decoding as for RowGroupWrite.
+ *		Returns the
  *		directory index.
  */
 uint32
 RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 					 TransactionId xmin, CommandId cmin, uint16 flags,
-					 const ColstoreOptions *opts, const ItemPointerData *sources)
+					 const ColstoreOptions *opts, const ItemPointerData *sources,
+					 RowGroupDecoding decoding)
 {
 	uint32		index;
 
 	Assert(b->nrows > 0);
 	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
-						  b->isnull, xmin, cmin, flags, opts, sources);
+						  b->isnull, xmin, cmin, flags, opts, sources,
+						  decoding);
 	b->nrows = 0;
 	b->bytes = 0;
 	MemoryContextReset(b->data_cxt);

@@ -13,6 +13,7 @@
 
 #include "executor/tuptable.h"
 #include "sqlapi/options.h"
+#include "storage/rowgroup_writer.h"
 #include "utils/rel.h"
 
 typedef struct RowGroupBuilder
@@ -39,7 +40,8 @@ extern uint32 RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel,
 								   uint64 first_row, TransactionId xmin,
 								   CommandId cmin, uint16 flags,
 								   const ColstoreOptions *opts,
-								   const ItemPointerData *sources);
+								   const ItemPointerData *sources,
+								   RowGroupDecoding decoding);
 extern void RowGroupBuilderFree(RowGroupBuilder *b);
 extern void StoreFilledSlot(TupleTableSlot *slot);
 

@@ -38,6 +38,7 @@
 #include "encoding/chunk_encoding.h"
 #include "storage/directory.h"
 #include "storage/integer_order.h"
+#include "storage/logical_log.h"
 #include "storage/metapage.h"
 #include "storage/page_stream.h"
 #include "storage/rowgroup_writer.h"
@@ -268,7 +269,11 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
  *		command cmin, with directory flags (RG_FLAG_FROZEN for rewrites), and
  *		publish the row group.  sources, if not NULL, are the nrows heap
  *		positions compaction moved the rows from (ascending); they are stored
- *		with the group (RG_FLAG_MOVED_ROWS).  Returns its directory
+ *		with the group (RG_FLAG_MOVED_ROWS).  decoding says how logical
+ *		decoding sees the rows (logged only if the table is logically
+ *		logged; the images are logged before the group is published, which
+ *		is the same to decoding: both are in the transaction).  Returns its
+ *		directory
  *		index.  Takes the writer lock for the publishing phase only.  Uses a
  *		temporary memory context; errors on corruption of existing pages or
  *		out-of-memory.
@@ -277,7 +282,8 @@ uint32
 RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 			  Datum **values, bool **isnull,
 			  TransactionId xmin, CommandId cmin, uint16 flags,
-			  const ColstoreOptions *opts, const ItemPointerData *sources)
+			  const ColstoreOptions *opts, const ItemPointerData *sources,
+			  RowGroupDecoding decoding)
 {
 	int			natts = tupdesc->natts;
 	MemoryContext cxt;
@@ -358,6 +364,9 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 
 	if (sources != NULL)
 		EncodeSources(sources, nrows, &sources_image);
+	if (decoding != ROWGROUP_DECODE_NONE && LogicalInsertWanted(rel))
+		LogicalLogRowGroup(rel, tupdesc, xmin, nchunks, bounds, images,
+						   decoding == ROWGROUP_DECODE_SPECULATIVE);
 
 	/* Phase 2: write and publish, under the writer lock. */
 	LockWriterAndReadMeta(rel, &meta);

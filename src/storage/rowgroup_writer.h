@@ -16,12 +16,25 @@
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
+/*
+ * What logical decoding sees of a row group (storage/logical_log.c): rows a
+ * user inserted, a speculative insertion awaiting its outcome, or nothing
+ * (rows that compaction or a rewrite moved or copied).
+ */
+typedef enum RowGroupDecoding
+{
+	ROWGROUP_DECODE_NONE,
+	ROWGROUP_DECODE_INSERT,
+	ROWGROUP_DECODE_SPECULATIVE
+} RowGroupDecoding;
+
 extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
 							uint64 first_row, int nrows,
 							Datum **values, bool **isnull,
 							TransactionId xmin, CommandId cmin, uint16 flags,
 							const ColstoreOptions *opts,
-							const ItemPointerData *sources);
+							const ItemPointerData *sources,
+							RowGroupDecoding decoding);
 extern FmgrInfo *RowGroupColumnComparison(Form_pg_attribute att);
 extern uint64 RowNumbersReserve(Relation rel, uint32 count, TransactionId xid);
 extern uint64 AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count,

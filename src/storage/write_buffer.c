@@ -65,10 +65,12 @@ typedef struct PendingRows
 	uint64		first_row;		/* row number of the builder's first row */
 	uint64		reserved_end;	/* end of the reserved range */
 	uint32		next_reservation;
+	uint64		seq;			/* order of creation, for WriteBufferFlushAll */
 } PendingRows;
 
 static HTAB *PendingTable = NULL;
 static MemoryContext PendingContext = NULL;
+static uint64 PendingSeq = 0;
 
 static bool
 HasExclusionConstraint(Relation rel)
@@ -146,6 +148,7 @@ CreatePending(Relation rel)
 	}
 	pending = hash_search(PendingTable, &relid, HASH_ENTER, NULL);
 	pending->builder = NULL;
+	pending->seq = PendingSeq++;
 	pending->node = rel->rd_node;
 	ColstoreGetOptions(relid, &pending->opts);
 	pending->write_each_row = HasExclusionConstraint(rel);
@@ -158,16 +161,22 @@ CreatePending(Relation rel)
 	return pending;
 }
 
-/* Write the buffered rows as a row group; the buffer keeps its reservation. */
+/*
+ * Write the buffered rows as a row group; the buffer keeps its reservation.
+ * speculative: the rows are one speculative insertion (logical decoding
+ * waits for its outcome, see colstore_tuple_complete_speculative).
+ */
 static void
-WritePending(Relation rel, PendingRows *pending)
+WritePending(Relation rel, PendingRows *pending, bool speculative)
 {
 	int			nrows = pending->builder->nrows;
 
 	if (nrows == 0)
 		return;
 	RowGroupBuilderWrite(pending->builder, rel, pending->first_row,
-						 pending->xid, pending->cid, 0, &pending->opts, NULL);
+						 pending->xid, pending->cid, 0, &pending->opts, NULL,
+						 speculative ? ROWGROUP_DECODE_SPECULATIVE :
+						 ROWGROUP_DECODE_INSERT);
 	pending->first_row += nrows;
 }
 
@@ -183,7 +192,7 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
 	if (start != pending->reserved_end || pending->builder->nrows == 0)
 	{
 		/* not contiguous: the buffered rows must form their own group */
-		WritePending(rel, pending);
+		WritePending(rel, pending, false);
 		pending->first_row = start;
 	}
 	pending->reserved_end = start + pending->next_reservation;
@@ -196,7 +205,8 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
  *		Buffer the row in slot as inserted by command cid of the current
  *		(sub)transaction, and set slot->tts_tid to its TID.  If write_now, or
  *		the table needs it, the row is written at once as its own row group
- *		(after any rows buffered before it).  May write row groups and take
+ *		(after any rows buffered before it); write_now is for speculative
+ *		insertions, which logical decoding sees as such.  May write row groups and take
  *		the writer lock; errors on out-of-memory or storage errors.
  */
 void
@@ -218,7 +228,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
 		pending = CreatePending(rel);
 	if (pending->builder->nrows > 0 &&
 		(pending->cid != cid || write_now || pending->write_each_row))
-		WritePending(rel, pending);
+		WritePending(rel, pending, false);
 	pending->cid = cid;
 
 	EnsureRowNumber(rel, pending);
@@ -231,7 +241,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	if (write_now || pending->write_each_row ||
 		pending->builder->nrows >= pending->opts.row_group_size ||
 		pending->builder->bytes >= PENDING_BYTES_LIMIT)
-		WritePending(rel, pending);
+		WritePending(rel, pending, write_now);
 }
 
 /*
@@ -248,7 +258,7 @@ WriteBufferFlush(Relation rel)
 	if (pending == NULL)
 		return;
 	if (RelFileNodeEquals(pending->node, rel->rd_node))
-		WritePending(rel, pending);
+		WritePending(rel, pending, false);
 	FreePending(pending);
 }
 
@@ -292,17 +302,30 @@ WriteBufferFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 	return true;
 }
 
+static int
+ComparePendingSeq(const ListCell *a, const ListCell *b)
+{
+	const PendingRows *x = lfirst(a);
+	const PendingRows *y = lfirst(b);
+
+	return x->seq < y->seq ? -1 : x->seq > y->seq ? 1 : 0;
+}
+
 /*
  * WriteBufferFlushAll
- *		Write every buffered row of this backend.  Called before each
- *		statement starts (so parallel plans and utility commands never meet
- *		buffered rows) and before commit and prepare.
+ *		Write every buffered row of this backend, the tables' buffers in the
+ *		order they were started (logical decoding sees the rows in that
+ *		order: a statement that fills one partition, then another, decodes
+ *		as heap's would).  Called before each statement starts (so parallel
+ *		plans and utility commands never meet buffered rows) and before
+ *		commit and prepare.
  */
 void
 WriteBufferFlushAll(void)
 {
 	HASH_SEQ_STATUS status;
 	PendingRows *pending;
+	List	   *buffers = NIL;
 	List	   *relids = NIL;
 	ListCell   *lc;
 
@@ -310,7 +333,11 @@ WriteBufferFlushAll(void)
 		return;
 	hash_seq_init(&status, PendingTable);
 	while ((pending = hash_seq_search(&status)) != NULL)
-		relids = lappend_oid(relids, pending->relid);
+		buffers = lappend(buffers, pending);
+	list_sort(buffers, ComparePendingSeq);
+	foreach(lc, buffers)
+		relids = lappend_oid(relids, ((PendingRows *) lfirst(lc))->relid);
+	list_free(buffers);
 	foreach(lc, relids)
 	{
 		Oid			relid = lfirst_oid(lc);

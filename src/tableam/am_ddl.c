@@ -137,7 +137,8 @@ WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
 	if (b->nrows == 0)
 		return;
 	first = RowNumbersReserve(rel, b->nrows, GetCurrentTransactionId());
-	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts, NULL);
+	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts, NULL,
+						 ROWGROUP_DECODE_NONE);
 }
 
 /* The scan of a table being rewritten: in index order if an index is given. */
@@ -280,7 +281,9 @@ CopyVersion(Relation NewTable, TupleTableSlot *slot, TransactionId xmin,
 	Page		page;
 
 	tuple->t_tableOid = RelationGetRelid(NewTable);
-	DeltaHeapInsert(NewTable, tuple, GetCurrentCommandId(true), 0);
+	/* a copy, not a change: logical decoding must not see it */
+	DeltaHeapInsert(NewTable, tuple, GetCurrentCommandId(true),
+					HEAP_INSERT_NO_LOGICAL);
 	buf = ReadBuffer(NewTable, ItemPointerGetBlockNumber(&tuple->t_self));
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(NewTable);

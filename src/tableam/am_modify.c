@@ -20,12 +20,14 @@
 #include "postgres.h"
 
 #include "access/tableam.h"
+#include "access/xact.h"
 #include "pgstat.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
 
 #include "storage/delta_insert.h"
 #include "storage/directory.h"
+#include "storage/logical_log.h"
 #include "storage/metapage.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_modify.h"
@@ -58,7 +60,9 @@ colstore_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
 
 /*
  * On failure, kill the one-row row group written for the speculative
- * insertion; waiters on our transaction then find the row gone.
+ * insertion; waiters on our transaction then find the row gone.  Either
+ * way, logical decoding learns the outcome, as from heap's confirmation
+ * record or super-delete.
  */
 void
 colstore_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
@@ -69,6 +73,7 @@ colstore_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
 	uint64		rownum;
 	int			index;
 
+	LogicalLogSpeculativeOutcome(rel, GetCurrentTransactionId(), succeeded);
 	if (succeeded)
 		return;
 	if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))

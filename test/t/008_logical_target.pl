@@ -1,8 +1,8 @@
 # A colstore table can be the target of logical replication: the initial
 # table sync (COPY) and the apply worker's INSERTs, UPDATEs (also of the
 # primary key), DELETEs and TRUNCATEs leave the subscriber's colstore tables
-# with exactly the publisher's (heap) rows; a colstore table cannot be
-# published.  Table k has a primary key and a
+# with exactly the publisher's (heap) rows (010_logical_source.pl has
+# colstore tables as the source).  Table k has a primary key and a
 # secondary index (the apply worker finds rows through the key's index);
 # table f has no index and REPLICA IDENTITY FULL (the apply worker finds rows
 # with a sequential scan).
@@ -270,21 +270,6 @@ $publisher->safe_psql('postgres', q{
 	DELETE FROM f WHERE a BETWEEN 100 AND 120;
 });
 compare('after changes following the truncate');
-
-# ... but not its source: logical decoding does not decode row groups, so
-# with wal_level = logical a publication naming a colstore table is refused
-$publisher->safe_psql('postgres', q{
-	CREATE EXTENSION colstore;
-	CREATE TABLE cs (id int PRIMARY KEY) USING colstore;
-	CREATE PUBLICATION pub_empty;
-});
-my ($ret, $out, $err) = $publisher->psql('postgres', 'CREATE PUBLICATION pub_cs FOR TABLE cs');
-isnt($ret, 0, 'CREATE PUBLICATION FOR TABLE of a colstore table fails');
-like($err, qr/colstore table "cs" cannot be published/, '... saying why');
-($ret, $out, $err) = $publisher->psql('postgres', 'ALTER PUBLICATION pub_empty ADD TABLE cs');
-like($err, qr/colstore table "cs" cannot be published/, 'ALTER PUBLICATION ADD TABLE fails too');
-is($publisher->safe_psql('postgres', 'SELECT count(*) FROM pg_publication_rel'), '2',
-	'only the heap tables are published');
 
 $subscriber->stop;
 $publisher->stop;

@@ -1,0 +1,128 @@
+/*-------------------------------------------------------------------------
+ *
+ * colstore_wal.h
+ *	  colstore's custom WAL resource manager: its records and their layout.
+ *
+ * Most of colstore's WAL is generic (GenericXLog) or heapam's own.  The
+ * custom resource manager carries what neither can:
+ *
+ *	- XLOG_COLSTORE_INSERT: the rows of a row group as logical decoding must
+ *	  see them (written only when the table is logically logged, i.e. under
+ *	  wal_level = logical).  Its redo does nothing: the row group's pages
+ *	  are logged separately.  Its decode callback hands one INSERT per row to
+ *	  the reorder buffer (logical_decode.c).
+ *	- XLOG_COLSTORE_SPEC_CONFIRM / XLOG_COLSTORE_SPEC_ABORT: the outcome of
+ *	  a speculative insertion (INSERT ... ON CONFLICT) logged as an
+ *	  XLOG_COLSTORE_INSERT with COLSTORE_INSERT_SPECULATIVE; decoded as
+ *	  heap's confirmation and super-delete are.
+ *	- XLOG_COLSTORE_DELETE: a heap tuple deleted as heap's delete would
+ *	  (with the "moved to another partition" marker for the tuples
+ *	  compaction moved into row groups), and replayed like it, but ignored
+ *	  by logical decoding: a move, or a change of colstore's own options
+ *	  table, is not a change of user data (undecoded_delete.c).
+ *
+ * The records need the resource manager registered in every process that
+ * writes or replays them, so colstore must be in shared_preload_libraries;
+ * ColstoreWalAvailable() says whether it is.
+ *
+ * IDENTIFICATION
+ *	  src/storage/colstore_wal.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef COLSTORE_WAL_H
+#define COLSTORE_WAL_H
+
+#include "access/xlogreader.h"
+#include "encoding/chunk_encoding.h"
+#include "lib/stringinfo.h"
+#include "storage/itemptr.h"
+#include "storage/relfilenode.h"
+#include "utils/rel.h"
+
+/*
+ * The resource manager id.  Ids 128 to 255 are for extensions; 128 is
+ * PostgreSQL's RM_EXPERIMENTAL_ID.  WAL written with this id must be
+ * replayed with it, so it never changes.
+ */
+#define COLSTORE_RMGR_ID			153
+#define COLSTORE_RMGR_NAME			"colstore"
+
+/* Record kinds (the high bits of the record's info byte). */
+#define XLOG_COLSTORE_INSERT		0x00
+#define XLOG_COLSTORE_SPEC_CONFIRM	0x10
+#define XLOG_COLSTORE_SPEC_ABORT	0x20
+#define XLOG_COLSTORE_DELETE		0x30
+#define XLOG_COLSTORE_OPMASK		0x70
+
+/* xl_colstore_insert.flags */
+#define COLSTORE_INSERT_SPECULATIVE	0x0001	/* one row, awaiting its outcome */
+
+/*
+ * XLOG_COLSTORE_INSERT: rows [0, nrows) of one chunk range of a row group.
+ * Followed by natts xl_colstore_column, then natts uint64 image lengths,
+ * then the natts chunk images (encoding/chunk_encoding.h) back to back.
+ * xid is the rows' inserting (sub)transaction, which can differ from the
+ * record's own: rows are written when their buffer is flushed.
+ */
+typedef struct xl_colstore_insert
+{
+	RelFileNode node;
+	TransactionId xid;
+	uint32		nrows;
+	uint16		natts;
+	uint16		flags;
+} xl_colstore_insert;
+
+/* What decoding a column's image and forming a heap tuple need. */
+typedef struct xl_colstore_column
+{
+	Oid			typid;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	char		typstorage;
+	char		pad[3];
+} xl_colstore_column;
+
+/* XLOG_COLSTORE_SPEC_CONFIRM and XLOG_COLSTORE_SPEC_ABORT */
+typedef struct xl_colstore_spec_outcome
+{
+	RelFileNode node;
+	TransactionId xid;
+} xl_colstore_spec_outcome;
+
+/*
+ * XLOG_COLSTORE_DELETE: block 0 is the heap page; the tuple at offnum gets
+ * xmax as an exclusive (keys updated) delete, and the moved marker if
+ * COLSTORE_DELETE_MOVED (heap's xl_heap_delete without an old key, which
+ * decoding never needs here).
+ */
+typedef struct xl_colstore_delete
+{
+	TransactionId xmax;
+	OffsetNumber offnum;
+	uint8		flags;
+	uint8		pad;
+} xl_colstore_delete;
+
+#define COLSTORE_DELETE_ALL_VISIBLE_CLEARED	0x01
+#define COLSTORE_DELETE_MOVED				0x02
+
+/* colstore_wal.c */
+extern void ColstoreWalRegister(void);
+extern bool ColstoreWalAvailable(void);
+extern void ColstoreWalRequire(const char *relname);
+
+/* logical_decode.c: the decode callback */
+struct LogicalDecodingContext;
+struct XLogRecordBuffer;
+extern void ColstoreDecode(struct LogicalDecodingContext *ctx,
+						   struct XLogRecordBuffer *buf);
+
+/* undecoded_delete.c */
+extern bool DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid,
+							bool moved);
+extern void DeleteUndecodedRedo(XLogReaderState *record);
+
+#endif							/* COLSTORE_WAL_H */

@@ -1,0 +1,163 @@
+/*-------------------------------------------------------------------------
+ *
+ * logical_log.c
+ *	  Logging inserted rows for logical decoding.
+ *
+ * Row groups are written with generic WAL records, which logical decoding
+ * cannot read.  When a table is logically logged (RelationIsLogicallyLogged:
+ * wal_level = logical, a permanent user table), every row group that holds
+ * rows a user inserted is also logged as XLOG_COLSTORE_INSERT records, one
+ * per chunk range, carrying the chunk images the row group stores (already
+ * encoded and compressed, so this costs about the table's compressed size
+ * in WAL) and the column types needed to turn them back into heap tuples
+ * (logical_decode.c).  Row groups that move or copy rows (compaction,
+ * VACUUM FULL, CLUSTER) log nothing: they change no row.
+ *
+ * A speculative insertion's one-row group is logged as speculative, and
+ * its outcome follows as XLOG_COLSTORE_SPEC_CONFIRM or _ABORT, which decode
+ * as heap's confirmation and super-delete do.
+ *
+ * IDENTIFICATION
+ *	  src/storage/logical_log.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "access/xloginsert.h"
+#include "utils/memutils.h"
+#include "catalog/catalog.h"
+#include "utils/rel.h"
+
+#include "storage/colstore_wal.h"
+#include "storage/logical_log.h"
+
+/*
+ * The most bytes one record may carry, and the most bytes the values of
+ * one chunk range may take in memory: a decoded row must fit one
+ * allocation (MaxAllocSize) and a record the WAL reader's buffer.
+ */
+#define LOGICAL_RECORD_LIMIT	((Size) 1000 * 1024 * 1024)
+
+/*
+ * LogicalInsertWanted
+ *		Must rows inserted into rel be logged for logical decoding?  True
+ *		when PostgreSQL would log a heap table's inserts with their tuples;
+ *		errors if colstore's resource manager is not registered then.
+ */
+bool
+LogicalInsertWanted(Relation rel)
+{
+	if (!RelationIsLogicallyLogged(rel))
+		return false;
+	ColstoreWalRequire(RelationGetRelationName(rel));
+	return true;
+}
+
+/* Log rows [bounds[c], bounds[c + 1]) of a row group: one record. */
+static void
+LogChunkRange(Relation rel, TupleDesc tupdesc, TransactionId xid,
+			  uint32 nrows, const EncodedChunk *images, uint32 nchunks,
+			  uint32 c, bool speculative)
+{
+	int			natts = tupdesc->natts;
+	xl_colstore_insert xlrec;
+	xl_colstore_column *columns;
+	uint64	   *lengths;
+	Size		record_bytes = 0;
+	Size		raw_bytes = 0;
+	int			att;
+
+	columns = palloc0(sizeof(xl_colstore_column) * natts);
+	lengths = palloc(sizeof(uint64) * natts);
+	for (att = 0; att < natts; att++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(tupdesc, att);
+		const EncodedChunk *img = &images[att * nchunks + c];
+
+		columns[att].typid = attr->atttypid;
+		columns[att].typlen = attr->attlen;
+		columns[att].typbyval = attr->attbyval;
+		columns[att].typalign = attr->attalign;
+		columns[att].typstorage = attr->attstorage;
+		lengths[att] = img->len;
+		record_bytes += img->len;
+		raw_bytes += img->raw_bytes;
+	}
+	if (record_bytes > LOGICAL_RECORD_LIMIT || raw_bytes > LOGICAL_RECORD_LIMIT)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("row of colstore table \"%s\" is too large for logical decoding",
+						RelationGetRelationName(rel)),
+				 errdetail("Under wal_level = logical, the values of a row of a colstore table may take at most %zu MB.",
+						   LOGICAL_RECORD_LIMIT / (1024 * 1024))));
+
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.node = rel->rd_node;
+	xlrec.xid = xid;
+	xlrec.nrows = nrows;
+	xlrec.natts = (uint16) natts;
+	xlrec.flags = speculative ? COLSTORE_INSERT_SPECULATIVE : 0;
+
+	XLogEnsureRecordSpace(0, natts + 3);
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	XLogRegisterData((char *) columns, sizeof(xl_colstore_column) * natts);
+	XLogRegisterData((char *) lengths, sizeof(uint64) * natts);
+	for (att = 0; att < natts; att++)
+	{
+		const EncodedChunk *img = &images[att * nchunks + c];
+
+		if (img->len > 0)
+			XLogRegisterData(img->data, (int) img->len);
+	}
+	/* as heap's DML records: lets decoding filter by replication origin */
+	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
+	(void) XLogInsert(COLSTORE_RMGR_ID, XLOG_COLSTORE_INSERT);
+	pfree(columns);
+	pfree(lengths);
+}
+
+/*
+ * LogicalLogRowGroup
+ *		Log the rows of a row group about to be written to rel, inserted by
+ *		xid, for logical decoding: images[att * nchunks + c] is column att's
+ *		image of chunk c, which holds rows [bounds[c], bounds[c + 1]).
+ *		speculative: the group is a speculative insertion's one row.
+ *		Caller has checked LogicalInsertWanted.
+ */
+void
+LogicalLogRowGroup(Relation rel, TupleDesc tupdesc, TransactionId xid,
+				   uint32 nchunks, const uint32 *bounds,
+				   const EncodedChunk *images, bool speculative)
+{
+	uint32		c;
+
+	Assert(!speculative || (nchunks == 1 && bounds[1] == 1));
+	for (c = 0; c < nchunks; c++)
+		LogChunkRange(rel, tupdesc, xid, bounds[c + 1] - bounds[c], images,
+					  nchunks, c, speculative);
+}
+
+/*
+ * LogicalLogSpeculativeOutcome
+ *		Log whether the speculative insertion xid logged last for rel was
+ *		confirmed or given up (a no-op unless LogicalInsertWanted).
+ */
+void
+LogicalLogSpeculativeOutcome(Relation rel, TransactionId xid, bool confirmed)
+{
+	xl_colstore_spec_outcome xlrec;
+
+	if (!LogicalInsertWanted(rel))
+		return;
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.node = rel->rd_node;
+	xlrec.xid = xid;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
+	(void) XLogInsert(COLSTORE_RMGR_ID, confirmed ? XLOG_COLSTORE_SPEC_CONFIRM :
+					  XLOG_COLSTORE_SPEC_ABORT);
+}
