@@ -245,7 +245,45 @@ $publisher->safe_psql('postgres', q{
 compare('after round 3, a VACUUM FULL and a large transaction');
 
 $subscriber->stop;
+
+# A streaming standby of the publisher replays colstore's records (the
+# compaction deletes among them); once promoted, it decodes colstore tables
+# as the publisher did: changes to rows compaction moved, a bulk load.
+$publisher->backup('backup');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($publisher, 'backup', has_streaming => 1);
+$standby->start;
+$publisher->safe_psql('postgres', q{
+	INSERT INTO acct SELECT i, 0, 'for the standby' FROM generate_series(200001, 200500) i;
+	UPDATE acct SET bal = bal + 1 WHERE id BETWEEN 200001 AND 200100;
+	SELECT colstore.compact('acct');
+	VACUUM acct;
+});
+$publisher->wait_for_catchup($standby, 'replay', $publisher->lsn('insert'));
+my $acct_before = $publisher->safe_psql('postgres', $contents{acct});
 $publisher->stop;
+$standby->promote;
+is($standby->safe_psql('postgres', $contents{acct}), $acct_before,
+	'the promoted standby has the publisher\'s rows');
+$standby->safe_psql('postgres',
+	"SELECT 'init' FROM pg_create_logical_replication_slot('after_promotion', 'test_decoding')");
+$standby->safe_psql('postgres', q{
+	UPDATE acct SET filler = 'after promotion' WHERE id IN (200010, 200020);
+	DELETE FROM acct WHERE id = 200030;
+	INSERT INTO acct SELECT i, 0, 'loaded after promotion' FROM generate_series(300001, 300300) i;
+});
+my @decoded = split /\n/, $standby->safe_psql('postgres', q{
+	SELECT data FROM pg_logical_slot_get_changes('after_promotion', NULL, NULL, 'skip-empty-xacts', '1')
+	WHERE data NOT LIKE 'BEGIN%' AND data NOT LIKE 'COMMIT%'});
+is(scalar(@decoded), 303, 'the promoted standby decodes one change per changed row');
+is(join("\n", @decoded[0 .. 2], $decoded[-1]),
+	join("\n",
+		"table public.acct: UPDATE: id[integer]:200010 bal[integer]:1 filler[text]:'after promotion'",
+		"table public.acct: UPDATE: id[integer]:200020 bal[integer]:1 filler[text]:'after promotion'",
+		"table public.acct: DELETE: id[integer]:200030",
+		"table public.acct: INSERT: id[integer]:300300 bal[integer]:0 filler[text]:'loaded after promotion'"),
+	'... for rows compaction moved and for a bulk load');
+$standby->stop;
 
 # Without colstore in shared_preload_libraries there is no resource manager
 # to log rows for decoding: a write that needs it fails instead of being
