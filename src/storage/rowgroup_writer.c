@@ -273,8 +273,8 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
  *		decoding sees the rows (logged only if the table is logically
  *		logged; the images are logged before the group is published, which
  *		is the same to decoding: both are in the transaction).  Returns its
- *		directory
- *		index.  Takes the writer lock for the publishing phase only.  Uses a
+ *		directory index.  Takes the writer lock for the publishing phase
+ *		only.  Uses a
  *		temporary memory context; errors on corruption of existing pages or
  *		out-of-memory.
  */

@@ -206,8 +206,9 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
  *		(sub)transaction, and set slot->tts_tid to its TID.  If write_now, or
  *		the table needs it, the row is written at once as its own row group
  *		(after any rows buffered before it); write_now is for speculative
- *		insertions, which logical decoding sees as such.  May write row groups and take
- *		the writer lock; errors on out-of-memory or storage errors.
+ *		insertions, which logical decoding sees as such.  May write row
+ *		groups and take the writer lock; errors on out-of-memory or storage
+ *		errors.
  */
 void
 WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
