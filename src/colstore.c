@@ -21,6 +21,7 @@
 #include "cscan/agg_path.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
+#include "cscan/decorrelate.h"
 #include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
@@ -38,6 +39,7 @@ int			colstore_chunk_cache_size_kb = 131072;
 bool		colstore_enable_custom_scan = true;
 bool		colstore_enable_custom_agg = true;
 bool		colstore_enable_key_range_join = true;
+bool		colstore_enable_decorrelation = true;
 int			colstore_delta_insert_rows = 100;
 bool		colstore_auto_compaction = true;
 int			colstore_max_compaction_workers = 2;
@@ -105,6 +107,12 @@ _PG_init(void)
 							 &colstore_enable_key_range_join,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_decorrelation",
+							 "Enables the planner's rewrite of correlated aggregate subqueries over colstore tables into joins with grouped aggregates, when cheaper.",
+							 NULL,
+							 &colstore_enable_decorrelation,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("colstore.delta_insert_rows",
 							"Sets the estimated size up to which an INSERT statement's rows become heap tuples, compacted into row groups later.",
 							"Also the most rows of one statement that go to one table's heap pages. 0 sends every row to row groups.",
@@ -139,6 +147,7 @@ _PG_init(void)
 	ColstoreAggPathInit();
 	KeyRangeJoinExecInit();
 	KeyRangeJoinPathInit();
+	DecorrelateInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

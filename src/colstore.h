@@ -20,6 +20,7 @@ extern int	colstore_chunk_cache_size_kb;
 extern bool colstore_enable_custom_scan;
 extern bool colstore_enable_custom_agg;
 extern bool colstore_enable_key_range_join;
+extern bool colstore_enable_decorrelation;
 extern int	colstore_delta_insert_rows;
 extern bool colstore_auto_compaction;
 extern int	colstore_max_compaction_workers;
