@@ -37,8 +37,8 @@
  *	  dropped, as the join drops it.
  *	- Nothing volatile anywhere in the subquery; every expression on its
  *	  rows' columns (local conditions, aggregate arguments) uses only
- *	  leakproof functions, which cannot raise errors the original would not
- *	  have raised for rows it never visited.  The expression above the
+ *	  leakproof functions or btree comparisons, which cannot raise errors
+ *	  the original would not have raised for rows it never visited.  The expression above the
  *	  aggregates stays in the outer condition, evaluated only for joined
  *	  rows, as the original evaluated it.
  *
@@ -133,6 +133,7 @@ static bool
 SafeOnAnyRow(Node *node, void *context)
 {
 	Oid			funcid = InvalidOid;
+	Oid			opno = InvalidOid;
 
 	if (node == NULL || !ContainsColumns(node))
 		return false;
@@ -151,10 +152,12 @@ SafeOnAnyRow(Node *node, void *context)
 		case T_NullIfExpr:
 			set_opfuncid((OpExpr *) node);
 			funcid = ((OpExpr *) node)->opfuncid;
+			opno = ((OpExpr *) node)->opno;
 			break;
 		case T_ScalarArrayOpExpr:
 			set_sa_opfuncid((ScalarArrayOpExpr *) node);
 			funcid = ((ScalarArrayOpExpr *) node)->opfuncid;
+			opno = ((ScalarArrayOpExpr *) node)->opno;
 			break;
 		case T_FuncExpr:
 			funcid = ((FuncExpr *) node)->funcid;
@@ -162,7 +165,13 @@ SafeOnAnyRow(Node *node, void *context)
 		default:
 			return true;
 	}
-	if (!get_func_leakproof(funcid))
+	/*
+	 * A btree comparison cannot fail on any value of its types (indexes
+	 * compare every value with it), even where it is not marked leakproof
+	 * (numeric_lt, date_lt_timestamp).
+	 */
+	if (!get_func_leakproof(funcid) &&
+		!(OidIsValid(opno) && get_op_btree_interpretation(opno) != NIL))
 		return true;
 	return expression_tree_walker(node, SafeOnAnyRow, context);
 }
@@ -258,8 +267,9 @@ AsCorrelation(Node *clause, Correlation *corr)
 		a->vartype != b->vartype)
 		return false;
 	tce = lookup_type_cache(a->vartype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
-	if (op->opno != tce->eq_opr || !OidIsValid(tce->lt_opr))
-		return false;
+	if (op->opno != tce->eq_opr || !OidIsValid(tce->lt_opr) ||
+		op->inputcollid != a->varcollid)
+		return false;			/* GROUP BY groups under the column's collation */
 	corr->inner = a;
 	corr->outer = b;
 	corr->eqop = op->opno;
