@@ -4,9 +4,10 @@
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
 # 2. pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
 # 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore)
-# 4. conformance: PostgreSQL's own regression and isolation suites with
+# 4. conformance: PostgreSQL's own regression and isolation suites, contrib/test_decoding's
+#    regression and isolation tests and the logical replication (subscription) TAP tests with
 #    default_table_access_method = colstore, which must pass at least as many tests as recorded
-#    in test/conformance/core_regress.expected and isolation_regress.expected
+#    in test/conformance/<suite>_regress.expected
 # Exits non-zero if anything fails; the last line reads "N passed, M failed" (test files).
 set -uo pipefail
 cd "$(dirname "$0")/.."
