@@ -8,7 +8,7 @@
 # workers, and with hash joins disabled.  Query families: row listings,
 # aggregates, GROUP BY, self joins, joins of copies of the tables loaded in id
 # order (merge and key-range joins), aggregates with FILTER, queries that read
-# no column, and subqueries/windows.
+# no column, subqueries/windows, and correlated aggregate subqueries.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -299,6 +299,26 @@ sub subquery_query
 		"SELECT DISTINCT $col FROM {t} " . where() . ' ' . order_by(1) . ' LIMIT 50');
 }
 
+# Correlated subqueries with aggregates, on keys with duplicates and NULLs:
+# over colstore, the shapes decorrelate.c can rewrite into joins with grouped
+# aggregates are rewritten (the others, with count, a float sum or coalesce,
+# run as written); over heap they run once per outer row.
+sub correlated_query
+{
+	my $key = pick(qw(a s d));
+	my ($agg, $outer) = @{ pick(
+		[ 'avg(y.n)', 'x.n' ], [ 'sum(y.a)', 'x.id' ], [ 'min(y.t)', 'x.t' ],
+		[ 'max(y.d)', 'x.d' ], [ 'avg(y.s) * 2', 'x.a' ], [ 'max(y.n) - 1', 'x.n' ],
+		[ 'count(*)', 'x.a' ], [ 'sum(y.f)', 'x.f' ], [ 'coalesce(max(y.a), 0)', 'x.s' ]) };
+	my $op = pick('<', '<=', '=', '>=', '>', '<>');
+	my $lo = between(-2600, 30000);
+	my $local = rand() < 0.5 ? ' AND ' . predicate('y.') : '';
+	my $sql = "SELECT count(*), sum(x.id), min(x.t) FROM {t} x WHERE x.id BETWEEN $lo AND $lo + 200"
+	  . " AND $outer $op (SELECT $agg FROM {t} y WHERE y.$key = x.$key$local)";
+	$sql .= ' AND ' . predicate('x.') if rand() < 0.5;
+	return $sql;
+}
+
 my @families = (
 	[ 'row listing', \&rows_query, 70 ],
 	[ 'aggregate', \&aggregate_query, 50 ],
@@ -308,6 +328,7 @@ my @families = (
 	[ 'FILTER', \&filter_query, 40 ],
 	[ 'no column', \&no_column_query, 25 ],
 	[ 'subquery and window', \&subquery_query, 30 ],
+	[ 'correlated aggregate subquery', \&correlated_query, 20 ],
 );
 
 ### Running and comparing
