@@ -25,12 +25,8 @@
  */
 #include "postgres.h"
 
-#include "access/genam.h"
 #include "access/relation.h"
-#include "access/table.h"
-#include "access/tableam.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_type.h"
 #include "commands/defrem.h"
 #include "commands/event_trigger.h"
 #include "executor/spi.h"
@@ -39,10 +35,8 @@
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
-#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
-#include "utils/snapmgr.h"
 
 #include "colstore.h"
 #include "encoding/chunk_encoding.h"
