@@ -56,8 +56,9 @@ ColstoreWalAvailable(void)
 /*
  * ColstoreWalRequire
  *		Raise ERRCODE_FEATURE_NOT_SUPPORTED unless this process can write
- *		colstore's WAL records: a write to table relname that logical
- *		decoding must see (or must not see) needs them.  Without the
+ *		colstore's WAL records: a write to table relname (a colstore table,
+ *		or colstore.options, which is heap) that logical decoding must see,
+ *		or must not see, needs them.  Without the
  *		resource manager, a standby or crash recovery could not replay them.
  */
 void
@@ -66,9 +67,9 @@ ColstoreWalRequire(const char *relname)
 	if (!ColstoreWalAvailable())
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot write to colstore table \"%s\" under wal_level = logical without colstore in shared_preload_libraries",
+				 errmsg("cannot write to table \"%s\" under wal_level = logical without colstore in shared_preload_libraries",
 						relname),
-				 errdetail("Logical decoding of colstore tables needs colstore's WAL resource manager, which is registered only at server start."),
+				 errdetail("Keeping logical decoding right for colstore tables and colstore.options needs colstore's WAL resource manager, which is registered only at server start."),
 				 errhint("Add colstore to shared_preload_libraries and restart the server.")));
 }
 

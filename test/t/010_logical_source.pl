@@ -298,7 +298,7 @@ $plain->safe_psql('postgres', q{
 my ($ret, $stdout, $stderr) = $plain->psql('postgres',
 	'INSERT INTO np SELECT g FROM generate_series(1, 1000) g');
 isnt($ret, 0, 'not preloaded: a bulk insert into a logically logged table fails');
-like($stderr, qr/cannot write to colstore table "np" under wal_level = logical without colstore in shared_preload_libraries/,
+like($stderr, qr/cannot write to table "np" under wal_level = logical without colstore in shared_preload_libraries/,
 	'... saying why');
 $plain->stop;
 done_testing();
