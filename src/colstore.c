@@ -22,6 +22,8 @@
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
 #include "cscan/decorrelate.h"
+#include "cscan/index_scan.h"
+#include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
@@ -38,6 +40,8 @@ int			colstore_default_chunk_size = 10240;
 int			colstore_chunk_cache_size_kb = 131072;
 bool		colstore_enable_custom_scan = true;
 bool		colstore_enable_custom_agg = true;
+bool		colstore_enable_custom_index_scan = true;
+bool		colstore_enable_join_filter = true;
 bool		colstore_enable_key_range_join = true;
 bool		colstore_enable_decorrelation = true;
 int			colstore_delta_insert_rows = 100;
@@ -101,6 +105,18 @@ _PG_init(void)
 							 &colstore_enable_custom_agg,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_custom_index_scan",
+							 "Enables the planner's use of the colstore index scan (fetching only the columns a plan reads).",
+							 NULL,
+							 &colstore_enable_custom_index_scan,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_join_filter",
+							 "Enables filtering a hash join's probe-side colstore scan by the keys of its hash table.",
+							 NULL,
+							 &colstore_enable_join_filter,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("colstore.enable_key_range_join",
 							 "Enables the planner's use of the colstore key-range join (a parallel merge join of two colstore tables split into ranges of a key both hold in order).",
 							 NULL,
@@ -147,6 +163,9 @@ _PG_init(void)
 	ColstoreAggPathInit();
 	KeyRangeJoinExecInit();
 	KeyRangeJoinPathInit();
+	ColstoreIndexScanExecInit();
+	ColstoreIndexScanPathInit();
+	JoinFilterInit();
 	DecorrelateInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);

@@ -19,6 +19,8 @@ extern int	colstore_default_chunk_size;
 extern int	colstore_chunk_cache_size_kb;
 extern bool colstore_enable_custom_scan;
 extern bool colstore_enable_custom_agg;
+extern bool colstore_enable_custom_index_scan;
+extern bool colstore_enable_join_filter;
 extern bool colstore_enable_key_range_join;
 extern bool colstore_enable_decorrelation;
 extern int	colstore_delta_insert_rows;

@@ -12,7 +12,8 @@
  * int64s (branch-free loops), numeric comparisons on the scaled-integer
  * encoding as int128s, text equality as bytes, LIKE by its literal prefix;
  * the rest calls the btree comparison function with the clause's
- * collation.  AND applies its arguments in turn; OR filters a copy of the
+ * collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
+ * against row.  AND applies its arguments in turn; OR filters a copy of the
  * selection per argument and keeps the rows any of them passes.
  *
  * IDENTIFICATION
@@ -31,14 +32,11 @@
 #include "encoding/numeric_view.h"
 #include "tableam/am_scan.h"
 
-/* Does value pass "column <strategy> key value"? */
+/* Does a comparison function's result cmp satisfy strategy? */
 static inline bool
-ComparePasses(PruneKey *key, Datum value)
+StrategyPasses(int strategy, int32 cmp)
 {
-	int32		cmp = DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation,
-												  value, key->value));
-
-	switch (key->strategy)
+	switch (strategy)
 	{
 		case BTLessStrategyNumber:
 			return cmp < 0;
@@ -54,6 +52,15 @@ ComparePasses(PruneKey *key, Datum value)
 			return cmp != 0;
 	}
 	return false;
+}
+
+/* Does value pass "column <strategy> key value"? */
+static inline bool
+ComparePasses(PruneKey *key, Datum value)
+{
+	return StrategyPasses(key->strategy,
+						  DatumGetInt32(FunctionCall2Coll(&key->cmp, key->collation,
+														  value, key->value)));
 }
 
 /*
@@ -105,6 +112,72 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 		default:
 			FILTER_BY_STRATEGY(GET_INT64, c);
 			break;
+	}
+}
+
+/*
+ * selected[i] &= neither row i's value is NULL and GET(a[i]) OP GET(b[i]):
+ * branch-free, as FILTER_LOOP.
+ */
+#define PAIR_LOOP(GET, OP) \
+	for (i = 0; i < nrows; i++) \
+		selected[i] &= !a_null[i] & !b_null[i] & ((GET(a[i])) OP (GET(b[i])))
+
+#define PAIR_BY_STRATEGY(GET) \
+	switch (key->strategy) \
+	{ \
+		case BTLessStrategyNumber: PAIR_LOOP(GET, <); break; \
+		case BTLessEqualStrategyNumber: PAIR_LOOP(GET, <=); break; \
+		case BTEqualStrategyNumber: PAIR_LOOP(GET, ==); break; \
+		case BTGreaterEqualStrategyNumber: PAIR_LOOP(GET, >=); break; \
+		case BTGreaterStrategyNumber: PAIR_LOOP(GET, >); break; \
+		case NOT_EQUAL_STRATEGY: PAIR_LOOP(GET, !=); break; \
+		default: memset(selected, 0, nrows); break; \
+	}
+
+/*
+ * ChunkPrunerFilterRows for "column op column2": integer-ordered types in
+ * branch-free loops, others through the comparison function (NULL on
+ * either side fails, as the strict operator yields NULL).
+ */
+static void
+FilterColumnPair(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
+				 bool *selected)
+{
+	Datum	   *a;
+	Datum	   *b;
+	bool	   *a_null;
+	bool	   *b_null;
+	int			i;
+
+	ColstoreScanBatchColumn(scan, key->attno, &a, &a_null);
+	ColstoreScanBatchColumn(scan, key->attno2, &b, &b_null);
+	switch (key->int_column_type)
+	{
+		case INT2OID:
+			PAIR_BY_STRATEGY(GET_INT16);
+			return;
+		case InvalidOid:
+			break;
+		case INT4OID:
+		case DATEOID:
+			PAIR_BY_STRATEGY(GET_INT32);
+			return;
+		default:
+			PAIR_BY_STRATEGY(GET_INT64);
+			return;
+	}
+	for (i = 0; i < nrows; i++)
+	{
+		if (!selected[i])
+			continue;
+		if (a_null[i] || b_null[i])
+			selected[i] = false;
+		else
+			selected[i] = StrategyPasses(key->strategy,
+										 DatumGetInt32(FunctionCall2Coll(&key->cmp, InvalidOid,
+																		 a[i], b[i])));
+		MemoryContextReset(pruner->tmp_cxt);
 	}
 }
 
@@ -288,6 +361,13 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 		memcpy(selected, key->any_rows, nrows);
 		return;
 	}
+	if (key->kind == PRUNE_COLUMNS)
+	{
+		oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
+		FilterColumnPair(pruner, key, nrows, scan, selected);
+		MemoryContextSwitchTo(oldcxt);
+		return;
+	}
 	if (key->kind == PRUNE_COMPARE && key->numeric_key &&
 		FilterScaledKey(key, nrows, scan, selected))
 		return;
@@ -333,6 +413,7 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 				break;
 			case PRUNE_AND:
 			case PRUNE_OR:
+			case PRUNE_COLUMNS:
 				break;			/* handled above */
 		}
 	}

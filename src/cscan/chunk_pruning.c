@@ -205,6 +205,38 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 	return NULL;
 }
 
+/*
+ * Is clause "column op column2", two different columns of relation relid
+ * of one type without a collation, op a comparison of the type's default
+ * btree operator family (or its "<>")?  Sets *left, *right, *strategy and
+ * *cmp_proc.  Such a clause cannot prune (each chunk's min/max are of one
+ * column); the batch filter decides it row by row.
+ */
+static bool
+ColumnPairClause(Expr *clause, Index relid, Var **left, Var **right,
+				 int *strategy, Oid *cmp_proc)
+{
+	OpExpr	   *op;
+	Oid			lefttype;
+	Oid			righttype;
+
+	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+		return false;
+	op = (OpExpr *) clause;
+	*left = ArgColumn(linitial(op->args), relid);
+	*right = ArgColumn(lsecond(op->args), relid);
+	if (*left == NULL || *right == NULL ||
+		(*left)->varattno == (*right)->varattno ||
+		getBaseType((*left)->vartype) != getBaseType((*right)->vartype) ||
+		OidIsValid((*left)->varcollid) || OidIsValid((*right)->varcollid))
+		return false;
+	op_input_types(op->opno, &lefttype, &righttype);
+	if (lefttype != righttype)
+		return false;
+	*strategy = OperatorStrategy(op->opno, (*left)->vartype, cmp_proc);
+	return *strategy != 0;
+}
+
 /* Is var a text or varchar column (LIKE's and byte equality's types)? */
 static bool
 IsTextColumn(Var *var)
@@ -344,6 +376,24 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		return true;
 	}
 
+	{
+		Var		   *right;
+
+		if (ColumnPairClause(clause, relid, &var, &right, &key->strategy, &cmp_proc))
+		{
+			if (var->varattno > desc->natts || right->varattno > desc->natts)
+				return false;
+			key->kind = PRUNE_COLUMNS;
+			key->attno = var->varattno - 1;
+			key->attno2 = right->varattno - 1;
+			fmgr_info(cmp_proc, &key->cmp);
+			key->strict = op_strict(((OpExpr *) clause)->opno);
+			if (TypeHasSignedIntegerOrder(getBaseType(var->vartype)))
+				key->int_column_type = getBaseType(var->vartype);
+			return true;
+		}
+	}
+
 	var = SplitClause(clause, relid, &opno, &value, &key->kind, &key->collation);
 	if (var == NULL || var->varattno > desc->natts ||
 		!CollationUsable(var, key->kind, key->collation))
@@ -454,7 +504,9 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
 /*
  * PruningClauseIsExact
  *		True if the clause is one PruningClauseColumn accepts and its
- *		operator is strict, or an AND or OR of such clauses, so
+ *		operator is strict, or a strict comparison of two columns of the
+ *		relation (ColumnPairClause: no pruning, but the batch filter decides
+ *		it), or an AND or OR of such clauses, so
  *		ChunkPrunerFilterRows decides for every row exactly as the executor
  *		would whether it is true (NULL input: the row fails; an OR is true
  *		if one argument is, an AND if all are, whatever the others yield).
@@ -478,6 +530,15 @@ PruningClauseIsExact(Expr *clause, Index relid)
 				return false;
 		}
 		return true;
+	}
+	{
+		Var		   *left;
+		Var		   *right;
+		int			strategy;
+		Oid			cmp_proc;
+
+		if (ColumnPairClause(clause, relid, &left, &right, &strategy, &cmp_proc))
+			return op_strict(((OpExpr *) clause)->opno);
 	}
 	if (PruningClauseColumn(clause, relid) == NULL)
 		return false;
@@ -691,8 +752,8 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 		}
 		return key->kind == PRUNE_OR;
 	}
-	if (key->attno >= h->natts)
-		return false;			/* column added later: its missing value */
+	if (key->kind == PRUNE_COLUMNS || key->attno >= h->natts)
+		return false;			/* two columns; or a column added later */
 	cd = RowGroupChunk(h, key->attno, chunkno);
 	rows = (uint32) RowGroupChunkRows(h, chunkno);
 	if (key->kind == PRUNE_IS_NULL)

@@ -55,6 +55,7 @@
 
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
+#include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "cscan/scan_order.h"
 #include "tableam/am_scan.h"
@@ -67,6 +68,7 @@ typedef struct SharedScanCounters
 	pg_atomic_uint64 chunks_read;
 	pg_atomic_uint64 chunks_skipped;
 	pg_atomic_uint64 rows_filtered;
+	pg_atomic_uint64 rows_join_filtered;
 } SharedScanCounters;
 
 #define SHARED_COUNTERS_SIZE	MAXALIGN(sizeof(SharedScanCounters))
@@ -85,6 +87,8 @@ typedef struct ColstoreScanState
 	bool		keys_ready;		/* pruning values evaluated for this scan */
 	ScanOrder  *order;			/* ordered plan: how the order is kept */
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
+	JoinFilter *join_filter;	/* from the hash join above, or NULL */
+	uint64		workers_join_filtered;	/* leader: the workers' total */
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -274,7 +278,10 @@ FilterByBatchQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
 {
 	ColstoreScanState *state = (ColstoreScanState *) arg;
 
-	ChunkPrunerFilterRows(state->row_filter, scan, nrows, selected);
+	if (state->row_filter != NULL)
+		ChunkPrunerFilterRows(state->row_filter, scan, nrows, selected);
+	if (state->join_filter != NULL)
+		JoinFilterApply(state->join_filter, scan, nrows, selected);
 }
 
 /* Narrow a freshly begun table scan to the plan's columns, keys and filter. */
@@ -285,8 +292,32 @@ ConfigureScan(ColstoreScanState *state)
 
 	ColstoreScanConfigure(scan, state->needed, state->natts,
 						  ChunkPrunerRefutes, state->pruner);
-	if (state->row_filter != NULL)
+	if (state->row_filter != NULL || state->join_filter != NULL)
 		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
+}
+
+/* Is ps a ColstoreScan's state (join_filter.c links hash joins to them)? */
+bool
+IsColstoreScanState(PlanState *ps)
+{
+	return IsA(ps, CustomScanState) &&
+		((CustomScanState *) ps)->methods == &ColstoreScanExecMethods;
+}
+
+/*
+ * ColstoreScanSetJoinFilter
+ *		Have the scan drop, a batch at a time, the rows filter says its hash
+ *		join cannot match; called after ExecutorStart, before the scan began.
+ */
+void
+ColstoreScanSetJoinFilter(PlanState *ps, JoinFilter *filter)
+{
+	ColstoreScanState *state = (ColstoreScanState *) ps;
+
+	Assert(IsColstoreScanState(ps));
+	state->join_filter = filter;
+	if (state->css.ss.ss_currentScanDesc != NULL)
+		ConfigureScan(state);
 }
 
 static TupleTableSlot *
@@ -358,6 +389,8 @@ ColstoreScan_ReScanCustomScan(CustomScanState *node)
 
 	/* parameters of the pruning values may have changed */
 	state->keys_ready = false;
+	if (state->join_filter != NULL)
+		JoinFilterReset(state->join_filter);
 	if (state->order != NULL)
 		ScanOrderReset(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
@@ -448,6 +481,7 @@ ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
 	pg_atomic_init_u64(&shared->chunks_read, 0);
 	pg_atomic_init_u64(&shared->chunks_skipped, 0);
 	pg_atomic_init_u64(&shared->rows_filtered, 0);
+	pg_atomic_init_u64(&shared->rows_join_filtered, 0);
 	table_parallelscan_initialize(node->ss.ss_currentRelation,
 								  SharedTableScan(coordinate),
 								  node->ss.ps.state->es_snapshot);
@@ -494,6 +528,9 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 			pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
 			pg_atomic_fetch_add_u64(&state->shared->rows_filtered, mine.rows_filtered);
 		}
+		if (state->join_filter != NULL)
+			pg_atomic_fetch_add_u64(&state->shared->rows_join_filtered,
+									JoinFilterRowsRemoved(state->join_filter));
 		state->shared = NULL;
 		return;
 	}
@@ -502,12 +539,13 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	state->workers.chunks_read += pg_atomic_read_u64(&state->shared->chunks_read);
 	state->workers.chunks_skipped += pg_atomic_read_u64(&state->shared->chunks_skipped);
 	state->workers.rows_filtered += pg_atomic_read_u64(&state->shared->rows_filtered);
+	state->workers_join_filtered += pg_atomic_read_u64(&state->shared->rows_join_filtered);
 	state->shared = NULL;
 }
 
 /* EXPLAIN property label: clauses deparsed as Filter: shows them. */
-static void
-ExplainClauses(const char *label, List *clauses, CustomScanState *node,
+void
+ColstoreExplainClauses(const char *label, List *clauses, CustomScanState *node,
 			   List *ancestors, ExplainState *es)
 {
 	List	   *context;
@@ -537,6 +575,24 @@ ExplainRowsFiltered(ColstoreScanState *state, double removed, ExplainState *es)
 		removed /= nloops;
 	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
 		ExplainPropertyFloat("Rows Removed by Batch Filter", NULL, removed, 0, es);
+}
+
+/*
+ * "Rows Removed by Hash Join Filter": all participants', per loop, in
+ * text format only when not zero.
+ */
+static void
+ExplainRowsJoinFiltered(ColstoreScanState *state, ExplainState *es)
+{
+	Instrumentation *instr = state->css.ss.ps.instrument;
+	double		nloops = instr != NULL ? instr->nloops : 0;
+	double		removed = (double) (JoinFilterRowsRemoved(state->join_filter) +
+									state->workers_join_filtered);
+
+	if (nloops > 0)
+		removed /= nloops;
+	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
+		ExplainPropertyFloat("Rows Removed by Hash Join Filter", NULL, removed, 0, es);
 }
 
 /*
@@ -577,11 +633,13 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 							quote_identifier(NameStr(TupleDescAttr(desc, state->order->attno - 1)->attname)),
 							es);
 	if (cscan->custom_exprs != NIL || state->range_clauses != NIL)
-		ExplainClauses("Pruning Quals",
+		ColstoreExplainClauses("Pruning Quals",
 					   list_concat_copy(cscan->custom_exprs, state->range_clauses),
 					   node, ancestors, es);
 	if (state->filter_clauses != NIL)
-		ExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
+		ColstoreExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
+	if (state->join_filter != NULL)
+		ExplainPropertyList("Hash Join Filter", JoinFilterColumns(state->join_filter), es);
 
 	if (es->analyze)
 	{
@@ -591,6 +649,8 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
 		ExplainRowsFiltered(state, (double) total.rows_filtered, es);
+		if (state->join_filter != NULL)
+			ExplainRowsJoinFiltered(state, es);
 		/* whether this process had to sort because rows came out of order */
 		if (state->order != NULL)
 			ExplainPropertyBool("Run-Time Sort", state->order->ever_sorted, es);

@@ -56,6 +56,9 @@ ColstoreScanPlanKeyRange(const CustomScan *cscan)
 
 extern const CustomScanMethods *ColstoreScanPlanMethods(void);
 extern void ColstoreScanExecInit(void);
+extern void ColstoreExplainClauses(const char *label, List *clauses,
+								   CustomScanState *node, List *ancestors,
+								   ExplainState *es);
 extern void ColstoreScanExplainCounters(const ColstoreScanCounters *c, ExplainState *es);
 
 #endif							/* CSCAN_EXEC_H */

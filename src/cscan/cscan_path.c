@@ -11,7 +11,9 @@
  * rows they reject never become tuples.  It is offered, beside the plain
  * and parallel sequential scans, for a colstore table with more rows than
  * one chunk holds and restriction clauses that either let pruning skip a
- * good share of the table or can be decided in batches.  The expected
+ * good share of the table or can be decided in batches, or that is joined
+ * with other relations (a hash join above it may then filter its rows by
+ * the keys of its hash table, join_filter.c).  The expected
  * share read is estimated per column as
  *
  *		read = 1 - (1 - selectivity) * correlation^2
@@ -252,8 +254,8 @@ ColstoreChunksWithPassingRows(double rows_passing, double rows_read, int chunk_s
  * Does the scan have to produce system columns other than tableoid, and
  * ctid if allow_ctid (in its output or its quals)?
  */
-static bool
-ReadsSystemColumns(RelOptInfo *rel, bool allow_ctid)
+bool
+ColstoreRelReadsSystemColumns(RelOptInfo *rel, bool allow_ctid)
 {
 	Bitmapset  *attrs = NULL;
 	ListCell   *lc;
@@ -480,14 +482,16 @@ ColstoreSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 		return;
 	if (!ColstoreTableOptions(rte->relid, &in.opts) ||
 		rel->tuples <= in.opts.chunk_size ||
-		ReadsSystemColumns(rel, true))
+		ColstoreRelReadsSystemColumns(rel, true))
 		return;
-	if (!ReadsSystemColumns(rel, false))
+	if (!ColstoreRelReadsSystemColumns(rel, false))
 		ordered = ColstoreOrderedScanKeys(root, rel, rte->relid, &order_attnos);
 	in.share_read = ColstoreScanShareRead(root, rel, &in.npruning);
 	in.filter = BatchFilterClauses(rel);
+	/* in a join, a hash join above may filter the scan (join_filter.c) */
 	if (ordered == NIL && in.filter == NIL &&
-		(in.npruning == 0 || in.share_read > 1.0 - MIN_EXPECTED_SKIP))
+		(in.npruning == 0 || in.share_read > 1.0 - MIN_EXPECTED_SKIP) &&
+		bms_membership(root->all_baserels) == BMS_SINGLETON)
 		return;
 	in.pages = ColstorePhysicalPages(rte->relid);
 	in.heap_cost = ColstoreHeapPagesCost(rte->relid, &in.heap_pages);

@@ -31,6 +31,7 @@ extern double ColstoreParallelDivisor(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern BlockNumber ColstorePhysicalPages(Oid relid);
 extern Cost ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages);
+extern bool ColstoreRelReadsSystemColumns(RelOptInfo *rel, bool allow_ctid);
 extern bool IsColstoreScanPath(Path *path);
 extern AttrNumber ColstoreScanPathOrderColumn(Path *path);
 extern Path *ColstoreScanPathInKeyRange(Path *path, AttrNumber attno, int lo_param,

@@ -295,7 +295,8 @@ MakeKeyRangeJoinPath(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
  */
 static void
 TryKeyRangeJoin(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
-				RelOptInfo *innerrel, Path *outer_path, JoinPathExtraData *extra)
+				RelOptInfo *innerrel, Path *outer_path, JoinType jointype,
+				JoinPathExtraData *extra)
 {
 	Var		   *outer_var;
 	Var		   *inner_var;
@@ -335,9 +336,9 @@ TryKeyRangeJoin(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 											lo->paramid, hi->paramid);
 	inner_path = ColstoreScanPathInKeyRange(inner_path, inner_var->varattno,
 											lo->paramid, hi->paramid);
-	initial_cost_mergejoin(root, &workspace, JOIN_INNER, mergeclauses,
+	initial_cost_mergejoin(root, &workspace, jointype, mergeclauses,
 						   outer_path, inner_path, NIL, NIL, extra);
-	child = create_mergejoin_path(root, joinrel, JOIN_INNER, &workspace, extra,
+	child = create_mergejoin_path(root, joinrel, jointype, &workspace, extra,
 								  outer_path, inner_path, extra->restrictlist,
 								  outer_path->pathkeys, NULL, mergeclauses, NIL, NIL);
 	private = list_make5(makeInteger(lo->paramid), makeInteger(hi->paramid),
@@ -365,7 +366,7 @@ ColstoreSetJoinPathlist(PlannerInfo *root, RelOptInfo *joinrel,
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
 	if (!colstore_enable_custom_scan || !colstore_enable_key_range_join ||
-		jointype != JOIN_INNER || !joinrel->consider_parallel ||
+		(jointype != JOIN_INNER && jointype != JOIN_SEMI) || !joinrel->consider_parallel ||
 		max_parallel_workers_per_gather <= 0 || extra->mergeclause_list == NIL ||
 		outerrel->reloptkind != RELOPT_BASEREL ||
 		innerrel->reloptkind != RELOPT_BASEREL ||
@@ -379,7 +380,7 @@ ColstoreSetJoinPathlist(PlannerInfo *root, RelOptInfo *joinrel,
 		if (!IsColstoreScanPath(path) || path->parallel_aware ||
 			path->param_info != NULL || path->pathkeys == NIL)
 			continue;
-		TryKeyRangeJoin(root, joinrel, outerrel, innerrel, path, extra);
+		TryKeyRangeJoin(root, joinrel, outerrel, innerrel, path, jointype, extra);
 		if (list_length(joinrel->partial_pathlist) != before)
 			break;
 	}

@@ -32,6 +32,7 @@ typedef enum PruneKeyKind
 	PRUNE_IS_NULL,
 	PRUNE_IS_NOT_NULL,
 	PRUNE_LIKE,					/* text column LIKE pattern value */
+	PRUNE_COLUMNS,				/* column <strategy> column2 (filters only) */
 	PRUNE_AND,					/* every one of subkeys */
 	PRUNE_OR					/* any one of subkeys */
 } PruneKeyKind;
@@ -40,6 +41,7 @@ typedef enum PruneKeyKind
 typedef struct PruneKey
 {
 	int			attno;			/* 0-based attribute */
+	int			attno2;			/* PRUNE_COLUMNS: the right-hand column */
 	PruneKeyKind kind;
 	int			strategy;		/* BT*StrategyNumber, for PRUNE_COMPARE */
 	FmgrInfo	cmp;			/* BTORDER_PROC(column type, value type) */

@@ -423,6 +423,22 @@ numeric_decode_scaled(ScaledNumeric *sn, Datum *out)
 }
 
 /*
+ * numeric_from_scaled
+ *		The numeric datum m * 10^-scale with display scale dscale, as
+ *		numeric_decode_scaled builds it, in its own allocation in
+ *		CurrentMemoryContext; m, scale and dscale come from a chunk
+ *		DecodeChunkScaled decoded (so they are valid).
+ */
+Datum
+numeric_from_scaled(int64 m, int scale, int dscale)
+{
+	char	   *dst = palloc(MAX_NUMERIC_SIZE);
+
+	(void) build_numeric(dst, m, scale, dscale);
+	return PointerGetDatum(dst);
+}
+
+/*
  * numeric_build_index
  *		Prepare a parsed payload for numeric_get; returns the bytes allocated
  *		in CurrentMemoryContext.

@@ -36,5 +36,6 @@ extern bool numeric_parse(ByteReader *r, uint64 n, bool keep,
 extern void numeric_decode_scaled(ScaledNumeric *sn, Datum *out);
 extern Size numeric_build_index(ScaledNumeric *sn);
 extern Datum numeric_get(const ScaledNumeric *sn, uint64 index);
+extern Datum numeric_from_scaled(int64 m, int scale, int dscale);
 
 #endif							/* COLSTORE_NUMERIC_ENCODING_H */

@@ -208,6 +208,23 @@ FindRow(Relation rel, ColstoreDirectory **dir, uint64 rownum, Snapshot snapshot,
 RowFetchState
 RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 {
+	return RowFetchColumns(rel, rownum, snapshot, slot, NULL);
+}
+
+/*
+ * RowFetchColumns
+ *		RowFetch that decodes from a row group only the columns whose
+ *		needed[attno - 1] is set (needed NULL: all; else an entry per
+ *		attribute of the slot's descriptor); the others are NULL in the
+ *		slot.  Rows still buffered or on delta pages are heap tuples and
+ *		come whole.  For callers that know which columns their plan reads
+ *		(cscan/index_scan_exec.c): a row group column costs a chunk reader
+ *		per chunk, a heap tuple's columns nothing more.
+ */
+RowFetchState
+RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
+				TupleTableSlot *slot, const bool *needed)
+{
 	ColstoreDirectory *dir;
 	RowGroupDirEntry entry;
 	const RowGroupHeader *h;
@@ -269,7 +286,7 @@ RowFetch(Relation rel, uint64 rownum, Snapshot snapshot, TupleTableSlot *slot)
 	{
 		Form_pg_attribute attr = TupleDescAttr(desc, att);
 
-		if (attr->attisdropped)
+		if (attr->attisdropped || (needed != NULL && !needed[att]))
 		{
 			slot->tts_values[att] = (Datum) 0;
 			slot->tts_isnull[att] = true;

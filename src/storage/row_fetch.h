@@ -29,5 +29,7 @@ typedef enum RowFetchState
 extern void StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot);
 extern RowFetchState RowFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 							  TupleTableSlot *slot);
+extern RowFetchState RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
+									 TupleTableSlot *slot, const bool *needed);
 
 #endif							/* ROW_FETCH_H */

@@ -133,5 +133,104 @@ SELECT * FROM (SELECT count(*) AS c FROM kr a JOIN kr b ON a.id = b.id LIMIT 1) 
 SELECT x, x < (SELECT count(*) FROM kr a JOIN kr b ON a.id = b.id) AS below
 	FROM (VALUES (1), (1000000)) v(x);
 
+
+-- semi joins (EXISTS, IN): each range a merge semi join of the two pruned
+-- scans, so every outer row with a match comes back once, however many
+-- inner rows match it (kd has two per key), and rows with a NULL key
+-- (never a match) do not.  Anti joins (NOT EXISTS) must return the outer
+-- rows with NULL keys, which no range holds: they never use it.  kr's rows
+-- are out of order by now (no ordered scan), kr2's and kd's are not.
+-- semi_vs_heap: does q's plan use the key-range join, its rows (the plan
+-- run at top level, into a table), the same as heap's?
+CREATE FUNCTION semi_vs_heap(q text) RETURNS TABLE (key_range boolean, nrows bigint, same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+	h text := regexp_replace(regexp_replace(regexp_replace(q, '\mkr2\M', 'kr2h', 'g'),
+											'\mkr\M', 'krh', 'g'), '\mkd\M', 'kdh', 'g');
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) CREATE TEMP TABLE semi_result AS ' || q INTO plan;
+	key_range := plan::text LIKE '%ColstoreKeyRangeJoin%';
+	EXECUTE 'CREATE TEMP TABLE semi_result AS ' || q;
+	SELECT count(*) INTO nrows FROM semi_result;
+	EXECUTE format('SELECT NOT EXISTS (TABLE semi_result EXCEPT ALL (%s)) AND
+						   NOT EXISTS ((%s) EXCEPT ALL TABLE semi_result)', h, h)
+		INTO same;
+	DROP TABLE semi_result;
+	RETURN NEXT;
+END $$;
+EXPLAIN (COSTS OFF) SELECT a.id, a.v FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id);
+EXPLAIN (COSTS OFF) SELECT a.id FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 3);
+EXPLAIN (COSTS OFF) SELECT a.id, a.v FROM kd a WHERE a.id IN (SELECT b.id FROM kr2 b);
+SELECT q, same_as_heap(q), s.* FROM (VALUES
+	('SELECT a.id, a.v, a.d FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id)'),
+	('SELECT a.id, a.d FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 3)'),
+	('SELECT a.id, a.v FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v = a.v)'),
+	('SELECT a.id, a.v FROM kr2 a WHERE a.v = 2 AND EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v >= 5)'),
+	('SELECT a.id, a.v FROM kd a WHERE a.id IN (SELECT b.id FROM kr2 b)'),
+	('SELECT a.id, a.v FROM kd a WHERE a.id IN (SELECT b.id FROM kr2 b WHERE b.v = 4)'),
+	('SELECT a.id FROM kd a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v <> a.v)'),
+	('SELECT a.id, a.d FROM kr2 a WHERE EXISTS (SELECT 1 FROM kr2 b WHERE b.d = a.d AND b.v = 3)'),
+	('SELECT a.id, a.g FROM kr a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 2)'),
+	('SELECT a.id, a.v FROM kr2 a WHERE a.d IN (SELECT b.d FROM kr b WHERE b.n < 10)')) v(q),
+	LATERAL semi_vs_heap(q) s;
+-- ordered output through Gather Merge
+EXPLAIN (COSTS OFF) SELECT a.id FROM kd a WHERE a.id IN (SELECT b.id FROM kr2 b WHERE b.v < 4) ORDER BY a.id;
+SELECT (SELECT array_agg(id ORDER BY ord) FROM (SELECT id, row_number() OVER () AS ord
+		FROM (SELECT a.id FROM kd a WHERE a.id IN (SELECT b.id FROM kr2 b WHERE b.v < 4) ORDER BY a.id) s) x) =
+	   (SELECT array_agg(a.id ORDER BY a.id) FROM kdh a WHERE a.id IN (SELECT b.id FROM kr2h b WHERE b.v < 4))
+	AS same_order_as_heap;
+-- anti joins: not the key-range join
+EXPLAIN (COSTS OFF) SELECT a.id FROM kr2 a WHERE NOT EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id);
+SELECT q, same_as_heap(q), s.* FROM (VALUES
+	('SELECT a.id, a.v FROM kr2 a WHERE NOT EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 3)'),
+	('SELECT a.id FROM kd a WHERE NOT EXISTS (SELECT 1 FROM kr2 b WHERE b.id = a.id)')) v(q),
+	LATERAL semi_vs_heap(q) s;
+
+-- NULL keys on the outer side (and the inner): cached plans made while the
+-- tables held none run after rows with NULL ids arrive, and after kd's
+-- rows change; the semi join leaves the NULL rows out, the anti join
+-- returns them
+SET plan_cache_mode = force_generic_plan;
+PREPARE semi AS SELECT a.id, a.v FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 5);
+PREPARE anti AS SELECT a.id, a.v FROM kr2 a WHERE NOT EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id AND b.v < 5);
+EXPLAIN (COSTS OFF) EXECUTE semi;
+EXPLAIN (COSTS OFF) EXECUTE anti;
+INSERT INTO kr2 VALUES (NULL, 1, date '2000-01-01'), (NULL, 2, NULL), (NULL, 3, date '2030-01-01');
+INSERT INTO kr2h VALUES (NULL, 1, date '2000-01-01'), (NULL, 2, NULL), (NULL, 3, date '2030-01-01');
+INSERT INTO kd VALUES (NULL, 1), (NULL, 2);
+INSERT INTO kdh VALUES (NULL, 1), (NULL, 2);
+DELETE FROM kd WHERE id % 101 = 0;
+DELETE FROM kdh WHERE id % 101 = 0;
+UPDATE kd SET v = v + 10 WHERE id % 103 = 0;
+UPDATE kdh SET v = v + 10 WHERE id % 103 = 0;
+CREATE TABLE semi_cached AS EXECUTE semi;
+CREATE TABLE anti_cached AS EXECUTE anti;
+SELECT (SELECT count(*) FROM semi_cached) AS semi_rows,
+	   NOT EXISTS (TABLE semi_cached EXCEPT ALL
+				   SELECT a.id, a.v FROM kr2h a WHERE EXISTS (SELECT 1 FROM kdh b WHERE b.id = a.id AND b.v < 5)) AND
+	   NOT EXISTS (SELECT a.id, a.v FROM kr2h a WHERE EXISTS (SELECT 1 FROM kdh b WHERE b.id = a.id AND b.v < 5)
+				   EXCEPT ALL TABLE semi_cached) AS semi_same_as_heap,
+	   (SELECT count(*) FROM anti_cached) AS anti_rows,
+	   (SELECT count(*) FROM anti_cached WHERE id IS NULL) AS anti_null_rows,
+	   NOT EXISTS (TABLE anti_cached EXCEPT ALL
+				   SELECT a.id, a.v FROM kr2h a WHERE NOT EXISTS (SELECT 1 FROM kdh b WHERE b.id = a.id AND b.v < 5)) AND
+	   NOT EXISTS (SELECT a.id, a.v FROM kr2h a WHERE NOT EXISTS (SELECT 1 FROM kdh b WHERE b.id = a.id AND b.v < 5)
+				   EXCEPT ALL TABLE anti_cached) AS anti_same_as_heap;
+DEALLOCATE semi;
+DEALLOCATE anti;
+RESET plan_cache_mode;
+-- planned now, with the NULLs there: no ordered scan of kr2, so no
+-- key-range join; the rows are heap's all the same
+EXPLAIN (COSTS OFF) SELECT a.id, a.v FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id);
+SELECT q, same_as_heap(q), s.* FROM (VALUES
+	('SELECT a.id, a.v FROM kr2 a WHERE EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id)'),
+	('SELECT a.id, a.v FROM kr2 a WHERE a.id IN (SELECT b.id FROM kd b WHERE b.v > 1)'),
+	('SELECT a.id, a.v FROM kr2 a WHERE NOT EXISTS (SELECT 1 FROM kd b WHERE b.id = a.id)'),
+	('SELECT a.id, a.v FROM kd a WHERE EXISTS (SELECT 1 FROM kr2 b WHERE b.id = a.id)')) v(q),
+	LATERAL semi_vs_heap(q) s;
+DROP TABLE semi_cached, anti_cached;
+DROP FUNCTION semi_vs_heap(text);
+
 DROP TABLE kr, kr2, kd, ktx, ktm, krh, kr2h, kdh, ktmh, cross_result;
 DROP FUNCTION same_as_heap(text);

@@ -1,0 +1,349 @@
+/*-------------------------------------------------------------------------
+ *
+ * index_scan_exec.c
+ *	  Executor side of ColstoreIndexScan: an index scan of a colstore
+ *	  table that fetches only the columns its plan reads.
+ *
+ * The node does what PostgreSQL's IndexScan does without ORDER BY
+ * operators (nodeIndexscan.c: the scan keys and run-time keys built by
+ * ExecIndexBuildScanKeys, evaluated again on each rescan, the index read
+ * with index_getnext_tid, lossy matches rechecked against the original
+ * quals), but fetches each row with RowFetchColumns, decoding only the
+ * columns its target list, quals and recheck reference (all of them for a
+ * whole-row reference; the recheck's columns only for the entries the index
+ * AM says need one) instead of the whole row.  Per fetched row it does
+ * what index_fetch_heap and colstore_index_fetch_tuple do: tell the index
+ * AM an entry's row is dead to everyone (kill_prior_tuple), take the
+ * relation's predicate lock under SERIALIZABLE, count the fetch.
+ *
+ * EXPLAIN shows the index, its conditions and the columns fetched;
+ * EXPLAIN ANALYZE the rows the recheck removed, as IndexScan does.
+ * Mark/restore and backward scans go to the index AM (the path offers
+ * them only where the AM supports them).
+ *
+ * IDENTIFICATION
+ *	  src/cscan/index_scan_exec.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/relscan.h"
+#include "access/sysattr.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "executor/nodeIndexscan.h"
+#include "nodes/extensible.h"
+#include "optimizer/optimizer.h"
+#include "pgstat.h"
+#include "storage/predicate.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "cscan/cscan_exec.h"
+#include "cscan/index_scan.h"
+#include "storage/row_fetch.h"
+#include "storage/rowgroup_format.h"
+
+typedef struct ColstoreIndexScanState
+{
+	CustomScanState css;
+	Relation	index;
+	ScanDirection direction;	/* the plan's, before es_direction */
+	ExprState  *indexqualorig;	/* rechecks of lossy matches */
+	ScanKey		keys;
+	int			nkeys;
+	IndexRuntimeKeyInfo *runtime_keys;
+	int			nruntime_keys;
+	bool		runtime_keys_ready;
+	ExprContext *runtime_cxt;	/* where run-time keys are evaluated */
+	IndexScanDesc scan;			/* begun on the first fetch */
+	bool	   *needed;			/* per attribute: fetched? */
+	bool	   *recheck_needed; /* ... when the index asks for a recheck */
+} ColstoreIndexScanState;
+
+static Node *ColstoreIndexScan_CreateCustomScanState(CustomScan *cscan);
+static void ColstoreIndexScan_BeginCustomScan(CustomScanState *node, EState *estate,
+											  int eflags);
+static TupleTableSlot *ColstoreIndexScan_ExecCustomScan(CustomScanState *node);
+static void ColstoreIndexScan_EndCustomScan(CustomScanState *node);
+static void ColstoreIndexScan_ReScanCustomScan(CustomScanState *node);
+static void ColstoreIndexScan_MarkPosCustomScan(CustomScanState *node);
+static void ColstoreIndexScan_RestrPosCustomScan(CustomScanState *node);
+static void ColstoreIndexScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
+												ExplainState *es);
+
+static const CustomScanMethods ColstoreIndexScanMethods = {
+	.CustomName = "ColstoreIndexScan",
+	.CreateCustomScanState = ColstoreIndexScan_CreateCustomScanState,
+};
+
+static const CustomExecMethods ColstoreIndexScanExecMethods = {
+	.CustomName = "ColstoreIndexScan",
+	.BeginCustomScan = ColstoreIndexScan_BeginCustomScan,
+	.ExecCustomScan = ColstoreIndexScan_ExecCustomScan,
+	.EndCustomScan = ColstoreIndexScan_EndCustomScan,
+	.ReScanCustomScan = ColstoreIndexScan_ReScanCustomScan,
+	.MarkPosCustomScan = ColstoreIndexScan_MarkPosCustomScan,
+	.RestrPosCustomScan = ColstoreIndexScan_RestrPosCustomScan,
+	.ExplainCustomScan = ColstoreIndexScan_ExplainCustomScan,
+};
+
+const CustomScanMethods *
+ColstoreIndexScanPlanMethods(void)
+{
+	return &ColstoreIndexScanMethods;
+}
+
+/* Register the node type, so plans can be copied. */
+void
+ColstoreIndexScanExecInit(void)
+{
+	RegisterCustomScanMethods(&ColstoreIndexScanMethods);
+}
+
+static Node *
+ColstoreIndexScan_CreateCustomScanState(CustomScan *cscan)
+{
+	ColstoreIndexScanState *state = palloc0(sizeof(ColstoreIndexScanState));
+
+	NodeSetTag(state, T_CustomScanState);
+	state->css.methods = &ColstoreIndexScanExecMethods;
+	return (Node *) state;
+}
+
+/*
+ * The columns the target list and the quals read, and with recheck those
+ * the original index quals read too; a whole-row reference reads them
+ * all.  System columns come from the fetch itself (TID, table OID).
+ */
+static bool *
+NeededColumns(CustomScan *cscan, int natts, bool recheck)
+{
+	Bitmapset  *attrs = NULL;
+	bool	   *needed = palloc0(sizeof(bool) * Max(natts, 1));
+	bool		whole_row;
+	int			i;
+
+	pull_varattnos((Node *) cscan->scan.plan.targetlist, cscan->scan.scanrelid, &attrs);
+	pull_varattnos((Node *) cscan->scan.plan.qual, cscan->scan.scanrelid, &attrs);
+	if (recheck)
+		pull_varattnos((Node *) ColstoreIndexScanIndexQualOrig(cscan),
+					   cscan->scan.scanrelid, &attrs);
+	whole_row = bms_is_member(InvalidAttrNumber - FirstLowInvalidHeapAttributeNumber,
+							  attrs);
+	for (i = 0; i < natts; i++)
+		needed[i] = whole_row ||
+			bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, attrs);
+	return needed;
+}
+
+static void
+ColstoreIndexScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	Relation	rel = node->ss.ss_currentRelation;
+	LOCKMODE	lockmode;
+
+	state->direction = ColstoreIndexScanDirection(cscan);
+	state->indexqualorig = ExecInitQual(ColstoreIndexScanIndexQualOrig(cscan),
+										&node->ss.ps);
+	state->needed = NeededColumns(cscan, RelationGetDescr(rel)->natts, false);
+	state->recheck_needed = NeededColumns(cscan, RelationGetDescr(rel)->natts, true);
+	if (eflags & EXEC_FLAG_EXPLAIN_ONLY)
+		return;
+
+	lockmode = exec_rt_fetch(cscan->scan.scanrelid, estate)->rellockmode;
+	state->index = index_open(ColstoreIndexScanIndexOid(cscan), lockmode);
+	ExecIndexBuildScanKeys(&node->ss.ps, state->index,
+						   ColstoreIndexScanIndexQual(cscan), false,
+						   &state->keys, &state->nkeys,
+						   &state->runtime_keys, &state->nruntime_keys,
+						   NULL, NULL);
+	if (state->nruntime_keys > 0)
+		state->runtime_cxt = CreateExprContext(estate);
+	state->runtime_keys_ready = false;
+}
+
+/* Evaluate the run-time keys (nestloop parameters and the like). */
+static void
+EvaluateRuntimeKeys(ColstoreIndexScanState *state)
+{
+	if (state->nruntime_keys > 0)
+	{
+		ResetExprContext(state->runtime_cxt);
+		ExecIndexEvalRuntimeKeys(state->runtime_cxt, state->runtime_keys,
+								 state->nruntime_keys);
+	}
+	state->runtime_keys_ready = true;
+}
+
+/*
+ * Fetch the row of scan's current TID into slot if the snapshot sees it,
+ * as index_fetch_heap and colstore_index_fetch_tuple would, but with the
+ * needed columns only.
+ */
+static bool
+FetchRow(ColstoreIndexScanState *state, IndexScanDesc scan, TupleTableSlot *slot)
+{
+	Relation	rel = state->css.ss.ss_currentRelation;
+	uint64		rownum;
+	RowFetchState result;
+
+	if (!ItemPointerToRowNumber(&scan->xs_heaptid, &rownum))
+		return false;
+	result = RowFetchColumns(rel, rownum, scan->xs_snapshot, slot,
+							 scan->xs_recheck ? state->recheck_needed : state->needed);
+	if (!scan->xactStartedInRecovery)
+		scan->kill_prior_tuple = (result == ROW_DEAD);
+	if (result != ROW_VISIBLE)
+		return false;
+	if (IsMVCCSnapshot(scan->xs_snapshot))
+		PredicateLockRelation(rel, scan->xs_snapshot);
+	pgstat_count_heap_fetch(scan->indexRelation);
+	return true;
+}
+
+/* ExecScan's access method: the next row the index returns and the snapshot sees. */
+static TupleTableSlot *
+IndexNextColumns(ScanState *ss)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) ss;
+	EState	   *estate = ss->ps.state;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
+	ScanDirection direction = estate->es_direction;
+	ItemPointer tid;
+
+	/* a backward plan runs the index backward when the executor runs forward */
+	if (ScanDirectionIsBackward(state->direction))
+		direction = ScanDirectionIsForward(direction) ? BackwardScanDirection :
+			ScanDirectionIsBackward(direction) ? ForwardScanDirection : direction;
+	if (state->scan == NULL)
+	{
+		state->scan = index_beginscan(ss->ss_currentRelation, state->index,
+									  estate->es_snapshot, state->nkeys, 0);
+		index_rescan(state->scan, state->keys, state->nkeys, NULL, 0);
+	}
+	while ((tid = index_getnext_tid(state->scan, direction)) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (!FetchRow(state, state->scan, slot))
+			continue;
+		if (state->scan->xs_recheck)
+		{
+			econtext->ecxt_scantuple = slot;
+			if (!ExecQualAndReset(state->indexqualorig, econtext))
+			{
+				InstrCountFiltered2(state, 1);
+				continue;
+			}
+		}
+		return slot;
+	}
+	return ExecClearTuple(slot);
+}
+
+/* EvalPlanQual: does the substituted row satisfy the index conditions? */
+static bool
+IndexRecheckColumns(ScanState *ss, TupleTableSlot *slot)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) ss;
+	ExprContext *econtext = ss->ps.ps_ExprContext;
+
+	econtext->ecxt_scantuple = slot;
+	return ExecQualAndReset(state->indexqualorig, econtext);
+}
+
+static TupleTableSlot *
+ColstoreIndexScan_ExecCustomScan(CustomScanState *node)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+
+	if (!state->runtime_keys_ready)
+		ColstoreIndexScan_ReScanCustomScan(node);
+	return ExecScan(&node->ss, IndexNextColumns, IndexRecheckColumns);
+}
+
+/* Rescan, with the run-time keys evaluated again (their parameters changed). */
+static void
+ColstoreIndexScan_ReScanCustomScan(CustomScanState *node)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+
+	EvaluateRuntimeKeys(state);
+	if (state->scan != NULL)
+		index_rescan(state->scan, state->keys, state->nkeys, NULL, 0);
+	ExecScanReScan(&node->ss);
+}
+
+static void
+ColstoreIndexScan_MarkPosCustomScan(CustomScanState *node)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+
+	if (state->scan != NULL)
+		index_markpos(state->scan);
+}
+
+static void
+ColstoreIndexScan_RestrPosCustomScan(CustomScanState *node)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+
+	if (state->scan != NULL)
+		index_restrpos(state->scan);
+}
+
+static void
+ColstoreIndexScan_EndCustomScan(CustomScanState *node)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+
+	if (state->scan != NULL)
+		index_endscan(state->scan);
+	if (state->index != NULL)
+		index_close(state->index, NoLock);
+}
+
+/*
+ * EXPLAIN: the index ("Index"), its conditions ("Index Cond", as
+ * IndexScan shows them), the columns fetched ("Columns"; a recheck
+ * adds those of the original index quals), and under
+ * ANALYZE the rows the recheck removed.
+ */
+static void
+ColstoreIndexScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
+									ExplainState *es)
+{
+	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
+	List	   *columns = NIL;
+	char	   *index_name = get_rel_name(ColstoreIndexScanIndexOid(cscan));
+	int			i;
+
+	ExplainPropertyText("Index", index_name ? quote_identifier(index_name) : "?", es);
+	if (ScanDirectionIsBackward(state->direction))
+		ExplainPropertyText("Scan Direction", "Backward", es);
+	if (ColstoreIndexScanIndexQualOrig(cscan) != NIL)
+		ColstoreExplainClauses("Index Cond", ColstoreIndexScanIndexQualOrig(cscan),
+							   node, ancestors, es);
+	for (i = 0; i < desc->natts; i++)
+		if (state->needed[i] && !TupleDescAttr(desc, i)->attisdropped)
+			columns = lappend(columns,
+							  pstrdup(quote_identifier(NameStr(TupleDescAttr(desc, i)->attname))));
+	if (columns == NIL)
+		ExplainPropertyText("Columns", "none", es);
+	else
+		ExplainPropertyList("Columns", columns, es);
+	if (es->analyze && node->ss.ps.instrument != NULL &&
+		node->ss.ps.instrument->nfiltered2 > 0)
+		ExplainPropertyFloat("Rows Removed by Index Recheck", NULL,
+							 node->ss.ps.instrument->nfiltered2 /
+							 Max(node->ss.ps.instrument->nloops, 1), 0, es);
+}

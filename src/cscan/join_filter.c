@@ -1,0 +1,336 @@
+/*-------------------------------------------------------------------------
+ *
+ * join_filter.c
+ *	  Run-time join filters from hash joins into the ColstoreScans that
+ *	  feed their probe side.
+ *
+ * A hash join whose outer (probe) side is a ColstoreScan turns every row of
+ * that scan into a tuple and hashes it, though in a selective join most
+ * find nothing in the hash table (TPC-H Q9: 5% of lineitem's rows join the
+ * parts it keeps).  When the join returns no outer row without a match
+ * (inner, semi and right joins) and its outer hash keys are plain columns
+ * of the scan, the scan asks this file, a batch at a time, to drop the rows
+ * whose keys hash to a value no tuple of the hash table has: those rows
+ * could not match, so the join's result is unchanged.  Rows the filter
+ * drops never become tuples, and when no row of a chunk is left its other
+ * columns are never decoded.
+ *
+ * The link is made after ExecutorStart (an ExecutorStart_hook walks the
+ * plan state tree, in parallel workers too): for each such HashJoinState
+ * whose outer child is a ColstoreScan, a JoinFilter naming the join and
+ * the scan columns of its hash keys is given to the scan.  The filter is
+ * built lazily, on the first batch the scan reads after the join has built
+ * its hash table, and only when the table holds all of the inner side in
+ * memory (one batch; a multi-batch join keeps the other batches on disk,
+ * and PostgreSQL's first outer row, fetched to see whether the outer side
+ * is empty, comes before the table exists): a Bloom filter of the hash
+ * values of the table's tuples (two bits per value, sixteen bits per
+ * bucket), read from the table as nodeHash.c stores it, serial or shared
+ * (parallel hash).  Rows are hashed exactly as ExecHashGetHashValue hashes
+ * outer tuples (the table's outer hash functions and collations, keys
+ * rotated and combined; a NULL key of a strict operator cannot match).  A
+ * rescan of the scan drops the filter (the join may have built another
+ * table).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
+ * filter, and a filter that has removed under a tenth of the first
+ * JOIN_FILTER_TRIAL_ROWS rows it tested stops testing: it costs a hash per
+ * row and saves little.
+ *
+ * IDENTIFICATION
+ *	  src/cscan/join_filter.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/executor.h"
+#include "executor/hashjoin.h"
+#include "nodes/nodeFuncs.h"
+#include "port/pg_bitutils.h"
+#include "utils/dsa.h"
+#include "utils/lsyscache.h"
+
+#include "colstore.h"
+#include "cscan/join_filter.h"
+#include "tableam/am_scan.h"
+
+/* Larger hash tables get no filter (it would take 16 bits per bucket). */
+#define JOIN_FILTER_MAX_BUCKETS		(1 << 23)
+/* Rows tested before deciding whether the filter is worth its hashing. */
+#define JOIN_FILTER_TRIAL_ROWS		65536
+
+struct JoinFilter
+{
+	HashJoinState *join;
+	int			nkeys;
+	int		   *attnos;			/* 0-based scan columns, one per hash key */
+	List	   *names;			/* their names, for EXPLAIN */
+	bool		built;			/* bits describe the join's current table */
+	bool		off;			/* no filter for this scan (until a rescan) */
+	uint64	   *bits;
+	uint32		mask;			/* bit positions: hash & mask */
+	uint64		rows_tested;
+	uint64		rows_removed;	/* since the executor started */
+	uint64		rows_removed_now;	/* since the filter was built */
+};
+
+static ExecutorStart_hook_type prev_ExecutorStart_hook = NULL;
+
+/* The two bit positions of a hash value. */
+static inline void
+BitPositions(uint32 hash, uint32 mask, uint32 *p1, uint32 *p2)
+{
+	uint32		h2 = hash * 0x9E3779B1U;
+
+	*p1 = hash & mask;
+	*p2 = (h2 ^ (h2 >> 15)) & mask;
+}
+
+static inline void
+AddHash(JoinFilter *filter, uint32 hash)
+{
+	uint32		p1;
+	uint32		p2;
+
+	BitPositions(hash, filter->mask, &p1, &p2);
+	filter->bits[p1 / 64] |= UINT64CONST(1) << (p1 % 64);
+	filter->bits[p2 / 64] |= UINT64CONST(1) << (p2 % 64);
+}
+
+static inline bool
+MayHold(const JoinFilter *filter, uint32 hash)
+{
+	uint32		p1;
+	uint32		p2;
+
+	BitPositions(hash, filter->mask, &p1, &p2);
+	return (filter->bits[p1 / 64] & (UINT64CONST(1) << (p1 % 64))) != 0 &&
+		(filter->bits[p2 / 64] & (UINT64CONST(1) << (p2 % 64))) != 0;
+}
+
+/*
+ * Build the Bloom filter of the join's hash table, or turn the filter off
+ * for now if the table is not there yet (false: try again on the next
+ * batch) or holds only part of the inner side.
+ */
+static bool
+BuildFilter(JoinFilter *filter)
+{
+	HashJoinTable table = filter->join->hj_HashTable;
+	uint64		nbits;
+	int			i;
+
+	if (table == NULL)
+		return false;			/* the join has not built its table yet */
+	if (table->nbatch != 1 || table->curbatch != 0 || table->skewEnabled ||
+		table->nbuckets > JOIN_FILTER_MAX_BUCKETS)
+	{
+		filter->off = true;
+		return false;
+	}
+	nbits = Max((uint64) table->nbuckets * 16, 4096);
+	nbits = pg_nextpower2_64(nbits);
+	if (filter->bits != NULL)
+		pfree(filter->bits);
+	filter->bits = palloc0(nbits / 8);
+	filter->mask = (uint32) (nbits - 1);
+	for (i = 0; i < table->nbuckets; i++)
+	{
+		if (table->parallel_state == NULL)
+		{
+			HashJoinTuple tuple;
+
+			for (tuple = table->buckets.unshared[i]; tuple != NULL;
+				 tuple = tuple->next.unshared)
+				AddHash(filter, tuple->hashvalue);
+		}
+		else
+		{
+			dsa_pointer p = dsa_pointer_atomic_read(&table->buckets.shared[i]);
+
+			while (DsaPointerIsValid(p))
+			{
+				HashJoinTuple tuple = (HashJoinTuple) dsa_get_address(table->area, p);
+
+				AddHash(filter, tuple->hashvalue);
+				p = tuple->next.shared;
+			}
+		}
+	}
+	filter->built = true;
+	filter->rows_tested = 0;
+	filter->rows_removed_now = 0;
+	return true;
+}
+
+/*
+ * JoinFilterApply
+ *		Clear selected[i] for each of the nrows rows of scan's current batch
+ *		whose hash keys no tuple of the join's hash table can match.  Returns
+ *		false when the filter did nothing (not built yet, or off).
+ */
+bool
+JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selected)
+{
+	HashJoinTable table;
+	Datum	   *values[INDEX_MAX_KEYS];
+	bool	   *isnull[INDEX_MAX_KEYS];
+	int			i;
+	int			k;
+
+	if (filter->off || (!filter->built && !BuildFilter(filter)))
+		return false;
+	table = filter->join->hj_HashTable;
+	for (k = 0; k < filter->nkeys; k++)
+		ColstoreScanBatchColumn(scan, filter->attnos[k], &values[k], &isnull[k]);
+	for (i = 0; i < nrows; i++)
+	{
+		uint32		hash = 0;
+		bool		keep = true;
+
+		if (!selected[i])
+			continue;
+		for (k = 0; k < filter->nkeys && keep; k++)
+		{
+			hash = pg_rotate_left32(hash, 1);
+			if (isnull[k][i])
+				keep = !table->hashStrict[k];	/* else hashed as 0 */
+			else
+				hash ^= DatumGetUInt32(FunctionCall1Coll(&table->outer_hashfunctions[k],
+														 table->collations[k],
+														 values[k][i]));
+		}
+		filter->rows_tested++;
+		if (!keep || !MayHold(filter, hash))
+		{
+			selected[i] = false;
+			filter->rows_removed++;
+			filter->rows_removed_now++;
+		}
+	}
+	if (filter->rows_tested >= JOIN_FILTER_TRIAL_ROWS &&
+		filter->rows_removed_now * 10 < filter->rows_tested)
+		filter->off = true;
+	return true;
+}
+
+/* The scan was rescanned: the join may build another table. */
+void
+JoinFilterReset(JoinFilter *filter)
+{
+	filter->built = false;
+	filter->off = false;
+}
+
+/* The names of the filtered columns, for EXPLAIN. */
+List *
+JoinFilterColumns(const JoinFilter *filter)
+{
+	return filter->names;
+}
+
+/* Rows this process's filter removed since the executor started. */
+uint64
+JoinFilterRowsRemoved(const JoinFilter *filter)
+{
+	return filter->rows_removed;
+}
+
+/*
+ * The scan column (0-based) of an outer hash key of the join: the key must
+ * be an OUTER_VAR (maybe relabeled) whose entry in the scan's target list
+ * is a column of the scanned relation (maybe relabeled).  -1 otherwise.
+ */
+static int
+KeyColumn(Expr *key, PlanState *scan)
+{
+	TargetEntry *tle;
+	Var		   *var;
+
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if (!IsA(key, Var) || ((Var *) key)->varno != OUTER_VAR ||
+		((Var *) key)->varattno <= 0 ||
+		((Var *) key)->varattno > list_length(scan->plan->targetlist))
+		return -1;
+	tle = list_nth_node(TargetEntry, scan->plan->targetlist, ((Var *) key)->varattno - 1);
+	key = tle->expr;
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if (!IsA(key, Var))
+		return -1;
+	var = (Var *) key;
+	if (var->varno != ((Scan *) scan->plan)->scanrelid || var->varattno <= 0 ||
+		var->varlevelsup != 0)
+		return -1;
+	return var->varattno - 1;
+}
+
+/* Give the hash join's outer ColstoreScan a filter, if the join allows one. */
+static void
+LinkJoin(HashJoinState *join)
+{
+	HashJoin   *plan = (HashJoin *) join->js.ps.plan;
+	PlanState  *outer = outerPlanState(join);
+	JoinFilter *filter;
+	Relation	rel;
+	ListCell   *lc;
+
+	if ((plan->join.jointype != JOIN_INNER && plan->join.jointype != JOIN_SEMI &&
+		 plan->join.jointype != JOIN_RIGHT) ||
+		outer == NULL || !IsColstoreScanState(outer) ||
+		list_length(plan->hashkeys) > INDEX_MAX_KEYS)
+		return;
+	rel = ((ScanState *) outer)->ss_currentRelation;
+	filter = palloc0(sizeof(JoinFilter));
+	filter->join = join;
+	filter->attnos = palloc(sizeof(int) * Max(list_length(plan->hashkeys), 1));
+	foreach(lc, plan->hashkeys)
+	{
+		int			attno = KeyColumn(lfirst(lc), outer);
+
+		if (attno < 0)
+			return;
+		filter->attnos[filter->nkeys++] = attno;
+		filter->names = lappend(filter->names,
+								pstrdup(NameStr(TupleDescAttr(RelationGetDescr(rel),
+															  attno)->attname)));
+	}
+	if (filter->nkeys == 0)
+		return;
+	ColstoreScanSetJoinFilter(outer, filter);
+}
+
+static bool
+LinkJoinsWalker(PlanState *ps, void *context)
+{
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, HashJoinState))
+		LinkJoin((HashJoinState *) ps);
+	return planstate_tree_walker(ps, LinkJoinsWalker, context);
+}
+
+/* ExecutorStart_hook: start the executor, then link the hash joins' filters. */
+static void
+JoinFilterExecutorStart(QueryDesc *queryDesc, int eflags)
+{
+	if (prev_ExecutorStart_hook)
+		prev_ExecutorStart_hook(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+	if (colstore_enable_join_filter && queryDesc->planstate != NULL)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(queryDesc->estate->es_query_cxt);
+
+		LinkJoinsWalker(queryDesc->planstate, NULL);
+		MemoryContextSwitchTo(oldcxt);
+	}
+}
+
+/* Install the executor hook; called from _PG_init. */
+void
+JoinFilterInit(void)
+{
+	prev_ExecutorStart_hook = ExecutorStart_hook;
+	ExecutorStart_hook = JoinFilterExecutorStart;
+}

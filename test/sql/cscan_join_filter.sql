@@ -1,0 +1,129 @@
+-- Hash join filters: a ColstoreScan on the probe (outer) side of an inner,
+-- semi or right hash join drops the rows whose join keys no tuple of the
+-- hash table can match, a batch at a time (EXPLAIN: "Hash Join Filter").
+-- Every result must be heap's: inner, semi and right joins with the
+-- filter, left and anti joins without it, NULL keys, two-column and
+-- cross-type keys, numeric and text keys, rows on heap pages, rescans that
+-- build a new hash table, parallel hash joins, and a multi-batch join
+-- (which gets no filter).
+SET max_parallel_workers_per_gather = 0;
+SET colstore.enable_custom_agg = off;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+-- f: 30,000 rows, k = 1..3000 ten times (NULL for every 97th row)
+CREATE TABLE f (id int, k bigint, a int, v numeric(10,2), t text)
+	USING colstore WITH (row_group_size = 6000, chunk_size = 1000);
+INSERT INTO f SELECT i, CASE WHEN i % 97 <> 0 THEN i % 3000 + 1 END, i % 50,
+	(i % 300) / 4.0, 't' || (i % 40)
+	FROM generate_series(1, 30000) i;
+-- a few rows on heap pages (small inserts)
+INSERT INTO f VALUES (30001, 7, 7, 1.75, 't7'), (30002, NULL, 1, NULL, NULL),
+	(30003, 2999, 49, 74.75, 't39');
+-- d: keys 1..3000, g groups them by tens; the joins keep one group or a few
+CREATE TABLE d (k bigint, k4 int, g int, a int, v numeric(12,3), t text)
+	USING colstore;
+INSERT INTO d SELECT i, i, i / 10, i % 50, (i % 300) / 4.0, 't' || (i % 40)
+	FROM generate_series(1, 3000) i;
+INSERT INTO d VALUES (NULL, NULL, 7, NULL, NULL, NULL);
+ANALYZE f, d;
+CREATE TABLE fh USING heap AS SELECT * FROM f;
+CREATE TABLE dh USING heap AS SELECT * FROM d;
+ANALYZE fh, dh;
+
+-- q's rows on colstore and on heap (f -> fh, d -> dh): the same multiset?
+CREATE FUNCTION same_as_heap(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	h text := replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d ');
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, h, h, q)
+		INTO result;
+	RETURN result;
+END $$;
+
+-- an inner join: the probe side's scan carries the filter
+EXPLAIN (COSTS OFF)
+	SELECT f.id, f.v FROM f JOIN d ON f.k = d.k WHERE d.g = 7;
+-- it removed the rows whose keys the hash table cannot hold (all but about
+-- a tenth of a percent: ten keys of 3,000; the first batch is read before
+-- the hash table is built, so it is not filtered)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT f.id, f.v FROM f JOIN d ON f.k = d.k WHERE d.g = 7;
+SELECT same_as_heap('SELECT f.id, f.v, d.g FROM f JOIN d ON f.k = d.k WHERE d.g = 7');
+SELECT count(*), sum(f.v) FROM f JOIN d ON f.k = d.k WHERE d.g BETWEEN 5 AND 30;
+SELECT count(*), sum(f.v) FROM fh f JOIN dh d ON f.k = d.k WHERE d.g BETWEEN 5 AND 30;
+-- every key matches: the filter stops testing after its trial rows
+SELECT same_as_heap('SELECT f.id, d.g FROM f JOIN d ON f.k = d.k');
+
+-- semi join (EXISTS, IN): filtered
+EXPLAIN (COSTS OFF)
+	SELECT f.id FROM f WHERE EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g < 3);
+SELECT same_as_heap('SELECT f.id FROM f WHERE EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g < 3)');
+SELECT same_as_heap('SELECT f.id, f.t FROM f WHERE f.k IN (SELECT d.k FROM d WHERE d.g % 50 = 1)');
+-- right join (the hash side's rows are kept, the probe side's unmatched rows are not)
+EXPLAIN (COSTS OFF)
+	SELECT f.id, d.k FROM f RIGHT JOIN d ON f.k = d.k WHERE d.g IN (3, 299);
+SELECT same_as_heap('SELECT f.id, d.k FROM f RIGHT JOIN d ON f.k = d.k WHERE d.g IN (3, 299)');
+-- left and anti joins return the probe side's unmatched rows: no filter
+EXPLAIN (COSTS OFF)
+	SELECT f.id, d.g FROM f LEFT JOIN d ON f.k = d.k AND d.g = 7;
+SELECT same_as_heap('SELECT f.id, d.g FROM f LEFT JOIN d ON f.k = d.k AND d.g = 7');
+EXPLAIN (COSTS OFF)
+	SELECT f.id FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g > 5);
+SELECT same_as_heap('SELECT f.id FROM f WHERE NOT EXISTS (SELECT 1 FROM d WHERE d.k = f.k AND d.g > 5)');
+
+-- keys of two columns, of two types (int8 probe, int4 hash side), numeric
+-- (1.5 and 1.500 are equal and hash alike), text
+EXPLAIN (COSTS OFF)
+	SELECT f.id FROM f JOIN d ON f.k = d.k AND f.a = d.a WHERE d.g < 20;
+SELECT same_as_heap('SELECT f.id FROM f JOIN d ON f.k = d.k AND f.a = d.a WHERE d.g < 20');
+SELECT same_as_heap('SELECT f.id, d.k4 FROM f JOIN d ON f.k = d.k4 WHERE d.g = 42');
+SELECT same_as_heap('SELECT f.id, d.k FROM f JOIN d ON f.v = d.v WHERE d.g = 1');
+SELECT same_as_heap('SELECT f.id, d.k FROM f JOIN d ON f.t = d.t WHERE d.k < 3');
+
+-- a rescan builds another hash table (the subquery's parameter is on its
+-- hash side): the filter must be rebuilt, not reused
+EXPLAIN (COSTS OFF)
+	SELECT g.x, (SELECT count(*) FROM f JOIN d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 5) g(x);
+SELECT g.x, (SELECT count(*) FROM f JOIN d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 5) g(x);
+SELECT g.x, (SELECT count(*) FROM fh f JOIN dh d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 5) g(x);
+
+-- a parallel hash join (shared hash table): filtered in every participant
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET enable_parallel_hash = on;
+EXPLAIN (COSTS OFF)
+	SELECT count(*), sum(f.v) FROM f JOIN d ON f.k = d.k WHERE d.g < 40;
+SELECT count(*), sum(f.v) FROM f JOIN d ON f.k = d.k WHERE d.g < 40;
+SELECT count(*), sum(f.v) FROM fh f JOIN dh d ON f.k = d.k WHERE d.g < 40;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET enable_parallel_hash;
+SET max_parallel_workers_per_gather = 0;
+
+-- a hash table in several batches holds only part of the inner side: no
+-- filtering (nothing removed), still the right rows
+SET work_mem = '64kB';
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT count(*) FROM f JOIN f f2 ON f.id = f2.id WHERE f2.a < 25;
+SELECT count(*) FROM f JOIN f f2 ON f.id = f2.id WHERE f2.a < 25;
+SELECT count(*) FROM fh f JOIN fh f2 ON f.id = f2.id WHERE f2.a < 25;
+RESET work_mem;
+
+-- turned off
+SET colstore.enable_join_filter = off;
+EXPLAIN (COSTS OFF)
+	SELECT f.id, f.v FROM f JOIN d ON f.k = d.k WHERE d.g = 7;
+SELECT same_as_heap('SELECT f.id, f.v, d.g FROM f JOIN d ON f.k = d.k WHERE d.g = 7');
+RESET colstore.enable_join_filter;
+
+DROP FUNCTION same_as_heap(text);
+DROP TABLE f, d, fh, dh;
