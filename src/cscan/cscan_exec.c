@@ -87,8 +87,9 @@ typedef struct ColstoreScanState
 	bool		keys_ready;		/* pruning values evaluated for this scan */
 	ScanOrder  *order;			/* ordered plan: how the order is kept */
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
-	JoinFilter *join_filter;	/* from the hash join above, or NULL */
+	List	   *join_filters;	/* from hash joins above (JoinFilter *) */
 	uint64		workers_join_filtered;	/* leader: the workers' total */
+	bool		keep_join_filters;	/* on the next rescan (a key range's) */
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -277,11 +278,12 @@ static void
 FilterByBatchQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
 {
 	ColstoreScanState *state = (ColstoreScanState *) arg;
+	ListCell   *lc;
 
 	if (state->row_filter != NULL)
 		ChunkPrunerFilterRows(state->row_filter, scan, nrows, selected);
-	if (state->join_filter != NULL)
-		JoinFilterApply(state->join_filter, scan, nrows, selected);
+	foreach(lc, state->join_filters)
+		JoinFilterApply((JoinFilter *) lfirst(lc), scan, nrows, selected);
 }
 
 /* Narrow a freshly begun table scan to the plan's columns, keys and filter. */
@@ -292,7 +294,7 @@ ConfigureScan(ColstoreScanState *state)
 
 	ColstoreScanConfigure(scan, state->needed, state->natts,
 						  ChunkPrunerRefutes, state->pruner);
-	if (state->row_filter != NULL || state->join_filter != NULL)
+	if (state->row_filter != NULL || state->join_filters != NIL)
 		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
 }
 
@@ -302,6 +304,19 @@ IsColstoreScanState(PlanState *ps)
 {
 	return IsA(ps, CustomScanState) &&
 		((CustomScanState *) ps)->methods == &ColstoreScanExecMethods;
+}
+
+/*
+ * ColstoreScanKeepJoinFilters
+ *		If ps is a ColstoreScan, its next rescan keeps its hash join filters:
+ *		the key-range join rescans its scans for each range, while the hash
+ *		table above stays the same.
+ */
+void
+ColstoreScanKeepJoinFilters(PlanState *ps)
+{
+	if (IsColstoreScanState(ps))
+		((ColstoreScanState *) ps)->keep_join_filters = true;
 }
 
 /*
@@ -315,7 +330,7 @@ ColstoreScanSetJoinFilter(PlanState *ps, JoinFilter *filter)
 	ColstoreScanState *state = (ColstoreScanState *) ps;
 
 	Assert(IsColstoreScanState(ps));
-	state->join_filter = filter;
+	state->join_filters = lappend(state->join_filters, filter);
 	if (state->css.ss.ss_currentScanDesc != NULL)
 		ConfigureScan(state);
 }
@@ -386,11 +401,16 @@ static void
 ColstoreScan_ReScanCustomScan(CustomScanState *node)
 {
 	ColstoreScanState *state = (ColstoreScanState *) node;
+	ListCell   *lc;
 
 	/* parameters of the pruning values may have changed */
 	state->keys_ready = false;
-	if (state->join_filter != NULL)
-		JoinFilterReset(state->join_filter);
+	if (!state->keep_join_filters)
+	{
+		foreach(lc, state->join_filters)
+			JoinFilterReset((JoinFilter *) lfirst(lc));
+	}
+	state->keep_join_filters = false;
 	if (state->order != NULL)
 		ScanOrderReset(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
@@ -513,6 +533,7 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 {
 	ColstoreScanState *state = (ColstoreScanState *) node;
 	ColstoreScanCounters mine = {0};
+	ListCell   *lc;
 
 	/* shared is forgotten once counted, so each participant counts once */
 	if (state->shared == NULL)
@@ -528,9 +549,9 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 			pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
 			pg_atomic_fetch_add_u64(&state->shared->rows_filtered, mine.rows_filtered);
 		}
-		if (state->join_filter != NULL)
+		foreach(lc, state->join_filters)
 			pg_atomic_fetch_add_u64(&state->shared->rows_join_filtered,
-									JoinFilterRowsRemoved(state->join_filter));
+									JoinFilterRowsRemoved((JoinFilter *) lfirst(lc)));
 		state->shared = NULL;
 		return;
 	}
@@ -586,8 +607,11 @@ ExplainRowsJoinFiltered(ColstoreScanState *state, ExplainState *es)
 {
 	Instrumentation *instr = state->css.ss.ps.instrument;
 	double		nloops = instr != NULL ? instr->nloops : 0;
-	double		removed = (double) (JoinFilterRowsRemoved(state->join_filter) +
-									state->workers_join_filtered);
+	double		removed = (double) state->workers_join_filtered;
+	ListCell   *lc;
+
+	foreach(lc, state->join_filters)
+		removed += (double) JoinFilterRowsRemoved((JoinFilter *) lfirst(lc));
 
 	if (nloops > 0)
 		removed /= nloops;
@@ -612,6 +636,7 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 	TupleDesc	desc = RelationGetDescr(node->ss.ss_currentRelation);
 	List	   *columns = NIL;
 	Bitmapset  *filter_attrs = NULL;
+	ListCell   *lc;
 	int			i;
 
 	/* the columns rows need, and those the batch filter reads */
@@ -638,8 +663,8 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 					   node, ancestors, es);
 	if (state->filter_clauses != NIL)
 		ColstoreExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
-	if (state->join_filter != NULL)
-		ExplainPropertyList("Hash Join Filter", JoinFilterColumns(state->join_filter), es);
+	foreach(lc, state->join_filters)
+		ExplainPropertyList("Hash Join Filter", JoinFilterColumns((JoinFilter *) lfirst(lc)), es);
 
 	if (es->analyze)
 	{
@@ -649,7 +674,7 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
 		ExplainRowsFiltered(state, (double) total.rows_filtered, es);
-		if (state->join_filter != NULL)
+		if (state->join_filters != NIL)
 			ExplainRowsJoinFiltered(state, es);
 		/* whether this process had to sort because rows came out of order */
 		if (state->order != NULL)

@@ -8,10 +8,12 @@
  * that scan into a tuple and hashes it, though in a selective join most
  * find nothing in the hash table (TPC-H Q9: 5% of lineitem's rows join the
  * parts it keeps).  When the join returns no outer row without a match
- * (inner, semi and right joins) and its outer hash keys are plain columns
- * of the scan, the scan asks this file, a batch at a time, to drop the rows
- * whose keys hash to a value no tuple of the hash table has: those rows
- * could not match, so the join's result is unchanged.  Rows the filter
+ * (inner, semi and right joins) and its outer hash keys are columns a
+ * ColstoreScan under it passes on unchanged (the scan itself, or one below
+ * joins and key-range joins that do not keep rows: TraceKey), the scan asks
+ * this file, a batch at a time, to drop the rows whose keys hash to a value
+ * no tuple of the hash table has: those rows could not match, so the
+ * join's result is unchanged.  Rows the filter
  * drops never become tuples, and when no row of a chunk is left its other
  * columns are never decoded.
  *
@@ -32,7 +34,8 @@
  * rescan of the scan drops the filter (the join may have built another
  * table).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
  * filter, and a filter that has removed under a tenth of the first
- * JOIN_FILTER_TRIAL_ROWS rows it tested stops testing: it costs a hash per
+ * JOIN_FILTER_TRIAL_ROWS rows it tested stops testing, also after rescans
+ * (a key-range join rescans its scans for every range): it costs a hash per
  * row and saves little.
  *
  * IDENTIFICATION
@@ -66,6 +69,7 @@ struct JoinFilter
 	List	   *names;			/* their names, for EXPLAIN */
 	bool		built;			/* bits describe the join's current table */
 	bool		off;			/* no filter for this scan (until a rescan) */
+	bool		useless;		/* removed too few rows: off for good */
 	uint64	   *bits;
 	uint32		mask;			/* bit positions: hash & mask */
 	uint64		rows_tested;
@@ -209,7 +213,7 @@ JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selecte
 	}
 	if (filter->rows_tested >= JOIN_FILTER_TRIAL_ROWS &&
 		filter->rows_removed_now * 10 < filter->rows_tested)
-		filter->off = true;
+		filter->useless = filter->off = true;
 	return true;
 }
 
@@ -218,7 +222,7 @@ void
 JoinFilterReset(JoinFilter *filter)
 {
 	filter->built = false;
-	filter->off = false;
+	filter->off = filter->useless;
 }
 
 /* The names of the filtered columns, for EXPLAIN. */
@@ -235,61 +239,95 @@ JoinFilterRowsRemoved(const JoinFilter *filter)
 	return filter->rows_removed;
 }
 
+/* expr without RelabelTypes, if it is then a Var; else NULL. */
+static Var *
+PlainVar(Expr *expr)
+{
+	while (IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	return IsA(expr, Var) && ((Var *) expr)->varlevelsup == 0 ? (Var *) expr : NULL;
+}
+
 /*
- * The scan column (0-based) of an outer hash key of the join: the key must
- * be an OUTER_VAR (maybe relabeled) whose entry in the scan's target list
- * is a column of the scanned relation (maybe relabeled).  -1 otherwise.
+ * TraceKey
+ *		The ColstoreScan whose column (0-based, *attno) output column resno
+ *		of ps passes on unchanged, or NULL.  Followed through the nodes
+ *		that pass rows on as they read them and rescan what they read only
+ *		when they are rescanned themselves: a merge join (either side), the
+ *		outer side of a nested loop or hash join, and the key-range join.
+ *		Not through nodes that keep rows (Sort, Material, Memoize, a hash
+ *		join's hash table: rows kept while one filter was in force would be
+ *		replayed after the hash join above had built another table), nor
+ *		into a nested loop's inner side (rescanned for every outer row, and
+ *		a rescan rebuilds the filter).  Rows read again after a merge join
+ *		restored a mark may be filtered where they were not the first time
+ *		(the filter was built in between): every row a dropped row would
+ *		have contributed to fails the hash join above anyway.  Dropping a row there is safe whatever the
+ *		join type: every row it contributes to carries its key, and a row
+ *		that lost its match and is null-extended instead has a NULL key,
+ *		which the strict hash clause above rejects too.
  */
-static int
-KeyColumn(Expr *key, PlanState *scan)
+static PlanState *
+TraceKey(PlanState *ps, AttrNumber resno, int *attno)
 {
 	TargetEntry *tle;
 	Var		   *var;
 
-	while (IsA(key, RelabelType))
-		key = ((RelabelType *) key)->arg;
-	if (!IsA(key, Var) || ((Var *) key)->varno != OUTER_VAR ||
-		((Var *) key)->varattno <= 0 ||
-		((Var *) key)->varattno > list_length(scan->plan->targetlist))
-		return -1;
-	tle = list_nth_node(TargetEntry, scan->plan->targetlist, ((Var *) key)->varattno - 1);
-	key = tle->expr;
-	while (IsA(key, RelabelType))
-		key = ((RelabelType *) key)->arg;
-	if (!IsA(key, Var))
-		return -1;
-	var = (Var *) key;
-	if (var->varno != ((Scan *) scan->plan)->scanrelid || var->varattno <= 0 ||
-		var->varlevelsup != 0)
-		return -1;
-	return var->varattno - 1;
+	if (ps == NULL || resno <= 0 || resno > list_length(ps->plan->targetlist))
+		return NULL;
+	tle = list_nth_node(TargetEntry, ps->plan->targetlist, resno - 1);
+	if ((var = PlainVar(tle->expr)) == NULL)
+		return NULL;
+	if (IsColstoreScanState(ps))
+	{
+		if (var->varno != ((Scan *) ps->plan)->scanrelid || var->varattno <= 0)
+			return NULL;
+		*attno = var->varattno - 1;
+		return ps;
+	}
+	if (IsKeyRangeJoinState(ps) && var->varno == INDEX_VAR)
+		return TraceKey((PlanState *) linitial(((CustomScanState *) ps)->custom_ps),
+						var->varattno, attno);
+	if ((IsA(ps, NestLoopState) || IsA(ps, MergeJoinState) || IsA(ps, HashJoinState)) &&
+		var->varno == OUTER_VAR)
+		return TraceKey(outerPlanState(ps), var->varattno, attno);
+	if (IsA(ps, MergeJoinState) && var->varno == INNER_VAR)
+		return TraceKey(innerPlanState(ps), var->varattno, attno);
+	return NULL;
 }
 
-/* Give the hash join's outer ColstoreScan a filter, if the join allows one. */
+/*
+ * Give a filter to the ColstoreScan that all of the hash join's outer keys
+ * trace to (TraceKey), if the join allows one.
+ */
 static void
 LinkJoin(HashJoinState *join)
 {
 	HashJoin   *plan = (HashJoin *) join->js.ps.plan;
-	PlanState  *outer = outerPlanState(join);
+	PlanState  *scan = NULL;
 	JoinFilter *filter;
-	Relation	rel;
+	Relation	rel = NULL;
 	ListCell   *lc;
 
 	if ((plan->join.jointype != JOIN_INNER && plan->join.jointype != JOIN_SEMI &&
 		 plan->join.jointype != JOIN_RIGHT) ||
-		outer == NULL || !IsColstoreScanState(outer) ||
 		list_length(plan->hashkeys) > INDEX_MAX_KEYS)
 		return;
-	rel = ((ScanState *) outer)->ss_currentRelation;
 	filter = palloc0(sizeof(JoinFilter));
 	filter->join = join;
 	filter->attnos = palloc(sizeof(int) * Max(list_length(plan->hashkeys), 1));
 	foreach(lc, plan->hashkeys)
 	{
-		int			attno = KeyColumn(lfirst(lc), outer);
+		Var		   *key = PlainVar(lfirst(lc));
+		PlanState  *key_scan;
+		int			attno;
 
-		if (attno < 0)
+		if (key == NULL || key->varno != OUTER_VAR ||
+			(key_scan = TraceKey(outerPlanState(join), key->varattno, &attno)) == NULL ||
+			(scan != NULL && key_scan != scan))
 			return;
+		scan = key_scan;
+		rel = ((ScanState *) scan)->ss_currentRelation;
 		filter->attnos[filter->nkeys++] = attno;
 		filter->names = lappend(filter->names,
 								pstrdup(NameStr(TupleDescAttr(RelationGetDescr(rel),
@@ -297,7 +335,7 @@ LinkJoin(HashJoinState *join)
 	}
 	if (filter->nkeys == 0)
 		return;
-	ColstoreScanSetJoinFilter(outer, filter);
+	ColstoreScanSetJoinFilter(scan, filter);
 }
 
 static bool

@@ -82,6 +82,57 @@ SELECT same_as_heap('SELECT f.id, d.k4 FROM f JOIN d ON f.k = d.k4 WHERE d.g = 4
 SELECT same_as_heap('SELECT f.id, d.k FROM f JOIN d ON f.v = d.v WHERE d.g = 1');
 SELECT same_as_heap('SELECT f.id, d.k FROM f JOIN d ON f.t = d.t WHERE d.k < 3');
 
+-- the filter reaches a ColstoreScan under other joins when the key passes
+-- through them unchanged: under the outer side of a hash join, either side
+-- of a nested loop or merge join, the preserved or the nullable side of an
+-- outer join (a row that loses its match is null-extended, and its NULL
+-- key fails the hash clause above, as the dropped row would have)
+CREATE TABLE e (id int, w int) USING colstore;
+INSERT INTO e SELECT i, i % 5 FROM generate_series(1, 30003, 2) i;
+ANALYZE e;
+CREATE TABLE eh USING heap AS SELECT * FROM e;
+ANALYZE eh;
+CREATE FUNCTION same_as_heap3(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	h text := replace(replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d '), ' e ', ' eh e ');
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, h, h, q)
+		INTO result;
+	RETURN result;
+END $$;
+-- (join_collapse_limit = 1 keeps the joins in the order written: f with e
+-- first, then d's hash table on top)
+SET join_collapse_limit = 1;
+EXPLAIN (COSTS OFF)
+	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7');
+-- the preserved side of a left join, and a full join
+EXPLAIN (COSTS OFF)
+	SELECT f.id, e.w FROM (f LEFT JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g < 9;
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f LEFT JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g < 9');
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f FULL JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 8');
+RESET join_collapse_limit;
+-- a Sort between the scan and the hash join: no filter below it (each
+-- rescan replays the sorted rows against the next hash table)
+SET enable_mergejoin = on;
+EXPLAIN (COSTS OFF)
+	SELECT g.x, (SELECT count(*) FROM (SELECT * FROM f ORDER BY f.id OFFSET 0) f
+		JOIN d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 3) g(x);
+SELECT g.x, (SELECT count(*) FROM (SELECT * FROM f ORDER BY f.id OFFSET 0) f
+		JOIN d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 3) g(x);
+SELECT g.x, (SELECT count(*) FROM (SELECT * FROM fh f ORDER BY f.id OFFSET 0) f
+		JOIN dh d ON f.k = d.k WHERE d.g = g.x)
+	FROM generate_series(1, 3) g(x);
+SET enable_mergejoin = off;
+DROP FUNCTION same_as_heap3(text);
+DROP TABLE e, eh;
+
 -- a rescan builds another hash table (the subquery's parameter is on its
 -- hash side): the filter must be rebuilt, not reused
 EXPLAIN (COSTS OFF)
