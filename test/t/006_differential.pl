@@ -4,11 +4,21 @@
 # random read-only queries (fixed seed) runs every query on both.  colstore
 # must give exactly the output of heap, and must not raise an error where heap
 # does not, with the server's default plans (parallel plans included: they cost
-# nothing here), with index and bitmap scans disabled, and without parallel
-# workers, and with hash joins disabled.  Query families: row listings,
-# aggregates, GROUP BY, self joins, joins of copies of the tables loaded in id
-# order (merge and key-range joins), aggregates with FILTER, queries that read
-# no column, subqueries/windows, and correlated aggregate subqueries.
+# nothing here), with index and bitmap scans disabled, without parallel
+# workers, with hash joins disabled, without colstore's custom scans, without
+# its hash join filters and ColstoreIndexScan, and (for the joins with
+# dimension tables) with nested loops only: hash and merge joins disabled, so
+# parameterized index scans of c and of the dimensions on the inner side.
+# Query families: row listings, aggregates, GROUP BY, self joins, joins of
+# copies of the tables loaded in id order (merge and key-range joins),
+# aggregates with FILTER, queries that read no column, subqueries/windows,
+# correlated aggregate subqueries, and joins of h or c (the fact table) with
+# small dimension tables of the same engine (da_h with h, da_c with c; keys
+# with duplicates, NULL keys, keys that match nothing, an empty dimension):
+# star joins, semi joins (EXISTS, IN), anti joins (NOT EXISTS, NOT IN, LEFT
+# JOIN ... IS NULL), LEFT/RIGHT/FULL joins, aggregates grouped by dimension
+# columns, and joins with an empty side.  All of them run again after
+# identical UPDATEs and DELETEs of h and c.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -101,6 +111,65 @@ $node->safe_psql('postgres', qq{
 	ANALYZE hk;
 	ANALYZE ck;
 });
+
+# Dimension tables for the join families, da_h and da_c, ..., loaded alike,
+# each keyed (k) on a column of the fact tables (h, c): da on a, ds on s
+# (through int), dv on v (through text), dd on d, di on id.  Keys that match
+# many fact rows, a few, or none (7 and 100 in ds, 'zz' and 'w1 ' in dv),
+# duplicate keys, NULL keys, and fact values without a key; de (on a) is
+# empty.  g (0 to 4, or NULL), name and w are for filters, groups and
+# aggregates.  da_c, ds_c and dd_c are loaded into row groups, dv_c and di_c
+# onto heap pages.  Every key column is indexed (and s in h and c), so nested
+# loops can probe either side.
+my $dimension_rows = q{SELECT k, CASE WHEN n % 7 <> 0 THEN n % 5 END, '%s' || n % 11,
+	(n * 37 % 200 - 100) / 4.0 FROM unnest(%s) WITH ORDINALITY u(k, n)};
+my %dimension_keys = (
+	da => 'ARRAY[-30, -27, -24, -21, -18, -15, -12, -9, -6, -3, 0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30,
+		5, 5, -3, -3, NULL, NULL, 1000, -99999, -100, -2500, -2501, 31, 2000000000]',
+	ds => 'ARRAY[-50, -45, -43, -40, -36, -31, -22, -10, -1, 0, 0, 1, 2, 4, 11, 18, 27, 34, 41, 48,
+		32767, -32768, NULL, 7, 100, -49, 1000]',
+	dv => "ARRAY['v0', 'v1', 'v1', 'v3', 'w0', 'longer_val', 'v9', NULL, 'zz', '', 'V1', 'w1 ']",
+	dd => "ARRAY[date '2020-01-01', '2020-01-08', '2020-01-14', '2020-02-20', '2020-03-18', '2020-04-10',
+		'2020-05-30', '2020-07-19', '2020-09-07', '2020-10-26', '2019-12-31', '2019-12-01', '2019-11-22',
+		'2020-02-29', '2020-02-29', 'infinity', '-infinity', NULL, '1999-01-01', '2030-01-01']",
+	di => 'ARRAY(SELECT i * 613 % 33000 - 2600 FROM generate_series(1, 50) i)
+		|| ARRAY[0, 997, 1, 30000, -2500, 9000000000000000000, -9000000000000000000, 123456789, 7, 7,
+			NULL, NULL, 40000, 30100]::bigint[]');
+my %dimension_type = (da => 'int', ds => 'int', dv => 'text', dd => 'date', di => 'bigint', de => 'int');
+my $dimension_sql = 'CREATE INDEX ON h (s); CREATE INDEX ON c (s); ANALYZE h; ANALYZE c;';
+foreach my $dim (sort keys %dimension_type)
+{
+	$dimension_sql .= "
+	CREATE TABLE ${dim}_h (k $dimension_type{$dim}, g int, name text, w numeric(8,2));
+	CREATE TABLE ${dim}_c (LIKE ${dim}_h) USING colstore;";
+	$dimension_sql .= "
+	INSERT INTO ${dim}_h " . sprintf($dimension_rows, substr($dim, 1), $dimension_keys{$dim}) . ";
+	SET colstore.delta_insert_rows = " . ($dim =~ /^d[asd]$/ ? 0 : 1000) . ";
+	INSERT INTO ${dim}_c SELECT * FROM ${dim}_h;
+	RESET colstore.delta_insert_rows;" if $dimension_keys{$dim};
+	$dimension_sql .= "
+	CREATE INDEX ON ${dim}_h (k);
+	CREATE INDEX ON ${dim}_c (k);
+	ANALYZE ${dim}_h;
+	ANALYZE ${dim}_c;";
+}
+$node->safe_psql('postgres', $dimension_sql);
+my $dimension_counts = join(' UNION ALL ',
+	map { "SELECT '$_', count(*), count(k), count(DISTINCT k) FROM $_" }
+	  sort map { ("${_}_c", "${_}_h") } keys %dimension_type) . ' ORDER BY 1';
+is($node->safe_psql('postgres', $dimension_counts), 'da_c|34|32|29
+da_h|34|32|29
+dd_c|20|19|18
+dd_h|20|19|18
+de_c|0|0|0
+de_h|0|0|0
+di_c|64|62|61
+di_h|64|62|61
+ds_c|27|26|25
+ds_h|27|26|25
+dv_c|12|11|10
+dv_h|12|11|10', 'dimension tables hold the same rows in both engines');
+
 # the edge rows are a small INSERT: heap tuples on a heap page, so queries
 # cover row groups and heap pages together
 is($node->safe_psql('postgres', 'SELECT count(*) FROM colstore.row_groups(\'c\')'), '7',
@@ -319,6 +388,204 @@ sub correlated_query
 	return $sql;
 }
 
+# Join families: the fact table ({t}: h or c) joined with the dimension
+# tables (da_{t} ... de_{t}: da_h with h, da_c with c), each keyed (k) on a
+# column of the fact table, s and v through another type (int, text).
+my %dimension_of = (da => 'a', ds => 's', dv => 'v', dd => 'd', di => 'id', de => 'a');
+my @dimensions = qw(da ds dv dd di);
+
+# A predicate on the dimension aliased $x: most keep a few of its rows, some
+# none, some its NULL keys.
+sub dimension_filter
+{
+	my ($x, $dim) = @_;
+	my $k = $constant{ $dimension_of{$dim} };
+	my $leaf = sub {
+		return pick("$x.g = " . between(0, 4), "$x.g IN (" . between(0, 4) . ', ' . between(0, 4) . ')',
+			"$x.g <> " . between(0, 4), "$x.g IS NULL", "$x.g > 10",
+			"$x.name = '" . substr($dim, 1) . between(0, 10) . "'", "$x.name LIKE '%" . between(0, 9) . "'",
+			"$x.w " . pick('<', '>=') . ' ' . between(-25, 25), "$x.k " . pick('<', '>=', '<>') . ' ' . $k->(),
+			"$x.k IN (" . join(', ', map { $k->() } 1 .. 3) . ')', "($x.k IS NULL OR $x.g = " . between(0, 4) . ')');
+	};
+	return rand() < 0.25 ? '(' . $leaf->() . pick(' AND ', ' OR ') . $leaf->() . ')' : $leaf->();
+}
+
+# Joins of f with the dimensions, aliased x0, x1, ...: "JOIN da_{t} x0 ON f.a = x0.k ..."
+sub dimension_joins
+{
+	my ($kind, $on_filters, @dims) = @_;
+	return join('', map {
+		" $kind $dims[$_]_{t} x$_ ON f.$dimension_of{$dims[$_]} = x$_.k"
+		  . ($on_filters ? ' AND ' . dimension_filter("x$_", $dims[$_]) : '')
+	} 0 .. $#dims);
+}
+
+# Aggregates over a join of f with the dimensions aliased @x.
+sub join_aggregates
+{
+	my @x = @_;
+	return ('count(*)', (map { aggregate("f.$_") } some(2, @columns)),
+		map { pick("sum($_.w)", "max($_.name)", "min($_.k)", "count($_.k)", "count(DISTINCT $_.g)", "avg($_.w)") }
+		  some(2, @x));
+}
+
+# A select list of columns of f and of the dimensions aliased @x, and its
+# ORDER BY (all of them) and LIMIT.
+sub join_listing
+{
+	my @x = @_;
+	my @items = ((map { "f.$_" } some(2, qw(id a s v d t n))), map { "$_." . pick(qw(k g name w)) } some(2, @x));
+	return ('SELECT ' . join(', ', @items), ' ' . order_by(scalar @items) . ' LIMIT ' . between(1, 50));
+}
+
+# Star joins: the fact table and two or three dimensions on different
+# columns, selective filters on the dimensions, aggregated, grouped by
+# dimension columns or listed in full order.
+sub star_query
+{
+	my @dims = some(3, @dimensions);
+	push @dims, pick(grep { my $d = $_; !grep { $_ eq $d } @dims } @dimensions) if @dims < 2;
+	my @x = map { "x$_" } 0 .. $#dims;
+	my $from = ' FROM {t} f' . dimension_joins('JOIN', 0, @dims) . ' WHERE '
+	  . join(' AND ', map { dimension_filter("x$_", $dims[$_]) } 0 .. $#dims);
+	$from .= ' AND ' . predicate('f.') if rand() < 0.4;
+	my $r = rand();
+	return 'SELECT ' . join(', ', join_aggregates(@x)) . $from if $r < 0.4;
+	if ($r < 0.7)
+	{
+		my @keys = map { "$_." . pick(qw(g name k)) } some(2, @x);
+		return 'SELECT ' . join(', ', @keys, join_aggregates(@x)) . $from . ' GROUP BY '
+		  . join(', ', 1 .. @keys) . ' ' . order_by(scalar @keys) . ' LIMIT 60';
+	}
+	my ($select, $order) = join_listing(@x);
+	return $select . $from . $order;
+}
+
+# The output of a query on f alone: aggregates or a listing in full order.
+sub fact_output
+{
+	if (rand() < 0.6)
+	{
+		return ('SELECT count(*), ' . join(', ', map { aggregate("f.$_") } some(3, @columns)), '');
+	}
+	my @items = map { "f.$_" } some(3, qw(id a s v d t n b));
+	return ('SELECT ' . join(', ', @items), ' ' . order_by(scalar @items) . ' LIMIT ' . between(1, 50));
+}
+
+# Semi joins: EXISTS and IN over the dimensions, one key or two.
+sub semi_query
+{
+	my @conditions = map {
+		my $col = $dimension_of{$_};
+		my $filter = dimension_filter('x', $_);
+		pick("EXISTS (SELECT FROM ${_}_{t} x WHERE x.k = f.$col AND $filter)",
+			"f.$col IN (SELECT x.k FROM ${_}_{t} x WHERE $filter)",
+			"EXISTS (SELECT 1 FROM ${_}_{t} x WHERE x.k = f.$col AND x.g = f.s % 5)",
+			"(f.$col, f.s % 5) IN (SELECT x.k, x.g FROM ${_}_{t} x WHERE $filter)")
+	} some(2, @dimensions);
+	push @conditions, predicate('f.') if rand() < 0.5;
+	my ($select, $order) = fact_output();
+	return "$select FROM {t} f WHERE " . join(' AND ', @conditions) . $order;
+}
+
+# Anti joins: NOT EXISTS, NOT IN (no rows when the subquery returns a NULL
+# key) and LEFT JOIN ... IS NULL.
+sub anti_query
+{
+	my $dim = pick(@dimensions);
+	my $col = $dimension_of{$dim};
+	my $filter = dimension_filter('x', $dim);
+	my $from = pick(
+		" FROM {t} f WHERE NOT EXISTS (SELECT FROM ${dim}_{t} x WHERE x.k = f.$col AND $filter)",
+		" FROM {t} f WHERE f.$col NOT IN (SELECT x.k FROM ${dim}_{t} x WHERE $filter)",
+		" FROM {t} f WHERE f.$col NOT IN (SELECT x.k FROM ${dim}_{t} x WHERE x.k IS NOT NULL AND $filter)",
+		" FROM {t} f LEFT JOIN ${dim}_{t} x ON x.k = f.$col AND $filter WHERE x.k IS NULL",
+		" FROM {t} f WHERE NOT EXISTS (SELECT FROM ${dim}_{t} x WHERE x.k = f.$col AND x.g = f.s % 5)");
+	$from .= ' AND ' . predicate('f.') if rand() < 0.6;
+	my ($select, $order) = fact_output();
+	return $select . $from . $order;
+}
+
+# LEFT, RIGHT and FULL joins with one or two dimensions, the filters in the
+# ON clause or in subqueries on either side.
+sub outer_query
+{
+	my @dims = some(2, @dimensions);
+	my @x = map { "x$_" } 0 .. $#dims;
+	my $kind = pick('LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN');
+	my $from;
+	if (rand() < 0.5)
+	{
+		$from = ' FROM {t} f' . dimension_joins($kind, 1, @dims);
+		$from .= ' AND ' . predicate('f.') if rand() < 0.5;
+	}
+	else
+	{
+		$from = ' FROM ' . (rand() < 0.5 ? '(SELECT * FROM {t} ' . where() . ') f' : '{t} f') . join('', map {
+			" $kind (SELECT * FROM $dims[$_]_{t} y WHERE " . dimension_filter('y', $dims[$_])
+			  . ") x$_ ON f.$dimension_of{$dims[$_]} = x$_.k"
+		} 0 .. $#dims);
+	}
+	my $r = rand();
+	return 'SELECT ' . join(', ', 'count(f.id)', join_aggregates(@x)) . $from if $r < 0.4;
+	if ($r < 0.7)
+	{
+		my @keys = map { "$_." . pick(qw(g name k)) } some(2, @x);
+		return 'SELECT ' . join(', ', @keys, 'count(f.a)', join_aggregates(@x)) . $from . ' GROUP BY '
+		  . join(', ', 1 .. @keys) . ' ' . order_by(scalar @keys) . ' LIMIT 60';
+	}
+	my ($select, $order) = join_listing(@x);
+	return $select . $from . $order;
+}
+
+# Aggregates over joins, grouped by dimension columns (one dimension, or two
+# with the second left-joined).
+sub join_aggregate_query
+{
+	my @dims = some(2, @dimensions);
+	my @x = map { "x$_" } 0 .. $#dims;
+	my $from = ' FROM {t} f' . dimension_joins('JOIN', 0, $dims[0]);
+	$from .= " LEFT JOIN $dims[1]_{t} x1 ON f.$dimension_of{$dims[1]} = x1.k AND "
+	  . dimension_filter('x1', $dims[1]) if @dims > 1;
+	my @where = ((rand() < 0.7 ? dimension_filter('x0', $dims[0]) : ()), (rand() < 0.5 ? predicate('f.') : ()));
+	$from .= ' WHERE ' . join(' AND ', @where) if @where;
+	my @keys = map { "$_." . pick(qw(g name k)) } some(2, @x);
+	my $sql = 'SELECT ' . join(', ', @keys, join_aggregates(@x)) . $from . ' GROUP BY ' . join(', ', 1 .. @keys);
+	$sql .= ' HAVING count(*) > ' . between(1, 500) if rand() < 0.3;
+	return $sql . ' ' . order_by(scalar @keys) . ' LIMIT 60';
+}
+
+# Joins with an empty side: the empty dimension de, a dimension filter no
+# row passes, or a fact filter no row passes.
+sub empty_side_query
+{
+	my $dim = pick(@dimensions);
+	my $col = $dimension_of{$dim};
+	my $none = pick('f.a > 2000000000', 'f.id < -9000000000000000000', 'f.d > date \'infinity\'');
+	my @aggs = ('count(*)', 'count(x.k)', 'sum(x.w)', map { aggregate("f.$_") } some(2, @columns));
+	my $where = rand() < 0.5 ? ' WHERE ' . predicate('f.') : '';
+	return pick(
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f JOIN de_{t} x ON f.a = x.k$where",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f LEFT JOIN de_{t} x ON f.a = x.k$where",
+		'SELECT ' . join(', ', @aggs) . " FROM de_{t} x RIGHT JOIN {t} f ON f.a = x.k$where",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f FULL JOIN de_{t} x ON f.a = x.k$where",
+		'SELECT ' . join(', ', @aggs) . ' FROM {t} f' . dimension_joins('JOIN', 0, 'de', $dim) =~ s/x0/x/gr
+		  . $where,
+		"SELECT count(*), sum(f.id) FROM {t} f WHERE EXISTS (SELECT FROM de_{t} x WHERE x.k = f.a)",
+		"SELECT count(*), sum(f.id) FROM {t} f WHERE NOT EXISTS (SELECT FROM de_{t} x WHERE x.k = f.a)",
+		"SELECT count(*), sum(f.id), count(f.a) FROM {t} f WHERE f.a NOT IN (SELECT k FROM de_{t})",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f JOIN ${dim}_{t} x ON f.$col = x.k AND x.g > 10$where",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f LEFT JOIN ${dim}_{t} x ON f.$col = x.k AND x.g > 10$where",
+		"SELECT count(*), sum(f.id) FROM {t} f WHERE f.$col IN (SELECT k FROM ${dim}_{t} WHERE g > 10)",
+		"SELECT count(*), sum(f.id) FROM {t} f WHERE f.$col NOT IN (SELECT k FROM ${dim}_{t} WHERE g > 10)",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f JOIN ${dim}_{t} x ON f.$col = x.k WHERE $none",
+		'SELECT ' . join(', ', @aggs) . " FROM {t} f RIGHT JOIN ${dim}_{t} x ON f.$col = x.k AND $none",
+		'SELECT ' . join(', ', @aggs) . " FROM (SELECT * FROM {t} f WHERE $none) f FULL JOIN ${dim}_{t} x"
+		  . " ON f.$col = x.k",
+		"SELECT x.k, x.g, count(f.id) FROM ${dim}_{t} x LEFT JOIN {t} f ON f.$col = x.k AND $none"
+		  . ' GROUP BY 1, 2 ORDER BY 1 NULLS FIRST, 2 NULLS FIRST');
+}
+
 my @families = (
 	[ 'row listing', \&rows_query, 70 ],
 	[ 'aggregate', \&aggregate_query, 50 ],
@@ -329,6 +596,13 @@ my @families = (
 	[ 'no column', \&no_column_query, 25 ],
 	[ 'subquery and window', \&subquery_query, 30 ],
 	[ 'correlated aggregate subquery', \&correlated_query, 20 ],
+	# joins with the dimension tables (1: run under every setting, nested loops too)
+	[ 'star join', \&star_query, 20, 1 ],
+	[ 'semi join', \&semi_query, 15, 1 ],
+	[ 'anti join', \&anti_query, 15, 1 ],
+	[ 'outer join', \&outer_query, 15, 1 ],
+	[ 'aggregate over a join', \&join_aggregate_query, 15, 1 ],
+	[ 'join with an empty side', \&empty_side_query, 12, 1 ],
 );
 
 ### Running and comparing
@@ -340,7 +614,15 @@ my @settings = (
 	[ 'hash joins off', 'SET enable_hashjoin = off; ' ],
 	[ 'custom scans off',
 		'SET colstore.enable_custom_scan = off; SET colstore.enable_custom_agg = off; ' ],
+	[ 'join filters and ColstoreIndexScan off',
+		'SET colstore.enable_join_filter = off; SET colstore.enable_custom_index_scan = off; ' ],
+	# only for the joins with dimensions: over the other families, nested
+	# loops join c with itself without an index (seconds a query)
+	[ 'nested loops only', 'SET enable_hashjoin = off; SET enable_mergejoin = off; ', 1 ],
 );
+
+# Does setting $i apply to queries of a family with dimension joins ($dim)?
+sub applies { my ($i, $dim) = @_; return !$settings[$i][2] || $dim; }
 
 # A query's output, or its error.
 sub run
@@ -356,12 +638,12 @@ my $queries = 0;
 my @all;
 foreach my $family (@families)
 {
-	my ($name, $generate, $count) = @$family;
+	my ($name, $generate, $count, $dim) = @$family;
 	my @failures = map { [] } @settings;
 	foreach (1 .. $count)
 	{
 		my $sql = $generate->();
-		push @all, $sql;
+		push @all, [ $sql, $dim ];
 		$queries++;
 		my $heap = run(for_table($sql, 'h'));
 		if ($heap =~ /^ERROR/)
@@ -370,13 +652,13 @@ foreach my $family (@families)
 			diag("query $queries: " . for_table($sql, 'h') . "\n$heap");
 			next;
 		}
-		foreach my $i (0 .. $#settings)
+		foreach my $i (grep { applies($_, $dim) } 0 .. $#settings)
 		{
 			my $colstore = run($settings[$i][1] . for_table($sql, 'c'));
 			push @{ $failures[$i] }, [ $queries, $sql, $colstore, $heap ] if $colstore ne $heap;
 		}
 	}
-	foreach my $i (0 .. $#settings)
+	foreach my $i (grep { applies($_, $dim) } 0 .. $#settings)
 	{
 		my $failed = $failures[$i];
 		is(scalar @$failed, 0, "$name queries ($count): colstore matches heap, $settings[$i][0]");
@@ -413,14 +695,15 @@ foreach my $sql (@changes)
 	is(run(for_table($sql, 'c')), run(for_table($sql, 'h')), "change: " . for_table($sql, 'c'));
 }
 $node->safe_psql('postgres', 'ANALYZE h; ANALYZE c;');
+my @heap_after = map { run(for_table($_->[0], 'h')) } @all;
 foreach my $i (0 .. $#settings)
 {
 	my @failed;
-	foreach my $n (0 .. $#all)
+	foreach my $n (grep { applies($i, $all[$_][1]) } 0 .. $#all)
 	{
-		my $heap = run(for_table($all[$n], 'h'));
-		my $colstore = run($settings[$i][1] . for_table($all[$n], 'c'));
-		push @failed, [ $n + 1, $all[$n], $colstore, $heap ] if $colstore ne $heap;
+		my $heap = $heap_after[$n];
+		my $colstore = run($settings[$i][1] . for_table($all[$n][0], 'c'));
+		push @failed, [ $n + 1, $all[$n][0], $colstore, $heap ] if $colstore ne $heap;
 	}
 	is(scalar @failed, 0, "all queries after changes: colstore matches heap, $settings[$i][0]");
 	foreach my $f (@failed > 3 ? @failed[ 0 .. 2 ] : @failed)
@@ -434,15 +717,17 @@ foreach my $i (0 .. $#settings)
 
 # Under these settings, the queries exercise every scan path of colstore.
 my $plans = '';
-foreach my $setting (@settings)
+foreach my $i (0 .. $#settings)
 {
-	$plans .= $node->safe_psql('postgres',
-		join('', map { "$setting->[1]EXPLAIN (COSTS OFF) " . for_table($_, 'c') . ";\n" } @all));
+	$plans .= $node->safe_psql('postgres', join('',
+		map { "$settings[$i][1]EXPLAIN (COSTS OFF) " . for_table($_->[0], 'c') . ";\n" }
+		  grep { applies($i, $_->[1]) } @all));
 }
 foreach my $scan ('Parallel Seq Scan on c', 'Seq Scan on c', 'Index Scan using c_id_idx on c',
 	'c_d_idx', 'Bitmap Heap Scan on c',
 	'Parallel Custom Scan (ColstoreScan) on c', 'Custom Scan (ColstoreScan) on c',
-	'Custom Scan (ColstoreAgg)', 'Parallel Custom Scan (ColstoreKeyRangeJoin)')
+	'Custom Scan (ColstoreAgg)', 'Parallel Custom Scan (ColstoreKeyRangeJoin)',
+	'Custom Scan (ColstoreIndexScan) on c', 'Hash Join Filter', 'Semi Join', 'Anti Join', 'Full Join')
 {
 	my $n = () = $plans =~ /(?<!Parallel )\Q$scan\E(?!\w)/g;
 	ok($n > 0, "plans include $scan ($n times)");
