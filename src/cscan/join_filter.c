@@ -20,7 +20,14 @@
  * The link is made after ExecutorStart (an ExecutorStart_hook walks the
  * plan state tree, in parallel workers too): for each such HashJoinState
  * whose outer child is a ColstoreScan, a JoinFilter naming the join and
- * the scan columns of its hash keys is given to the scan.  The filter is
+ * the scan columns of its hash keys is given to the scan.  A join that runs
+ * once in the execution (every node above it rescans its children only when
+ * rescanned itself, and nothing rescans the plan: no cursor, no initPlan or
+ * SubPlan, no nested loop inner side, ...; ChildRunsOnce) builds its table
+ * once, so its filter never changes: its keys are then traced also through
+ * hash tables, sorts and nested loops' inner sides (TraceKey), and rescans
+ * keep the filter.  TPC-H Q5 filters orders, which another hash join below
+ * keeps in its table, by the customers of Asia.  The filter is
  * built lazily, on the first batch the scan reads after the join has built
  * its hash table, and only when the table holds all of the inner side in
  * memory (one batch; a multi-batch join keeps the other batches on disk,
@@ -31,8 +38,8 @@
  * (parallel hash).  Rows are hashed exactly as ExecHashGetHashValue hashes
  * outer tuples (the table's outer hash functions and collations, keys
  * rotated and combined; a NULL key of a strict operator cannot match).  A
- * rescan of the scan drops the filter (the join may have built another
- * table).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
+ * rescan of the scan drops the filter, unless the join runs once (the join
+ * may have built another table).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
  * filter, and a filter that has removed under a tenth of the first
  * JOIN_FILTER_TRIAL_ROWS rows it tested stops testing, also after rescans
  * (a key-range join rescans its scans for every range): it costs a hash per
@@ -70,6 +77,7 @@ struct JoinFilter
 	bool		built;			/* bits describe the join's current table */
 	bool		off;			/* no filter for this scan (until a rescan) */
 	bool		useless;		/* removed too few rows: off for good */
+	bool		stable;			/* the join runs once: its table never changes */
 	uint64	   *bits;
 	uint32		mask;			/* bit positions: hash & mask */
 	uint64		rows_tested;
@@ -221,6 +229,8 @@ JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selecte
 void
 JoinFilterReset(JoinFilter *filter)
 {
+	if (filter->stable)
+		return;
 	filter->built = false;
 	filter->off = filter->useless;
 }
@@ -262,13 +272,21 @@ PlainVar(Expr *expr)
  *		a rescan rebuilds the filter).  Rows read again after a merge join
  *		restored a mark may be filtered where they were not the first time
  *		(the filter was built in between): every row a dropped row would
- *		have contributed to fails the hash join above anyway.  Dropping a row there is safe whatever the
- *		join type: every row it contributes to carries its key, and a row
- *		that lost its match and is null-extended instead has a NULL key,
- *		which the strict hash clause above rejects too.
+ *		have contributed to fails the hash join above anyway.  Dropping a
+ *		row there is safe whatever the join type: every row it contributes
+ *		to carries its key, and a row that lost its match and is
+ *		null-extended instead has a NULL key, which the strict hash clause
+ *		above rejects too.
+ *
+ *		deep: the hash join runs once (JoinRunsOnce), so its table, and the
+ *		filter, never change: then also through the nodes that keep rows
+ *		(hash tables, Sort, Incremental Sort, Material, Unique) and into a
+ *		nested loop's inner side.  Never through Limit (dropping rows would
+ *		change which rows it lets through), aggregates, Gather (the scan
+ *		below runs in other processes) or anything else.
  */
 static PlanState *
-TraceKey(PlanState *ps, AttrNumber resno, int *attno)
+TraceKey(PlanState *ps, AttrNumber resno, bool deep, int *attno)
 {
 	TargetEntry *tle;
 	Var		   *var;
@@ -287,12 +305,20 @@ TraceKey(PlanState *ps, AttrNumber resno, int *attno)
 	}
 	if (IsKeyRangeJoinState(ps) && var->varno == INDEX_VAR)
 		return TraceKey((PlanState *) linitial(((CustomScanState *) ps)->custom_ps),
-						var->varattno, attno);
+						var->varattno, deep, attno);
 	if ((IsA(ps, NestLoopState) || IsA(ps, MergeJoinState) || IsA(ps, HashJoinState)) &&
 		var->varno == OUTER_VAR)
-		return TraceKey(outerPlanState(ps), var->varattno, attno);
+		return TraceKey(outerPlanState(ps), var->varattno, deep, attno);
 	if (IsA(ps, MergeJoinState) && var->varno == INNER_VAR)
-		return TraceKey(innerPlanState(ps), var->varattno, attno);
+		return TraceKey(innerPlanState(ps), var->varattno, deep, attno);
+	if (!deep)
+		return NULL;
+	/* a join that runs once: also through the nodes that keep rows */
+	if ((IsA(ps, NestLoopState) || IsA(ps, HashJoinState)) && var->varno == INNER_VAR)
+		return TraceKey(innerPlanState(ps), var->varattno, deep, attno);
+	if ((IsA(ps, HashState) || IsA(ps, SortState) || IsA(ps, IncrementalSortState) ||
+		 IsA(ps, MaterialState) || IsA(ps, UniqueState)) && var->varno == OUTER_VAR)
+		return TraceKey(outerPlanState(ps), var->varattno, deep, attno);
 	return NULL;
 }
 
@@ -301,7 +327,7 @@ TraceKey(PlanState *ps, AttrNumber resno, int *attno)
  * trace to (TraceKey), if the join allows one.
  */
 static void
-LinkJoin(HashJoinState *join)
+LinkJoin(HashJoinState *join, bool runs_once)
 {
 	HashJoin   *plan = (HashJoin *) join->js.ps.plan;
 	PlanState  *scan = NULL;
@@ -315,6 +341,7 @@ LinkJoin(HashJoinState *join)
 		return;
 	filter = palloc0(sizeof(JoinFilter));
 	filter->join = join;
+	filter->stable = runs_once;
 	filter->attnos = palloc(sizeof(int) * Max(list_length(plan->hashkeys), 1));
 	foreach(lc, plan->hashkeys)
 	{
@@ -323,7 +350,8 @@ LinkJoin(HashJoinState *join)
 		int			attno;
 
 		if (key == NULL || key->varno != OUTER_VAR ||
-			(key_scan = TraceKey(outerPlanState(join), key->varattno, &attno)) == NULL ||
+			(key_scan = TraceKey(outerPlanState(join), key->varattno, runs_once,
+								 &attno)) == NULL ||
 			(scan != NULL && key_scan != scan))
 			return;
 		scan = key_scan;
@@ -338,14 +366,103 @@ LinkJoin(HashJoinState *join)
 	ColstoreScanSetJoinFilter(scan, filter);
 }
 
+/* LinkJoinsWalker's context: the node whose children are being visited. */
+typedef struct LinkContext
+{
+	PlanState  *parent;
+	bool		parent_runs_once;
+} LinkContext;
+
+/* Is child one of parent's plan children (not an initPlan or SubPlan)? */
+static bool
+IsPlanChild(PlanState *parent, PlanState *child)
+{
+	int			i;
+
+	if (child == outerPlanState(parent) || child == innerPlanState(parent))
+		return true;
+	if (IsA(parent, AppendState))
+	{
+		for (i = 0; i < ((AppendState *) parent)->as_nplans; i++)
+			if (((AppendState *) parent)->appendplans[i] == child)
+				return true;
+	}
+	if (IsA(parent, MergeAppendState))
+	{
+		for (i = 0; i < ((MergeAppendState *) parent)->ms_nplans; i++)
+			if (((MergeAppendState *) parent)->mergeplans[i] == child)
+				return true;
+	}
+	return IsA(parent, SubqueryScanState) && ((SubqueryScanState *) parent)->subplan == child;
+}
+
+/*
+ * Does child run once whenever parent runs once?  Only for the nodes known
+ * to rescan a child only when they are rescanned themselves (and not for
+ * initPlans and SubPlans, run again as their parameters change); a nested
+ * loop's inner side, Memoize, a recursive union, the key-range join and
+ * every other node are taken to run their children more than once.
+ */
+static bool
+ChildRunsOnce(PlanState *parent, PlanState *child)
+{
+	if (!IsPlanChild(parent, child))
+		return false;
+	switch (nodeTag(parent))
+	{
+		case T_NestLoopState:
+			return child == outerPlanState(parent);
+		case T_HashJoinState:
+		case T_MergeJoinState:
+		case T_HashState:
+		case T_SortState:
+		case T_IncrementalSortState:
+		case T_MaterialState:
+		case T_AggState:
+		case T_WindowAggState:
+		case T_UniqueState:
+		case T_LimitState:
+		case T_ResultState:
+		case T_ProjectSetState:
+		case T_SetOpState:
+		case T_GatherState:
+		case T_GatherMergeState:
+		case T_AppendState:
+		case T_MergeAppendState:
+		case T_SubqueryScanState:
+		case T_LockRowsState:
+			return true;
+		default:
+			return false;
+	}
+}
+
+static bool LinkJoinsWalker(PlanState *ps, void *context);
+
+/*
+ * Link the hash joins at and below ps to their scans; runs_once says
+ * whether ps runs once in this execution (JoinRunsOnce of the file header).
+ */
+static void
+LinkJoins(PlanState *ps, bool runs_once)
+{
+	LinkContext ctx;
+
+	if (IsA(ps, HashJoinState))
+		LinkJoin((HashJoinState *) ps, runs_once);
+	ctx.parent = ps;
+	ctx.parent_runs_once = runs_once;
+	(void) planstate_tree_walker(ps, LinkJoinsWalker, &ctx);
+}
+
 static bool
 LinkJoinsWalker(PlanState *ps, void *context)
 {
-	if (ps == NULL)
-		return false;
-	if (IsA(ps, HashJoinState))
-		LinkJoin((HashJoinState *) ps);
-	return planstate_tree_walker(ps, LinkJoinsWalker, context);
+	LinkContext *ctx = (LinkContext *) context;
+
+	if (ps != NULL)
+		LinkJoins(ps, ctx->parent_runs_once && ChildRunsOnce(ctx->parent, ps));
+	return false;
 }
 
 /* ExecutorStart_hook: start the executor, then link the hash joins' filters. */
@@ -360,7 +477,9 @@ JoinFilterExecutorStart(QueryDesc *queryDesc, int eflags)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(queryDesc->estate->es_query_cxt);
 
-		LinkJoinsWalker(queryDesc->planstate, NULL);
+		/* a cursor may rewind the whole plan */
+		LinkJoins(queryDesc->planstate,
+				  (eflags & (EXEC_FLAG_REWIND | EXEC_FLAG_BACKWARD)) == 0);
 		MemoryContextSwitchTo(oldcxt);
 	}
 }

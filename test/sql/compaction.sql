@@ -1,6 +1,9 @@
 -- colstore.compact(): heap tuples (row versions written by UPDATE) move into
 -- row groups; every index finds the rows at their new TIDs, values (TOASTed
 -- ones too) are unchanged, and VACUUM then gives the heap space back.
+-- (the compaction worker is 009_auto_compaction's; here it would race the
+-- explicit calls)
+SET colstore.auto_compaction = off;
 CREATE TABLE cp (id int PRIMARY KEY, v int, t text, big text) USING colstore;
 CREATE INDEX cp_expr ON cp ((v % 7));
 CREATE INDEX cp_partial ON cp (t) WHERE v > 1500;

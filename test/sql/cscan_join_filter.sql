@@ -133,6 +133,59 @@ SET enable_mergejoin = off;
 DROP FUNCTION same_as_heap3(text);
 DROP TABLE e, eh;
 
+-- a hash join that runs once (no rescans above it) has a table that never
+-- changes: its filter also reaches a scan below a hash table, a sort or a
+-- nested loop's inner side (e kept in a hash table is filtered by the keys
+-- of d, as TPC-H Q5 filters orders by the customers of one region)
+CREATE TABLE e (id int, k bigint, w int) USING colstore;
+INSERT INTO e SELECT i, i % 3000 + 1, i % 5 FROM generate_series(1, 20000) i;
+ANALYZE e;
+CREATE TABLE eh USING heap AS SELECT * FROM e;
+ANALYZE eh;
+CREATE FUNCTION same_as_heap3(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	h text := replace(replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d '), ' e ', ' eh e ');
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, h, h, q)
+		INTO result;
+	RETURN result;
+END $$;
+SET join_collapse_limit = 1;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7;
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+-- through a sort (a merge join's input) and a nested loop's inner side
+SET enable_hashjoin = off;
+SET enable_mergejoin = on;
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+SET enable_mergejoin = off;
+SET enable_nestloop = on;
+SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+SET enable_nestloop = off;
+SET enable_hashjoin = on;
+-- never through a LIMIT (it would let other rows through)
+EXPLAIN (COSTS OFF)
+	SELECT count(*) FROM (SELECT * FROM f ORDER BY id LIMIT 2000) f JOIN d ON f.k = d.k WHERE d.g < 100;
+SELECT count(*) FROM (SELECT * FROM f ORDER BY id LIMIT 2000) f JOIN d ON f.k = d.k WHERE d.g < 100;
+SELECT count(*) FROM (SELECT * FROM fh ORDER BY id LIMIT 2000) f JOIN dh d ON f.k = d.k WHERE d.g < 100;
+-- a scrollable cursor may rewind the plan: read it forward, backward and
+-- forward again
+BEGIN;
+DECLARE cf SCROLL CURSOR FOR
+	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7 ORDER BY 1;
+MOVE FORWARD ALL IN cf;
+FETCH BACKWARD 3 FROM cf;
+MOVE ABSOLUTE 0 IN cf;
+FETCH FORWARD 3 FROM cf;
+COMMIT;
+SELECT f.id, e.w FROM (fh f JOIN eh e ON f.id = e.id) JOIN dh d ON e.k = d.k WHERE d.g = 7 ORDER BY 1 DESC LIMIT 3;
+SELECT f.id, e.w FROM (fh f JOIN eh e ON f.id = e.id) JOIN dh d ON e.k = d.k WHERE d.g = 7 ORDER BY 1 LIMIT 3;
+RESET join_collapse_limit;
+DROP FUNCTION same_as_heap3(text);
+DROP TABLE e, eh;
+
 -- a rescan builds another hash table (the subquery's parameter is on its
 -- hash side): the filter must be rebuilt, not reused
 EXPLAIN (COSTS OFF)
