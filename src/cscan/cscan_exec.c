@@ -89,7 +89,6 @@ typedef struct ColstoreScanState
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
 	List	   *join_filters;	/* from hash joins above (JoinFilter *) */
 	uint64		workers_join_filtered;	/* leader: the workers' total */
-	bool		keep_join_filters;	/* on the next rescan (a key range's) */
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -307,19 +306,6 @@ IsColstoreScanState(PlanState *ps)
 }
 
 /*
- * ColstoreScanKeepJoinFilters
- *		If ps is a ColstoreScan, its next rescan keeps its hash join filters:
- *		the key-range join rescans its scans for each range, while the hash
- *		table above stays the same.
- */
-void
-ColstoreScanKeepJoinFilters(PlanState *ps)
-{
-	if (IsColstoreScanState(ps))
-		((ColstoreScanState *) ps)->keep_join_filters = true;
-}
-
-/*
  * ColstoreScanSetJoinFilter
  *		Have the scan drop, a batch at a time, the rows filter says its hash
  *		join cannot match; called after ExecutorStart, before the scan began.
@@ -405,12 +391,8 @@ ColstoreScan_ReScanCustomScan(CustomScanState *node)
 
 	/* parameters of the pruning values may have changed */
 	state->keys_ready = false;
-	if (!state->keep_join_filters)
-	{
-		foreach(lc, state->join_filters)
-			JoinFilterReset((JoinFilter *) lfirst(lc));
-	}
-	state->keep_join_filters = false;
+	foreach(lc, state->join_filters)
+		JoinFilterReset((JoinFilter *) lfirst(lc));
 	if (state->order != NULL)
 		ScanOrderReset(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
@@ -581,42 +563,20 @@ ColstoreExplainClauses(const char *label, List *clauses, CustomScanState *node,
 }
 
 /*
- * "Rows Removed by Batch Filter", as core shows "Rows Removed by Filter":
- * per loop, and in text format only when not zero.
+ * "Rows Removed by <label>", as core shows "Rows Removed by Filter": per
+ * loop, and in text format only when not zero.
  */
 static void
-ExplainRowsFiltered(ColstoreScanState *state, double removed, ExplainState *es)
+ExplainRowsRemoved(ColstoreScanState *state, const char *label, double removed,
+				   ExplainState *es)
 {
 	Instrumentation *instr = state->css.ss.ps.instrument;
 	double		nloops = instr != NULL ? instr->nloops : 0;
 
-	if (state->filter_clauses == NIL)
-		return;
 	if (nloops > 0)
 		removed /= nloops;
 	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
-		ExplainPropertyFloat("Rows Removed by Batch Filter", NULL, removed, 0, es);
-}
-
-/*
- * "Rows Removed by Hash Join Filter": all participants', per loop, in
- * text format only when not zero.
- */
-static void
-ExplainRowsJoinFiltered(ColstoreScanState *state, ExplainState *es)
-{
-	Instrumentation *instr = state->css.ss.ps.instrument;
-	double		nloops = instr != NULL ? instr->nloops : 0;
-	double		removed = (double) state->workers_join_filtered;
-	ListCell   *lc;
-
-	foreach(lc, state->join_filters)
-		removed += (double) JoinFilterRowsRemoved((JoinFilter *) lfirst(lc));
-
-	if (nloops > 0)
-		removed /= nloops;
-	if (removed > 0 || es->format != EXPLAIN_FORMAT_TEXT)
-		ExplainPropertyFloat("Rows Removed by Hash Join Filter", NULL, removed, 0, es);
+		ExplainPropertyFloat(psprintf("Rows Removed by %s", label), NULL, removed, 0, es);
 }
 
 /*
@@ -673,9 +633,16 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		if (node->ss.ss_currentScanDesc != NULL)
 			ColstoreScanAddCounters(node->ss.ss_currentScanDesc, &total);
 		ColstoreScanExplainCounters(&total, es);
-		ExplainRowsFiltered(state, (double) total.rows_filtered, es);
+		if (state->filter_clauses != NIL)
+			ExplainRowsRemoved(state, "Batch Filter", (double) total.rows_filtered, es);
 		if (state->join_filters != NIL)
-			ExplainRowsJoinFiltered(state, es);
+		{
+			double		removed = (double) state->workers_join_filtered;
+
+			foreach(lc, state->join_filters)
+				removed += (double) JoinFilterRowsRemoved((JoinFilter *) lfirst(lc));
+			ExplainRowsRemoved(state, "Hash Join Filter", removed, es);
+		}
 		/* whether this process had to sort because rows came out of order */
 		if (state->order != NULL)
 			ExplainPropertyBool("Run-Time Sort", state->order->ever_sorted, es);

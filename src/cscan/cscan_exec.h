@@ -54,7 +54,11 @@ ColstoreScanPlanKeyRange(const CustomScan *cscan)
 	return (List *) lthird(cscan->custom_private);
 }
 
+struct JoinFilter;
+
 extern const CustomScanMethods *ColstoreScanPlanMethods(void);
+extern bool IsColstoreScanState(PlanState *ps);
+extern void ColstoreScanSetJoinFilter(PlanState *ps, struct JoinFilter *filter);
 extern void ColstoreScanExecInit(void);
 extern void ColstoreExplainClauses(const char *label, List *clauses,
 								   CustomScanState *node, List *ancestors,

@@ -39,7 +39,8 @@
  * outer tuples (the table's outer hash functions and collations, keys
  * rotated and combined; a NULL key of a strict operator cannot match).  A
  * rescan of the scan drops the filter, unless the join runs once (the join
- * may have built another table).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
+ * may have built another table; under a key-range join that is a rebuild
+ * per range).  Hash tables of more than JOIN_FILTER_MAX_BUCKETS buckets get no
  * filter, and a filter that has removed under a tenth of the first
  * JOIN_FILTER_TRIAL_ROWS rows it tested stops testing, also after rescans
  * (a key-range join rescans its scans for every range): it costs a hash per
@@ -60,7 +61,9 @@
 #include "utils/lsyscache.h"
 
 #include "colstore.h"
+#include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
+#include "cscan/key_range_join.h"
 #include "tableam/am_scan.h"
 
 /* Larger hash tables get no filter (it would take 16 bits per bucket). */

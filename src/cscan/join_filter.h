@@ -25,12 +25,4 @@ extern List *JoinFilterColumns(const JoinFilter *filter);
 extern uint64 JoinFilterRowsRemoved(const JoinFilter *filter);
 extern void JoinFilterInit(void);
 
-/* cscan_exec.c: the ColstoreScan side */
-extern bool IsColstoreScanState(PlanState *ps);
-extern void ColstoreScanSetJoinFilter(PlanState *ps, JoinFilter *filter);
-extern void ColstoreScanKeepJoinFilters(PlanState *ps);
-
-/* key_range_exec.c */
-extern bool IsKeyRangeJoinState(PlanState *ps);
-
 #endif							/* JOIN_FILTER_H */

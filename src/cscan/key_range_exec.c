@@ -40,7 +40,6 @@
 #include "nodes/nodeFuncs.h"
 #include "port/atomics.h"
 
-#include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "storage/integer_order.h"
 
@@ -66,7 +65,6 @@ typedef struct KeyRangeJoinState
 	uint32		local_next;		/* next range, without a DSM segment */
 	KeyRangeShared *shared;		/* parallel: in the DSM segment */
 	int			ranges_joined;	/* by this process, for EXPLAIN ANALYZE */
-	int			ranges_since_rescan;	/* taken by this process since then */
 } KeyRangeJoinState;
 
 static Node *KeyRangeJoin_CreateCustomScanState(CustomScan *cscan);
@@ -183,20 +181,8 @@ MarkParamsChanged(PlanState *ps, void *params)
 }
 
 /*
- * planstate_tree_walker callback: the rescan of the next range keeps the
- * scans' hash join filters (the hash join above has not been rescanned).
- */
-static bool
-KeepJoinFilters(PlanState *ps, void *context)
-{
-	ColstoreScanKeepJoinFilters(ps);
-	return planstate_tree_walker(ps, KeepJoinFilters, context);
-}
-
-/*
  * Take the next range, if one is left: set the parameters to its bounds
- * and rescan the child (after the first range since this node was started
- * or rescanned, the scans keep their hash join filters, join_filter.c).
+ * and rescan the child.
  */
 static bool
 TakeRange(KeyRangeJoinState *state)
@@ -217,8 +203,6 @@ TakeRange(KeyRangeJoinState *state)
 	SetKeyParam(estate, state->lo_param, SignedIntegerToDatum(state->key_type, lo));
 	SetKeyParam(estate, state->hi_param, SignedIntegerToDatum(state->key_type, hi));
 	(void) MarkParamsChanged(state->child, state->params);
-	if (state->ranges_since_rescan++ > 0)
-		(void) KeepJoinFilters(state->child, NULL);
 	ExecReScan(state->child);
 	state->current = (int) range;
 	state->ranges_joined++;
@@ -273,7 +257,6 @@ KeyRangeJoin_ReScanCustomScan(CustomScanState *node)
 
 	state->current = -1;
 	state->local_next = 0;
-	state->ranges_since_rescan = 0;
 	ExecScanReScan(&node->ss);
 }
 

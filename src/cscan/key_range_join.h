@@ -36,6 +36,7 @@ typedef enum KeyRangePrivateIndex
 
 extern bool KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno);
 extern const CustomScanMethods *KeyRangeJoinPlanMethods(void);
+extern bool IsKeyRangeJoinState(PlanState *ps);
 extern void KeyRangeJoinExecInit(void);
 extern void KeyRangeJoinPathInit(void);
 
