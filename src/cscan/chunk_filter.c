@@ -10,7 +10,8 @@
  * uses only clauses PruningClauseIsExact accepts).  The common cases run
  * without function calls: integer and date comparisons and IN lists on
  * int64s (branch-free loops), numeric comparisons on the scaled-integer
- * encoding as int128s, text equality as bytes, LIKE by its literal prefix;
+ * encoding as int128s, text equality as bytes, LIKE and NOT LIKE by byte
+ * search (like_match.c) or, for patterns with '_', their literal prefix;
  * the rest calls the btree comparison function with the clause's
  * collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
  * against row.  AND applies its arguments in turn; OR filters a copy of the
@@ -192,19 +193,29 @@ TextBytesEqual(Datum a, Datum b)
 		memcmp(VARDATA_ANY(ta), VARDATA_ANY(tb), VARSIZE_ANY_EXHDR(ta)) == 0;
 }
 
-/* Does text value match a LIKE key's pattern? */
+/*
+ * Does a text, varchar or bpchar value pass a LIKE or NOT LIKE key?  By byte
+ * search where the pattern allows it (like_match.c); otherwise a value
+ * without the pattern's literal prefix cannot match, and LIKE's function
+ * decides the others.
+ */
 static bool
 LikePasses(PruneKey *key, Datum value)
 {
 	text	   *t = DatumGetTextPP(value);
+	const LikePattern *pattern = &key->like_pattern;
+	const char *s = VARDATA_ANY(t);
+	int			len = VARSIZE_ANY_EXHDR(t);
+	bool		matches;
 
-	if (VARSIZE_ANY_EXHDR(t) < key->prefix_len ||
-		memcmp(VARDATA_ANY(t), key->prefix, key->prefix_len) != 0)
-		return false;
-	if (key->prefix_only)
-		return true;
-	return DatumGetBool(FunctionCall2Coll(&key->like, key->collation,
-										  PointerGetDatum(t), key->value));
+	if (pattern->searchable)
+		matches = LikePatternMatches(pattern, s, len);
+	else if (len < pattern->prefix_len || memcmp(s, pattern->prefix, pattern->prefix_len) != 0)
+		matches = false;
+	else
+		matches = DatumGetBool(FunctionCall2Coll(&key->like, key->collation,
+												 PointerGetDatum(t), key->value));
+	return matches != key->like_negated;
 }
 
 /* Does value equal an element of an IN key's list? */

@@ -23,7 +23,7 @@
  * be decided without function calls: integer-like comparisons and IN lists
  * on int64s (a date column against a timestamp through the equivalent date
  * bound, DateBoundOfTimestamp), numeric values as scaled integers, text
- * equality as bytes, LIKE's literal prefix.
+ * equality as bytes, LIKE patterns compiled for byte search (like_match.c).
  *
  * The planner side (PruningClauseColumn, PruningClauseIsExact) picks the
  * usable clauses; the executor side builds keys from them
@@ -36,11 +36,12 @@
  * collation is deterministic and, for comparisons, the column's own, the
  * one min/max were computed under; comparison functions get it.  Text and
  * varchar "=" and IN lists compare bytes (equality under a deterministic
- * collation).  "column LIKE pattern" on text and varchar keeps the
- * pattern's literal prefix: a row must start with it (a pattern that is
- * just prefix% needs nothing else, any other calls LIKE's function on the
- * rows that do), and where the column's collation orders bytes ("C"),
- * chunks whose min/max leave no room for the prefix are skipped.
+ * collation).  "column LIKE pattern" and NOT LIKE on text, varchar and
+ * bpchar (padding included, as LIKE sees it) compile the pattern once per
+ * evaluation (like_match.c): rows are decided by byte search, or by LIKE's
+ * function on the rows that start with the pattern's literal prefix; and
+ * where a text or varchar column's collation orders bytes ("C"), chunks
+ * whose min/max leave no room for a LIKE's prefix are skipped.
  *
  * Stats are used only if they were written for the column's current type
  * and collation (RowGroupChunkStatsMatch): ALTER COLUMN ... TYPE between
@@ -133,6 +134,22 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 }
 
 /*
+ * Is opno LIKE or NOT LIKE (*negated, if given) of a text, varchar or bpchar
+ * column?
+ */
+static bool
+IsLikeOperator(Oid opno, bool *negated)
+{
+	bool		is_like = opno == OID_TEXT_LIKE_OP || opno == OID_BPCHAR_LIKE_OP;
+	bool		is_not_like = !is_like &&
+		(opno == get_negator(OID_TEXT_LIKE_OP) || opno == get_negator(OID_BPCHAR_LIKE_OP));
+
+	if (negated != NULL)
+		*negated = is_not_like;
+	return is_like || is_not_like;
+}
+
+/*
  * Split clause into column, operator (as "column op value") and value, or
  * return NULL if it is not "column op value", "value op column",
  * "column op ANY (array value)" (IN lists), "column IS [NOT] NULL", or a
@@ -157,7 +174,7 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 		{
 			*opno = op->opno;
 			*value = (Expr *) right;
-			if (op->opno == OID_TEXT_LIKE_OP)
+			if (IsLikeOperator(op->opno, NULL))
 				*kind = PRUNE_LIKE;
 			return var;
 		}
@@ -237,13 +254,20 @@ ColumnPairClause(Expr *clause, Index relid, Var **left, Var **right,
 	return *strategy != 0;
 }
 
-/* Is var a text or varchar column (LIKE's and byte equality's types)? */
+/* Is var a text or varchar column (byte equality's types)? */
 static bool
 IsTextColumn(Var *var)
 {
 	Oid			type = getBaseType(var->vartype);
 
 	return type == TEXTOID || type == VARCHAROID;
+}
+
+/* Is var a text, varchar or bpchar column (LIKE's types, bpchar padded)? */
+static bool
+IsLikeColumn(Var *var)
+{
+	return IsTextColumn(var) || getBaseType(var->vartype) == BPCHAROID;
 }
 
 /*
@@ -280,7 +304,7 @@ PruningClauseColumn(Expr *clause, Index relid)
 	if (var == NULL || !CollationUsable(var, kind, collation))
 		return NULL;
 	if (kind == PRUNE_LIKE)
-		return IsTextColumn(var) ? var : NULL;
+		return IsLikeColumn(var) ? var : NULL;
 	if (kind == PRUNE_IN)
 		return OperatorStrategy(opno, var->vartype, &cmp_proc) == BTEqualStrategyNumber ?
 			var : NULL;
@@ -401,11 +425,15 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 	key->attno = var->varattno - 1;
 	if (key->kind == PRUNE_LIKE)
 	{
-		if (!IsTextColumn(var))
+		if (!IsLikeColumn(var))
 			return false;
-		fmgr_info(get_opcode(opno), &key->like);
+		/* LIKE's function, also for NOT LIKE (the key negates its result) */
+		(void) IsLikeOperator(opno, &key->like_negated);
+		fmgr_info(get_opcode(key->like_negated ? get_negator(opno) : opno), &key->like);
 		key->strict = op_strict(opno);
-		key->prefix_orders = lc_collate_is_c(var->varcollid);
+		/* min/max of bpchar ignore its padding, which LIKE sees */
+		key->prefix_orders = IsTextColumn(var) && lc_collate_is_c(var->varcollid) &&
+			!key->like_negated;
 		key->value_expr = ExecInitExpr(value, parent);
 		key->value_typlen = -1;
 		key->value_typbyval = false;
@@ -581,34 +609,14 @@ ReadArrayElements(PruneKey *key)
 	key->int_ok = OidIsValid(key->int_column_type);
 }
 
-/*
- * The literal prefix of a LIKE key's evaluated pattern (up to its first
- * unescaped wildcard, with the default escape character '\'), and whether
- * the rest of the pattern is only '%'s, into the current memory context.
- * The wildcard and escape bytes are ASCII, which no byte of a multibyte
- * character in a server encoding is.
- */
+/* Compile a LIKE key's evaluated pattern into the current memory context. */
 static void
-ReadLikePrefix(PruneKey *key)
+CompileLikePattern(PruneKey *key)
 {
 	text	   *pattern = DatumGetTextPP(key->value);
-	const char *p = VARDATA_ANY(pattern);
-	int			len = VARSIZE_ANY_EXHDR(pattern);
-	int			i = 0;
 
-	key->prefix = palloc(len + 1);
-	key->prefix_len = 0;
-	while (i < len && p[i] != '%' && p[i] != '_')
-	{
-		if (p[i] == '\\' && i + 1 < len)
-			i++;
-		else if (p[i] == '\\')
-			break;				/* a trailing escape: LIKE itself rejects it */
-		key->prefix[key->prefix_len++] = p[i++];
-	}
-	key->prefix_only = i < len;
-	for (; i < len && key->prefix_only; i++)
-		key->prefix_only = p[i] == '%';
+	LikePatternCompile(VARDATA_ANY(pattern), VARSIZE_ANY_EXHDR(pattern),
+					   &key->like_pattern);
 }
 
 /* Compute key's value side (and its subkeys') into the pruner's memory. */
@@ -636,7 +644,7 @@ EvaluateKey(ChunkPruner *pruner, PruneKey *key, ExprContext *econtext)
 	else if (key->kind == PRUNE_IN)
 		ReadArrayElements(key);
 	else if (key->kind == PRUNE_LIKE)
-		ReadLikePrefix(key);
+		CompileLikePattern(key);
 	else if (OidIsValid(key->int_column_type))
 	{
 		if (key->date_bound)
@@ -723,10 +731,13 @@ PrefixRefutes(PruneKey *key, Datum min, Datum max)
 	int			lmax = VARSIZE_ANY_EXHDR(tmax);
 	int			cmp;
 
-	if (memcmp(VARDATA_ANY(tmin), key->prefix, Min(lmin, key->prefix_len)) > 0)
+	const char *prefix = key->like_pattern.prefix;
+	int			prefix_len = key->like_pattern.prefix_len;
+
+	if (memcmp(VARDATA_ANY(tmin), prefix, Min(lmin, prefix_len)) > 0)
 		return true;
-	cmp = memcmp(VARDATA_ANY(tmax), key->prefix, Min(lmax, key->prefix_len));
-	return cmp < 0 || (cmp == 0 && lmax < key->prefix_len);
+	cmp = memcmp(VARDATA_ANY(tmax), prefix, Min(lmax, prefix_len));
+	return cmp < 0 || (cmp == 0 && lmax < prefix_len);
 }
 
 /* Does one key rule out every row of chunk chunkno of the group? */
@@ -770,7 +781,7 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 		!RowGroupChunkMinMax(h, att, key->attno, chunkno, &min, &max))
 		return false;
 	if (key->kind == PRUNE_LIKE)
-		return key->prefix_orders && key->prefix_len > 0 &&
+		return key->prefix_orders && key->like_pattern.prefix_len > 0 &&
 			PrefixRefutes(key, min, max);
 	if (key->kind == PRUNE_IN)
 	{

@@ -18,6 +18,8 @@
 #include "executor/execExpr.h"
 #include "fmgr.h"
 
+#include "cscan/like_match.h"
+
 /*
  * The strategy of "<>", which no btree operator family has: a row passes
  * when the comparison function says its value differs.
@@ -49,12 +51,11 @@ typedef struct PruneKey
 	bool		strict;			/* NULL value: no row passes */
 	/* text or varchar "=" and IN under a deterministic collation: bytes */
 	bool		bytes_equal;
-	/* PRUNE_LIKE: the operator, and the pattern's literal prefix */
+	/* PRUNE_LIKE: LIKE's function, NOT LIKE or not, the compiled pattern */
 	FmgrInfo	like;
-	bool		prefix_orders;	/* the column's stats are in byte order ("C") */
-	char	   *prefix;
-	int			prefix_len;
-	bool		prefix_only;	/* the pattern is prefix%: no call needed */
+	bool		like_negated;
+	bool		prefix_orders;	/* the prefix can prune: stats in byte order ("C") */
+	LikePattern like_pattern;
 	ExprState  *value_expr;
 	int16		value_typlen;
 	bool		value_typbyval;
