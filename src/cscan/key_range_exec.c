@@ -228,12 +228,14 @@ KeyRangeJoinNext(ScanState *ss)
 	}
 }
 
+/*
+ * Never called: the node is planned only in parallel plans, and no plan
+ * whose rows are rechecked (UPDATE, DELETE, MERGE, row locks) is parallel.
+ */
 static bool
 KeyRangeJoinRecheck(ScanState *ss, TupleTableSlot *slot)
 {
-	ereport(ERROR,
-			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			 errmsg("colstore key-range join does not support EvalPlanQual rechecks")));
+	elog(ERROR, "unexpected recheck of a key-range join row");
 	return false;
 }
 

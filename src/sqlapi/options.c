@@ -15,7 +15,9 @@
  * ...), ALTER TABLE ... SET (...) / RESET (...), or colstore.set_options();
  * the utility hook takes the options out of the statement before core
  * validates it (core would reject them as unknown heap options) and stores
- * them once the statement has run.  The rows are read and written by
+ * them: a CREATE's once the table exists, an ALTER's before it runs, so that
+ * ALTER TABLE ... SET ACCESS METHOD colstore, SET (...) converts the table
+ * with them.  Integer options may be quoted, as reloptions may.  The rows are read and written by
  * options_store.c, so that logical decoding never sees an options change.
  *
  * IDENTIFICATION
@@ -24,6 +26,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include <ctype.h>
 
 #include "access/relation.h"
 #include "catalog/namespace.h"
@@ -35,6 +39,7 @@
 #include "nodes/parsenodes.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 
@@ -62,6 +67,7 @@ struct ColstoreUtilityOptions
 {
 	RangeVar   *relation;		/* the table the statement names */
 	bool		created;		/* CREATE: the table is new */
+	bool		before;			/* ALTER: store before the statement runs */
 	OptionValues values;
 };
 
@@ -73,6 +79,27 @@ CheckRange(const char *name, int value, int min, int max)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid value %d for colstore option \"%s\"", value, name),
 				 errhint("Valid values are between %d and %d.", min, max)));
+}
+
+/*
+ * An integer option's value, written as a number or quoted ('11000'), as
+ * PostgreSQL's reloptions accept it.
+ */
+static int32
+OptionInt32(DefElem *def)
+{
+	int			value;
+
+	if (def->arg != NULL && IsA(def->arg, String))
+	{
+		if (!parse_int(strVal(def->arg), &value, 0, NULL))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid value for integer option \"%s\": %s",
+							def->defname, strVal(def->arg))));
+		return value;
+	}
+	return defGetInt32(def);
 }
 
 static int
@@ -89,16 +116,49 @@ ParseCodec(const char *name)
 }
 
 /*
+ * The table whose new contents relid is being filled with, or InvalidOid.
+ * A rewrite by ALTER TABLE or REFRESH MATERIALIZED VIEW writes the rows
+ * into a transient table that make_new_heap names pg_temp_<the table's
+ * OID>, in the table's schema, and then swaps the two tables' files: the
+ * rows must be written with the table's options.
+ */
+static Oid
+RewrittenTable(Oid relid)
+{
+	char	   *name = get_rel_name(relid);
+	char	   *end;
+	unsigned long source;
+
+	if (name == NULL || strncmp(name, "pg_temp_", 8) != 0 ||
+		!isdigit((unsigned char) name[8]))
+		return InvalidOid;
+	errno = 0;
+	source = strtoul(name + 8, &end, 10);
+	if (errno != 0 || *end != '\0' || source > PG_UINT32_MAX ||
+		(Oid) source == relid ||
+		get_rel_namespace((Oid) source) != get_rel_namespace(relid))
+		return InvalidOid;
+	return (Oid) source;
+}
+
+/*
  * ColstoreGetOptions
- *		Effective options of relation relid: its row in colstore.options,
- *		with NULLs (or no row) filled from the server defaults.
+ *		Effective options of relation relid: its row in colstore.options
+ *		(for a rewrite's transient table without one, the rewritten
+ *		table's), with NULLs (or no row) filled from the server defaults.
  */
 void
 ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
 {
 	OptionsRow	row;
 
-	(void) OptionsRowRead(relid, &row);
+	if (!OptionsRowRead(relid, &row))
+	{
+		Oid			rewritten = RewrittenTable(relid);
+
+		if (OidIsValid(rewritten))
+			(void) OptionsRowRead(rewritten, &row);
+	}
 	opts->codec = row.codec >= 0 ? row.codec : colstore_default_codec;
 	opts->compression_level = row.compression_level >= 0 ?
 		row.compression_level : colstore_default_compression_level;
@@ -130,8 +190,12 @@ StoreOptions(Oid relid, const OptionValues *v)
 	OptionsRowWrite(relid, &row);
 }
 
+/*
+ * Check that relid is a table (or materialized view) the current user owns
+ * and, if require_colstore, that it uses colstore.
+ */
 static void
-CheckTableIsColstore(Oid relid)
+CheckTableOptionsTarget(Oid relid, bool require_colstore)
 {
 	Relation	rel = relation_open(relid, AccessShareLock);
 
@@ -140,7 +204,7 @@ CheckTableIsColstore(Oid relid)
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is not a table", RelationGetRelationName(rel))));
-	if (!RelationIsColstore(rel))
+	if (require_colstore && !RelationIsColstore(rel))
 		ereport(ERROR,
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("table \"%s\" does not use access method colstore",
@@ -195,7 +259,7 @@ colstore_set_options(PG_FUNCTION_ARGS)
 		CheckRange("chunk_size", v.chunk_size, COLSTORE_MIN_CHUNK_SIZE,
 				   COLSTORE_MAX_CHUNK_SIZE);
 	}
-	CheckTableIsColstore(relid);
+	CheckTableOptionsTarget(relid, true);
 	StoreOptions(relid, &v);
 	PG_RETURN_VOID();
 }
@@ -212,7 +276,7 @@ colstore_reset_options(PG_FUNCTION_ARGS)
 	memset(&v, 0, sizeof(v));
 	v.has_codec = v.has_level = v.has_row_group_size = v.has_chunk_size = true;
 	v.reset = true;
-	CheckTableIsColstore(relid);
+	CheckTableOptionsTarget(relid, true);
 	StoreOptions(relid, &v);
 	PG_RETURN_VOID();
 }
@@ -306,7 +370,7 @@ ExtractOptions(List **options, OptionValues *v, bool reset)
 			v->has_level = true;
 			if (!reset)
 			{
-				v->level = defGetInt32(def);
+				v->level = OptionInt32(def);
 				CheckRange(def->defname, v->level, COLSTORE_MIN_COMPRESSION_LEVEL,
 						   COLSTORE_MAX_COMPRESSION_LEVEL);
 			}
@@ -316,7 +380,7 @@ ExtractOptions(List **options, OptionValues *v, bool reset)
 			v->has_row_group_size = true;
 			if (!reset)
 			{
-				v->row_group_size = defGetInt32(def);
+				v->row_group_size = OptionInt32(def);
 				CheckRange(def->defname, v->row_group_size,
 						   COLSTORE_MIN_ROW_GROUP_SIZE, COLSTORE_MAX_ROW_GROUP_SIZE);
 			}
@@ -326,7 +390,7 @@ ExtractOptions(List **options, OptionValues *v, bool reset)
 			v->has_chunk_size = true;
 			if (!reset)
 			{
-				v->chunk_size = defGetInt32(def);
+				v->chunk_size = OptionInt32(def);
 				CheckRange(def->defname, v->chunk_size, COLSTORE_MIN_CHUNK_SIZE,
 						   COLSTORE_MAX_CHUNK_SIZE);
 			}
@@ -345,13 +409,27 @@ CreatesColstore(const char *accessMethod)
 	return am != NULL && strcmp(am, "colstore") == 0;
 }
 
+/*
+ * Is the table an ALTER TABLE statement is about a colstore table once it
+ * has run: does it SET ACCESS METHOD colstore, or is the table colstore
+ * and the statement sets no other access method?
+ */
 static bool
 AlterTargetsColstore(AlterTableStmt *stmt)
 {
-	Oid			relid = RangeVarGetRelid(stmt->relation, NoLock, true);
+	Oid			relid;
 	Relation	rel;
 	bool		result;
+	ListCell   *lc;
 
+	foreach(lc, stmt->cmds)
+	{
+		AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
+
+		if (cmd->subtype == AT_SetAccessMethod)
+			return cmd->name != NULL && strcmp(cmd->name, "colstore") == 0;
+	}
+	relid = RangeVarGetRelid(stmt->relation, NoLock, true);
 	if (!OidIsValid(relid))
 		return false;
 	rel = try_relation_open(relid, AccessShareLock);
@@ -413,14 +491,17 @@ OptionsExtractFromStatement(Node *stmt)
 		ListCell   *lc;
 		bool		found = false;
 
+		bool		targets_colstore;
+
 		if (as->objtype != OBJECT_TABLE && as->objtype != OBJECT_MATVIEW)
 			return NULL;
+		targets_colstore = AlterTargetsColstore(as);
 		foreach(lc, as->cmds)
 		{
 			AlterTableCmd *cmd = lfirst_node(AlterTableCmd, lc);
 
 			if ((cmd->subtype == AT_SetRelOptions || cmd->subtype == AT_ResetRelOptions) &&
-				AlterTargetsColstore(as))
+				targets_colstore)
 			{
 				List	   *defs = (List *) cmd->def;
 
@@ -437,19 +518,48 @@ OptionsExtractFromStatement(Node *stmt)
 			return NULL;
 		as->cmds = cmds;
 		result->relation = as->relation;
+		result->before = true;
 		return result;
 	}
 	return NULL;
 }
 
-/* Store the options taken out of a statement, now that it has run. */
+/*
+ * OptionsApplyBeforeStatement
+ *		Store the options taken out of an ALTER TABLE before it runs, so that
+ *		a rewrite in the same statement (SET ACCESS METHOD colstore, ALTER
+ *		COLUMN ... TYPE) writes with them; the table may not be colstore
+ *		yet.  If the statement fails, its transaction takes them back.
+ */
 void
-OptionsApplyExtracted(ColstoreUtilityOptions *extracted)
+OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted)
 {
-	Oid			relid = RangeVarGetRelid(extracted->relation, NoLock, true);
+	Oid			relid;
 
+	if (!extracted->before)
+		return;
+	relid = RangeVarGetRelid(extracted->relation, NoLock, true);
+	if (!OidIsValid(relid))
+		return;					/* ALTER TABLE IF EXISTS: the statement skips it */
+	CheckTableOptionsTarget(relid, false);
+	StoreOptions(relid, &extracted->values);
+}
+
+/*
+ * OptionsApplyAfterStatement
+ *		Store the options taken out of a CREATE TABLE (AS), now that it has
+ *		run.
+ */
+void
+OptionsApplyAfterStatement(ColstoreUtilityOptions *extracted)
+{
+	Oid			relid;
+
+	if (extracted->before)
+		return;
+	relid = RangeVarGetRelid(extracted->relation, NoLock, true);
 	if (!OidIsValid(relid))
 		return;					/* e.g. CREATE TABLE IF NOT EXISTS skipped */
-	CheckTableIsColstore(relid);
+	CheckTableOptionsTarget(relid, true);
 	StoreOptions(relid, &extracted->values);
 }

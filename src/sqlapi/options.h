@@ -21,12 +21,16 @@ typedef struct ColstoreOptions
 	int			chunk_size;
 } ColstoreOptions;
 
-/* Options taken out of a CREATE/ALTER TABLE statement, applied after it. */
+/*
+ * Options taken out of a CREATE/ALTER TABLE statement: an ALTER's are
+ * stored before it runs, a CREATE's after.
+ */
 typedef struct ColstoreUtilityOptions ColstoreUtilityOptions;
 
 extern void ColstoreGetOptions(Oid relid, ColstoreOptions *opts);
 extern bool OptionsStatementNeedsCopy(Node *stmt);
 extern ColstoreUtilityOptions *OptionsExtractFromStatement(Node *stmt);
-extern void OptionsApplyExtracted(ColstoreUtilityOptions *extracted);
+extern void OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted);
+extern void OptionsApplyAfterStatement(ColstoreUtilityOptions *extracted);
 
 #endif							/* OPTIONS_H */

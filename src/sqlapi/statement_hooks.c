@@ -100,6 +100,8 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		readOnlyTree = false;
 	}
 	extracted = OptionsExtractFromStatement(pstmt->utilityStmt);
+	if (extracted != NULL)
+		OptionsApplyBeforeStatement(extracted);
 
 	if (prev_ProcessUtility)
 		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
@@ -109,7 +111,7 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 								params, queryEnv, dest, qc);
 
 	if (extracted != NULL)
-		OptionsApplyExtracted(extracted);
+		OptionsApplyAfterStatement(extracted);
 }
 
 static void

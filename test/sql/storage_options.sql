@@ -52,3 +52,47 @@ SELECT colstore.reset_options('o1');
 SELECT * FROM colstore.table_options WHERE relation = 'o1'::regclass;
 DROP TABLE o1, o3, o4, hp;
 SELECT count(*) FROM colstore.options;
+
+-- integer options may be quoted, as heap's reloptions may (fillfactor = '70')
+CREATE TABLE o5 (a int, b text) USING colstore WITH (row_group_size = '5000');
+ALTER TABLE o5 SET (chunk_size = '11000');
+SELECT row_group_size, chunk_size FROM colstore.table_options WHERE relation = 'o5'::regclass;
+INSERT INTO o5 SELECT g, 'row ' || g FROM generate_series(1, 12000) g;
+SELECT row_count, count(*) FROM colstore.row_groups('o5') GROUP BY 1 ORDER BY 1;
+-- a quoted value must be an integer, and in range
+ALTER TABLE o5 SET (chunk_size = 'abc');
+ALTER TABLE o5 SET (chunk_size = '99');
+CREATE TABLE o6 (a int) USING colstore WITH (row_group_size = '999');
+CREATE TABLE o6 (a int) USING colstore WITH (compression_level = '3x');
+SELECT row_group_size, chunk_size FROM colstore.table_options WHERE relation = 'o5'::regclass;
+
+-- SET ACCESS METHOD colstore with SET (...) in the same statement: the
+-- conversion writes with those options
+CREATE TABLE o7 (a int, b text);
+INSERT INTO o7 SELECT g, 'row ' || g FROM generate_series(1, 20000) g;
+ALTER TABLE o7 SET ACCESS METHOD colstore, SET (codec = pglz, row_group_size = 6000);
+SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.oid = 'o7'::regclass;
+SELECT codec, row_group_size FROM colstore.table_options WHERE relation = 'o7'::regclass;
+SELECT DISTINCT codec FROM colstore.chunks('o7') WHERE column_name = 'b';
+SELECT row_count, count(*) FROM colstore.row_groups('o7') GROUP BY 1 ORDER BY 1;
+SELECT colstore.verify('o7');
+SELECT count(*), sum(a) FROM o7;
+-- heap has no colstore options
+ALTER TABLE o7 SET ACCESS METHOD heap, SET (codec = lz4);
+SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.oid = 'o7'::regclass;
+
+-- an ALTER TABLE rewrite writes the rows with the table's options, including
+-- ones set in the same statement
+ALTER TABLE o7 SET (codec = lz4, row_group_size = 8000), ALTER COLUMN a TYPE bigint;
+SELECT DISTINCT codec FROM colstore.chunks('o7') WHERE column_name = 'b';
+SELECT row_count, count(*) FROM colstore.row_groups('o7') GROUP BY 1 ORDER BY 1;
+SELECT colstore.verify('o7');
+SELECT count(*), sum(a) FROM o7;
+ALTER TABLE o7 SET (row_group_size = 7000);
+ALTER TABLE o7 ALTER COLUMN a TYPE int;
+SELECT DISTINCT codec FROM colstore.chunks('o7') WHERE column_name = 'b';
+SELECT row_count, count(*) FROM colstore.row_groups('o7') GROUP BY 1 ORDER BY 1;
+SELECT colstore.verify('o7');
+SELECT count(*), sum(a) FROM o7;
+DROP TABLE o5, o7;
+SELECT count(*) FROM colstore.options;
