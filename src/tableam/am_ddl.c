@@ -8,11 +8,13 @@
  * writer (storage/metapage.c), so an UNLOGGED table's init fork is an empty
  * fork too, and crash reset makes the table empty as for heap.
  *
- * CLUSTER and VACUUM FULL copy the rows that are still live.  Row groups
- * whose inserter committed before every running snapshot are written in
- * the new order as frozen row groups; younger row groups are copied one to
- * one with their inserting transaction kept, so older snapshots in other
- * sessions keep seeing exactly what they saw, as with heap's rewrite.
+ * CLUSTER and VACUUM FULL copy the rows that are still live, in the
+ * index's order for CLUSTER.  Rows of row groups whose inserter committed
+ * before every running snapshot are written as frozen row groups; rows of
+ * younger row groups keep their inserting transaction (a row group is cut
+ * where the visibility of consecutive rows differs), so older snapshots in
+ * other sessions keep seeing exactly what they saw, as with heap's
+ * rewrite.
  *
  * relation_size reports the main fork as the size of the TID space (row
  * numbers handed out, in pseudo-blocks), because the executor and index
@@ -182,17 +184,50 @@ CopyScanEnd(CopyScan *cs)
 }
 
 /*
- * Copy the rows of the "old" row groups (marked in is_old), in index order
- * if OldIndex is given, else in table order, into frozen row groups.
+ * Do row groups a and b give their rows the same visibility: both old
+ * (every snapshot sees them: frozen when copied), or both inserted by the
+ * same transaction and command?
+ */
+static bool
+SameVisibility(const RowGroupDirEntry *entries, const bool *is_old, int a, int b)
+{
+	if (is_old[a] || is_old[b])
+		return is_old[a] && is_old[b];
+	return entries[a].rg_xmin == entries[b].rg_xmin &&
+		entries[a].rg_cmin == entries[b].rg_cmin;
+}
+
+/* Write b's rows as a row group with the visibility of old row group g. */
+static void
+WriteCopiedLike(Relation NewTable, RowGroupBuilder *b, const RowGroupDirEntry *entries,
+				const bool *is_old, int g, const ColstoreOptions *opts)
+{
+	if (is_old[g])
+		WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
+					RG_FLAG_FROZEN, opts);
+	else
+		WriteCopied(NewTable, b, entries[g].rg_xmin, entries[g].rg_cmin, 0, opts);
+}
+
+/*
+ * Copy the rows of the row groups marked in copy, in index order if
+ * OldIndex is given, else in table order.  Rows of old row groups (is_old)
+ * go into frozen row groups; rows of younger ones keep their inserting
+ * transaction and command.  A row group is cut where the next row's
+ * visibility differs, so the new table holds every row in order; rows of
+ * different visibility that interleave in the index make smaller row
+ * groups (only while some snapshot is older than their inserter).
  */
 static double
-CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
-			bool *is_old, ColstoreDirectory *dir, const ColstoreOptions *opts)
+CopyRows(Relation OldTable, Relation NewTable, Relation OldIndex,
+		 const RowGroupDirEntry *entries, const bool *copy, const bool *is_old,
+		 ColstoreDirectory *dir, const ColstoreOptions *opts)
 {
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
 											   CurrentMemoryContext);
 	double		copied = 0;
+	int			current = -1;	/* a row group whose visibility b's rows have */
 	CopyScan	cs;
 
 	CopyScanBegin(&cs, OldTable, OldIndex);
@@ -204,63 +239,22 @@ CopyOldRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
 			continue;
 		g = DirectoryFindRowGroup(dir, rownum);
-		if (g < 0 || !is_old[g])
+		if (g < 0 || !copy[g])
 			continue;
+		if (current >= 0 &&
+			(b->nrows >= opts->row_group_size ||
+			 !SameVisibility(entries, is_old, current, g)))
+			WriteCopiedLike(NewTable, b, entries, is_old, current, opts);
+		current = g;
 		RowGroupBuilderAdd(b, slot);
 		copied += 1;
-		if (b->nrows >= opts->row_group_size)
-			WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
-						RG_FLAG_FROZEN, opts);
 	}
-	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
-				RG_FLAG_FROZEN, opts);
+	if (current >= 0)
+		WriteCopiedLike(NewTable, b, entries, is_old, current, opts);
 	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);
 	return copied;
-}
-
-/* Copy one young row group as it is, keeping its inserter. */
-static double
-CopyYoungGroup(Relation OldTable, Relation NewTable, uint32 index,
-			   const RowGroupDirEntry *entry, const ColstoreOptions *opts)
-{
-	TupleDesc	desc = RelationGetDescr(OldTable);
-	RowGroupHeader *h = RowGroupReadHeader(OldTable, index, entry);
-	RowGroupBuilder *b = RowGroupBuilderCreate(desc, CurrentMemoryContext);
-	TupleTableSlot *slot = MakeSingleTupleTableSlot(desc, &TTSOpsVirtual);
-	Datum	  **values = palloc(sizeof(Datum *) * Max(desc->natts, 1));
-	bool	  **isnull = palloc(sizeof(bool *) * Max(desc->natts, 1));
-	uint32		c;
-	int			att;
-	int			row;
-
-	for (c = 0; c < h->nchunks; c++)
-	{
-		int			n = RowGroupChunkRows(h, c);
-
-		for (att = 0; att < desc->natts; att++)
-		{
-			values[att] = palloc(sizeof(Datum) * n);
-			isnull[att] = palloc(sizeof(bool) * n);
-			RowGroupReadColumnChunk(OldTable, h, desc, att, c, values[att], isnull[att]);
-		}
-		for (row = 0; row < n; row++)
-		{
-			ExecClearTuple(slot);
-			for (att = 0; att < desc->natts; att++)
-			{
-				slot->tts_values[att] = values[att][row];
-				slot->tts_isnull[att] = isnull[att][row];
-			}
-			ExecStoreVirtualTuple(slot);
-			RowGroupBuilderAdd(b, slot);
-		}
-	}
-	WriteCopied(NewTable, b, entry->rg_xmin, entry->rg_cmin, 0, opts);
-	ExecDropSingleTupleTableSlot(slot);
-	RowGroupBuilderFree(b);
-	return entry->rg_nrows;
 }
 
 /*
@@ -304,15 +298,29 @@ CopyVersion(Relation NewTable, TupleTableSlot *slot, TransactionId xmin,
 	heap_freetuple(tuple);
 }
 
+/* Write b's rows as a row group inserted by xmin (frozen if FrozenTransactionId). */
+static void
+WriteCopiedBy(Relation NewTable, RowGroupBuilder *b, TransactionId xmin,
+			  const ColstoreOptions *opts)
+{
+	if (xmin == FrozenTransactionId)
+		WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
+					RG_FLAG_FROZEN, opts);
+	else
+		WriteCopied(NewTable, b, xmin, FirstCommandId, 0, opts);
+}
+
 /*
  * Rewrite a table that has changed rows (heap tuples), keeping what older
  * snapshots see as heap's rewrite does: every row version not dead to
- * everyone is copied, in index order if OldIndex is given.  Versions every
- * snapshot sees go into frozen row groups; the others (inserted by a
- * transaction some snapshot does not see, or deleted by one some snapshot
- * does not see) become heap tuples of NewTable carrying their inserting and
- * deleting transactions.  Row locks are not kept (a rewrite holds an
- * exclusive lock, so no locker is left).
+ * everyone is copied, in index order if OldIndex is given.  Live versions
+ * go into row groups, frozen if every snapshot sees them, else inserted by
+ * their (committed) inserting transaction, a row group being cut where
+ * consecutive versions' inserters differ, so that they stay in order.
+ * Versions deleted by a transaction some snapshot does not see become heap
+ * tuples of NewTable carrying their inserting and deleting transactions
+ * (outside the order: only those older snapshots see them).  Row locks are
+ * not kept (a rewrite holds an exclusive lock, so no locker is left).
  */
 static double
 CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
@@ -322,6 +330,7 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 	TupleTableSlot *slot = table_slot_create(OldTable, NULL);
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
 											   CurrentMemoryContext);
+	TransactionId current = InvalidTransactionId;	/* inserter of b's rows */
 	CopyScan	cs;
 	double		copied = 0;
 
@@ -329,6 +338,7 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 	while (CopyScanNext(&cs, slot))
 	{
 		RewriteVersion v;
+		TransactionId inserter;
 
 		RowStateForRewrite(OldTable, &slot->tts_tid, OldestXmin, &v);
 		if (v.dead)
@@ -337,19 +347,21 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 			continue;
 		}
 		copied += 1;
-		if (v.settled && !TransactionIdIsValid(v.xmax))
+		if (TransactionIdIsValid(v.xmax))
 		{
-			RowGroupBuilderAdd(b, slot);
-			if (b->nrows >= opts->row_group_size)
-				WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
-							RG_FLAG_FROZEN, opts);
+			*tups_recently_dead += 1;
+			CopyVersion(NewTable, slot, v.settled ? FrozenTransactionId : v.xmin, v.xmax);
 			continue;
 		}
-		if (TransactionIdIsValid(v.xmax))
-			*tups_recently_dead += 1;
-		CopyVersion(NewTable, slot, v.settled ? FrozenTransactionId : v.xmin, v.xmax);
+		inserter = v.settled ? FrozenTransactionId : v.xmin;
+		if (TransactionIdIsValid(current) &&
+			(b->nrows >= opts->row_group_size || inserter != current))
+			WriteCopiedBy(NewTable, b, current, opts);
+		current = inserter;
+		RowGroupBuilderAdd(b, slot);
 	}
-	WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId, RG_FLAG_FROZEN, opts);
+	if (TransactionIdIsValid(current))
+		WriteCopiedBy(NewTable, b, current, opts);
 	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);
@@ -369,6 +381,7 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	ColstoreOptions opts;
 	RowGroupDirEntry *entries;
 	bool	   *is_old;
+	bool	   *copy;
 	int			count;
 	int			i;
 
@@ -379,6 +392,7 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 	entries = palloc(sizeof(RowGroupDirEntry) * (count + 1));
 	memcpy(entries, dir->entries, sizeof(RowGroupDirEntry) * count);
 	is_old = palloc0(sizeof(bool) * (count + 1));
+	copy = palloc0(sizeof(bool) * (count + 1));
 	*num_tuples = *tups_vacuumed = *tups_recently_dead = 0;
 
 	if (dir->ndeltas > 0)
@@ -396,22 +410,16 @@ colstore_relation_copy_for_cluster(Relation OldTable, Relation NewTable,
 			continue;
 		if (RowGroupInsertAborted(e))
 			*tups_vacuumed += e->rg_nrows;
-		else if ((e->rg_flags & RG_FLAG_FROZEN) ||
-				 (RowGroupInsertCommitted(e) &&
-				  TransactionIdPrecedes(e->rg_xmin, OldestXmin)))
-			is_old[i] = true;
+		else
+		{
+			copy[i] = true;
+			is_old[i] = (e->rg_flags & RG_FLAG_FROZEN) ||
+				(RowGroupInsertCommitted(e) &&
+				 TransactionIdPrecedes(e->rg_xmin, OldestXmin));
+		}
 	}
-	*num_tuples += CopyOldRows(OldTable, NewTable, OldIndex, is_old,
-							   DirectoryGet(OldTable), &opts);
-
-	for (i = 0; i < count; i++)
-	{
-		RowGroupDirEntry *e = &entries[i];
-
-		if (e->rg_kind != RG_KIND_ROWGROUP || is_old[i] || RowGroupInsertAborted(e))
-			continue;
-		*num_tuples += CopyYoungGroup(OldTable, NewTable, i, e, &opts);
-	}
+	*num_tuples = CopyRows(OldTable, NewTable, OldIndex, entries, copy, is_old,
+						   DirectoryGet(OldTable), &opts);
 }
 
 uint64
