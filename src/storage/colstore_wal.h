@@ -14,7 +14,9 @@
  *	- XLOG_COLSTORE_SPEC_CONFIRM / XLOG_COLSTORE_SPEC_ABORT: the outcome of
  *	  a speculative insertion (INSERT ... ON CONFLICT) logged as an
  *	  XLOG_COLSTORE_INSERT with COLSTORE_INSERT_SPECULATIVE; decoded as
- *	  heap's confirmation and super-delete are.
+ *	  heap's confirmation and super-delete are.  Only earlier builds wrote
+ *	  these three (speculative insertions are heap tuples now); they are
+ *	  still decoded and replayed.
  *	- XLOG_COLSTORE_DELETE: a heap tuple deleted as heap's delete would
  *	  (with the "moved to another partition" marker for the tuples
  *	  compaction moved into row groups), and replayed like it, but ignored

@@ -7,15 +7,23 @@
  * A row group pays for itself only with many rows: one per INSERT of a few
  * rows costs a header, chunk descriptors, min/max values and directory
  * entries for every statement, and compresses nothing.  So the rows of an
- * INSERT statement the planner expects to be small (every INSERT in the
- * plan estimated at no more than colstore.delta_insert_rows rows) become
+ * INSERT or MERGE statement the planner expects to be small (every INSERT
+ * or MERGE in the plan estimated at no more than colstore.delta_insert_rows
+ * rows: a MERGE's join rows bound what it inserts) become
  * heap tuples on the table's heap pages, as UPDATE's new versions do, and
  * compaction later moves them into row groups (storage/compaction.c).
  * Estimates can be wrong: at most colstore.delta_insert_rows rows of one
  * statement go to heap pages (of all the tables it inserts into); the rest
- * go to the column buffer.  COPY (multi_insert), CREATE TABLE AS, rewrites, speculative
- * insertions (ON CONFLICT) and inserts outside the executor (logical
- * replication's apply) always use the column buffer.
+ * go to the column buffer.  The logical replication worker's inserts (which
+ * do not pass through the executor's start) always go to heap pages: it
+ * applies each row as a command of its own, and the column buffer writes a
+ * row group per command, so each row would become a row group.
+ * COPY (multi_insert, also the initial table sync), CREATE TABLE AS and
+ * rewrites always use the column buffer.  Speculative insertions (INSERT ... ON CONFLICT) always
+ * become heap tuples: each must be a row that other inserters find and wait
+ * for at once, and heap's speculative insertion protocol then applies as it
+ * is (a row group per row would cost a header, chunks and a directory entry
+ * each, as upserts once did).
  *
  * Registering a new heap page may start a compaction worker
  * (storage/compaction_worker.c), which moves the rows into row groups and
@@ -38,6 +46,7 @@
 #include "executor/executor.h"
 #include "nodes/execnodes.h"
 #include "nodes/nodeFuncs.h"
+#include "replication/logicalworker.h"
 #include "storage/proc.h"
 #include "utils/rel.h"
 
@@ -55,7 +64,7 @@ static CommandId SmallCid = InvalidCommandId;
 /* Rows the statement sent to heap pages (of all tables). */
 static uint64 CountedRows = 0;
 
-/* Is an INSERT under ps estimated at more than *context rows? */
+/* Is an INSERT or MERGE under ps estimated at more than *context rows? */
 static bool
 SomeInsertLarge(PlanState *ps, void *context)
 {
@@ -67,7 +76,8 @@ SomeInsertLarge(PlanState *ps, void *context)
 	{
 		ModifyTableState *mt = (ModifyTableState *) ps;
 
-		if (mt->operation == CMD_INSERT &&
+		/* a MERGE may insert as many rows as its join yields */
+		if ((mt->operation == CMD_INSERT || mt->operation == CMD_MERGE) &&
 			outerPlanState(mt)->plan->plan_rows > limit)
 			return true;
 	}
@@ -86,7 +96,7 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 	EState	   *estate = queryDesc->estate;
 
 	if (colstore_delta_insert_rows <= 0 || queryDesc->planstate == NULL ||
-		(queryDesc->operation != CMD_INSERT &&
+		(queryDesc->operation != CMD_INSERT && queryDesc->operation != CMD_MERGE &&
 		 !queryDesc->plannedstmt->hasModifyingCTE))
 		return;
 	if (SomeInsertLarge(queryDesc->planstate, &limit))
@@ -104,6 +114,9 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 bool
 DeltaInsertWanted(CommandId cid)
 {
+	/* the logical replication worker applies each row as a command of its own */
+	if (IsLogicalWorker())
+		return colstore_delta_insert_rows > 0;
 	if (cid != SmallCid || MyProc->lxid != SmallLxid)
 		return false;
 	if (CountedRows >= (uint64) colstore_delta_insert_rows)
@@ -115,10 +128,12 @@ DeltaInsertWanted(CommandId cid)
 /*
  * DeltaInsertRow
  *		Insert the row in slot as a heap tuple of rel's heap pages, setting
- *		slot->tts_tid to its colstore TID.
+ *		slot->tts_tid to its colstore TID.  A non-zero spec_token makes it a
+ *		speculative insertion (INSERT ... ON CONFLICT), which the caller
+ *		completes with heap_finish_speculative or heap_abort_speculative.
  */
 void
-DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
+DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 spec_token)
 {
 	bool		shouldFree = true;
 	HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, true, &shouldFree);
@@ -139,7 +154,9 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid)
 	slot->tts_tableOid = RelationGetRelid(rel);
 	tuple->t_tableOid = slot->tts_tableOid;
 	heap_pages = DirectoryGet(rel)->ndeltas;
-	DeltaHeapInsert(rel, tuple, cid, 0);
+	if (spec_token != 0)
+		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, spec_token);
+	DeltaHeapInsert(rel, tuple, cid, spec_token != 0 ? HEAP_INSERT_SPECULATIVE : 0);
 	/* a new heap page: the existing ones are full, time to compact? */
 	after = DirectoryGet(rel)->ndeltas;
 	if (after > heap_pages)

@@ -18,6 +18,7 @@
 
 extern void DeltaInsertNoteStatement(QueryDesc *queryDesc);
 extern bool DeltaInsertWanted(CommandId cid);
-extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid);
+extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid,
+						   uint32 spec_token);
 
 #endif							/* DELTA_INSERT_H */

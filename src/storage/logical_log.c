@@ -13,9 +13,10 @@
  * (logical_decode.c).  Row groups that move or copy rows (compaction,
  * VACUUM FULL, CLUSTER) log nothing: they change no row.
  *
- * A speculative insertion's one-row group is logged as speculative, and
- * its outcome follows as XLOG_COLSTORE_SPEC_CONFIRM or _ABORT, which decode
- * as heap's confirmation and super-delete do.
+ * Speculative insertions are heap tuples (storage/delta_insert.c), which
+ * heap's own records decode.  Earlier builds wrote them as one-row groups
+ * logged with COLSTORE_INSERT_SPECULATIVE and an XLOG_COLSTORE_SPEC_CONFIRM
+ * or _ABORT record after; logical_decode.c still decodes those.
  *
  * IDENTIFICATION
  *	  src/storage/logical_log.c
@@ -59,7 +60,7 @@ LogicalInsertWanted(Relation rel)
 static void
 LogChunkRange(Relation rel, TupleDesc tupdesc, TransactionId xid,
 			  uint32 nrows, const EncodedChunk *images, uint32 nchunks,
-			  uint32 c, bool speculative)
+			  uint32 c)
 {
 	int			natts = tupdesc->natts;
 	xl_colstore_insert xlrec;
@@ -98,7 +99,7 @@ LogChunkRange(Relation rel, TupleDesc tupdesc, TransactionId xid,
 	xlrec.xid = xid;
 	xlrec.nrows = nrows;
 	xlrec.natts = (uint16) natts;
-	xlrec.flags = speculative ? COLSTORE_INSERT_SPECULATIVE : 0;
+	xlrec.flags = 0;
 
 	XLogEnsureRecordSpace(0, natts + 3);
 	XLogBeginInsert();
@@ -124,40 +125,16 @@ LogChunkRange(Relation rel, TupleDesc tupdesc, TransactionId xid,
  *		Log the rows of a row group about to be written to rel, inserted by
  *		xid, for logical decoding: images[att * nchunks + c] is column att's
  *		image of chunk c, which holds rows [bounds[c], bounds[c + 1]).
- *		speculative: the group is a speculative insertion's one row.
  *		Caller has checked LogicalInsertWanted.
  */
 void
 LogicalLogRowGroup(Relation rel, TupleDesc tupdesc, TransactionId xid,
 				   uint32 nchunks, const uint32 *bounds,
-				   const EncodedChunk *images, bool speculative)
+				   const EncodedChunk *images)
 {
 	uint32		c;
 
-	Assert(!speculative || (nchunks == 1 && bounds[1] == 1));
 	for (c = 0; c < nchunks; c++)
 		LogChunkRange(rel, tupdesc, xid, bounds[c + 1] - bounds[c], images,
-					  nchunks, c, speculative);
-}
-
-/*
- * LogicalLogSpeculativeOutcome
- *		Log whether the speculative insertion xid logged last for rel was
- *		confirmed or given up (a no-op unless LogicalInsertWanted).
- */
-void
-LogicalLogSpeculativeOutcome(Relation rel, TransactionId xid, bool confirmed)
-{
-	xl_colstore_spec_outcome xlrec;
-
-	if (!LogicalInsertWanted(rel))
-		return;
-	memset(&xlrec, 0, sizeof(xlrec));
-	xlrec.node = rel->rd_node;
-	xlrec.xid = xid;
-	XLogBeginInsert();
-	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
-	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
-	(void) XLogInsert(COLSTORE_RMGR_ID, confirmed ? XLOG_COLSTORE_SPEC_CONFIRM :
-					  XLOG_COLSTORE_SPEC_ABORT);
+					  nchunks, c);
 }

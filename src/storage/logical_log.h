@@ -18,8 +18,6 @@ extern bool LogicalInsertWanted(Relation rel);
 extern void LogicalLogRowGroup(Relation rel, TupleDesc tupdesc,
 							   TransactionId xid, uint32 nchunks,
 							   const uint32 *bounds,
-							   const EncodedChunk *images, bool speculative);
-extern void LogicalLogSpeculativeOutcome(Relation rel, TransactionId xid,
-										 bool confirmed);
+							   const EncodedChunk *images);
 
 #endif							/* LOGICAL_LOG_H */

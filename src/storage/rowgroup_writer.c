@@ -365,8 +365,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	if (sources != NULL)
 		EncodeSources(sources, nrows, &sources_image);
 	if (decoding != ROWGROUP_DECODE_NONE && LogicalInsertWanted(rel))
-		LogicalLogRowGroup(rel, tupdesc, xmin, nchunks, bounds, images,
-						   decoding == ROWGROUP_DECODE_SPECULATIVE);
+		LogicalLogRowGroup(rel, tupdesc, xmin, nchunks, bounds, images);
 
 	/* Phase 2: write and publish, under the writer lock. */
 	LockWriterAndReadMeta(rel, &meta);

@@ -18,14 +18,13 @@
 
 /*
  * What logical decoding sees of a row group (storage/logical_log.c): rows a
- * user inserted, a speculative insertion awaiting its outcome, or nothing
- * (rows that compaction or a rewrite moved or copied).
+ * user inserted, or nothing (rows that compaction or a rewrite moved or
+ * copied).
  */
 typedef enum RowGroupDecoding
 {
 	ROWGROUP_DECODE_NONE,
-	ROWGROUP_DECODE_INSERT,
-	ROWGROUP_DECODE_SPECULATIVE
+	ROWGROUP_DECODE_INSERT
 } RowGroupDecoding;
 
 extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,

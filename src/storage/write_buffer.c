@@ -21,9 +21,10 @@
  * wait for.  This backend serves its own buffered rows to index fetches
  * directly (WriteBufferFetch).
  *
- * Tables with exclusion constraints and speculative insertions (INSERT ...
- * ON CONFLICT) need other backends to see the values of in-progress rows,
- * so such rows are written immediately, one row group per row.
+ * Tables with exclusion constraints need other backends to see the values
+ * of in-progress rows, so their rows are written immediately, one row
+ * group per row.  (Speculative insertions, INSERT ... ON CONFLICT, are
+ * heap tuples: storage/delta_insert.c.)
  *
  * IDENTIFICATION
  *	  src/storage/write_buffer.c
@@ -161,13 +162,9 @@ CreatePending(Relation rel)
 	return pending;
 }
 
-/*
- * Write the buffered rows as a row group; the buffer keeps its reservation.
- * speculative: the rows are one speculative insertion (logical decoding
- * waits for its outcome, see colstore_tuple_complete_speculative).
- */
+/* Write the buffered rows as a row group; the buffer keeps its reservation. */
 static void
-WritePending(Relation rel, PendingRows *pending, bool speculative)
+WritePending(Relation rel, PendingRows *pending)
 {
 	int			nrows = pending->builder->nrows;
 
@@ -175,7 +172,6 @@ WritePending(Relation rel, PendingRows *pending, bool speculative)
 		return;
 	RowGroupBuilderWrite(pending->builder, rel, pending->first_row,
 						 pending->xid, pending->cid, 0, &pending->opts, NULL,
-						 speculative ? ROWGROUP_DECODE_SPECULATIVE :
 						 ROWGROUP_DECODE_INSERT);
 	pending->first_row += nrows;
 }
@@ -192,7 +188,7 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
 	if (start != pending->reserved_end || pending->builder->nrows == 0)
 	{
 		/* not contiguous: the buffered rows must form their own group */
-		WritePending(rel, pending, false);
+		WritePending(rel, pending);
 		pending->first_row = start;
 	}
 	pending->reserved_end = start + pending->next_reservation;
@@ -203,16 +199,14 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
 /*
  * WriteBufferInsert
  *		Buffer the row in slot as inserted by command cid of the current
- *		(sub)transaction, and set slot->tts_tid to its TID.  If write_now, or
- *		the table needs it, the row is written at once as its own row group
- *		(after any rows buffered before it); write_now is for speculative
- *		insertions, which logical decoding sees as such.  May write row
+ *		(sub)transaction, and set slot->tts_tid to its TID.  If the table
+ *		needs it (exclusion constraints), the row is written at once as its
+ *		own row group (after any rows buffered before it).  May write row
  *		groups and take the writer lock; errors on out-of-memory or storage
  *		errors.
  */
 void
-WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
-				  bool write_now)
+WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 {
 	PendingRows *pending = LookupPending(RelationGetRelid(rel));
 	uint64		rownum;
@@ -228,8 +222,8 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	if (pending == NULL)
 		pending = CreatePending(rel);
 	if (pending->builder->nrows > 0 &&
-		(pending->cid != cid || write_now || pending->write_each_row))
-		WritePending(rel, pending, false);
+		(pending->cid != cid || pending->write_each_row))
+		WritePending(rel, pending);
 	pending->cid = cid;
 
 	EnsureRowNumber(rel, pending);
@@ -239,10 +233,10 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	slot->tts_tableOid = RelationGetRelid(rel);
 	ColstoreSlotSetInsertInfo(slot, pending->xid, cid);
 
-	if (write_now || pending->write_each_row ||
+	if (pending->write_each_row ||
 		pending->builder->nrows >= pending->opts.row_group_size ||
 		pending->builder->bytes >= PENDING_BYTES_LIMIT)
-		WritePending(rel, pending, write_now);
+		WritePending(rel, pending);
 }
 
 /*
@@ -259,7 +253,7 @@ WriteBufferFlush(Relation rel)
 	if (pending == NULL)
 		return;
 	if (RelFileNodeEquals(pending->node, rel->rd_node))
-		WritePending(rel, pending, false);
+		WritePending(rel, pending);
 	FreePending(pending);
 }
 

@@ -17,7 +17,7 @@
 #include "utils/snapshot.h"
 
 extern void WriteBufferInsert(Relation rel, TupleTableSlot *slot,
-							  CommandId cid, bool write_now);
+							  CommandId cid);
 extern void WriteBufferFlush(Relation rel);
 extern void WriteBufferFlushAll(void);
 extern void WriteBufferDiscard(Oid relid);

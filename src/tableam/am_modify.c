@@ -7,10 +7,9 @@
  * Inserts go to the backend's write buffer (storage/write_buffer.c), which
  * assigns TIDs at once and writes row groups later, except the rows of
  * small INSERT statements, which become heap tuples on the table's heap
- * pages (storage/delta_insert.c).  A speculative
- * insertion (INSERT ... ON CONFLICT) is written at once as a one-row row
- * group; if the executor then finds a conflict, the row group is marked
- * invalid, which makes the row dead to everybody, like heap's super-delete.
+ * pages (storage/delta_insert.c).  A speculative insertion (INSERT ... ON
+ * CONFLICT) is a heap tuple there too, inserted, confirmed and
+ * super-deleted by heapam's own speculative insertion protocol.
  *
  * IDENTIFICATION
  *	  src/tableam/am_modify.c
@@ -19,16 +18,14 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
 #include "access/tableam.h"
-#include "access/xact.h"
 #include "pgstat.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
 
+#include "mvcc/row_state.h"
 #include "storage/delta_insert.h"
-#include "storage/directory.h"
-#include "storage/logical_log.h"
-#include "storage/metapage.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_modify.h"
 
@@ -39,11 +36,11 @@ colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	/* heap_insert does the conflict check and the counting itself */
 	if (DeltaInsertWanted(cid))
 	{
-		DeltaInsertRow(rel, slot, cid);
+		DeltaInsertRow(rel, slot, cid, 0);
 		return;
 	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
-	WriteBufferInsert(rel, slot, cid, false);
+	WriteBufferInsert(rel, slot, cid);
 	pgstat_count_heap_insert(rel, 1);
 }
 
@@ -53,44 +50,32 @@ colstore_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
 								  struct BulkInsertStateData *bistate,
 								  uint32 specToken)
 {
-	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
-	WriteBufferInsert(rel, slot, cid, true);
-	pgstat_count_heap_insert(rel, 1);
+	/* heap_insert does the conflict check and the counting itself */
+	DeltaInsertRow(rel, slot, cid, specToken);
 }
 
 /*
- * On failure, kill the one-row row group written for the speculative
- * insertion; waiters on our transaction then find the row gone.  Either
- * way, logical decoding learns the outcome, as from heap's confirmation
- * record or super-delete.
+ * Confirm the speculative insertion or, on a conflict, super-delete it, as
+ * heap does: its heap tuple is at the position slot's TID names.  A
+ * speculative insertion an older colstore wrote as a one-row row group
+ * cannot still be open here (it belongs to the current transaction).
  */
 void
 colstore_tuple_complete_speculative(Relation rel, TupleTableSlot *slot,
 									uint32 specToken, bool succeeded)
 {
-	ColstoreDirectory *dir;
-	RowGroupDirEntry entry;
-	uint64		rownum;
-	int			index;
+	RowState	state;
 
-	LogicalLogSpeculativeOutcome(rel, GetCurrentTransactionId(), succeeded);
-	if (succeeded)
-		return;
-	if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
-		elog(ERROR, "unexpected TID (%u,%u) of a speculative insertion",
+	RowStateLocate(rel, &slot->tts_tid, &state);
+	if (state.kind != ROWSTATE_DELTA)
+		elog(ERROR, "speculative insertion at (%u,%u) of \"%s\" is not a heap tuple",
 			 ItemPointerGetBlockNumberNoCheck(&slot->tts_tid),
-			 ItemPointerGetOffsetNumberNoCheck(&slot->tts_tid));
-	ColstoreLockWriter(rel);
-	dir = DirectoryGet(rel);
-	index = DirectoryFindRowGroup(dir, rownum);
-	if (index < 0 || dir->entries[index].rg_nrows != 1 ||
-		!TransactionIdIsCurrentTransactionId(dir->entries[index].rg_xmin))
-		elog(ERROR, "could not find the row group of speculative insertion at row %llu of \"%s\"",
-			 (unsigned long long) rownum, RelationGetRelationName(rel));
-	entry = dir->entries[index];
-	entry.rg_flags |= RG_FLAG_INVALID;
-	DirectoryUpdateEntry(rel, index, &entry);
-	ColstoreUnlockWriter(rel);
+			 ItemPointerGetOffsetNumberNoCheck(&slot->tts_tid),
+			 RelationGetRelationName(rel));
+	if (succeeded)
+		heap_finish_speculative(rel, &state.phys);
+	else
+		heap_abort_speculative(rel, &state.phys);
 }
 
 void
@@ -102,7 +87,7 @@ colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
 	for (i = 0; i < nslots; i++)
-		WriteBufferInsert(rel, slots[i], cid, false);
+		WriteBufferInsert(rel, slots[i], cid);
 	pgstat_count_heap_insert(rel, nslots);
 }
 

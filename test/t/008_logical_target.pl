@@ -5,7 +5,8 @@
 # colstore tables as the source).  Table k has a primary key and a
 # secondary index (the apply worker finds rows through the key's index);
 # table f has no index and REPLICA IDENTITY FULL (the apply worker finds rows
-# with a sequential scan).
+# with a sequential scan).  Replicated rows do not become a row group each
+# on the subscriber.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -270,6 +271,17 @@ $publisher->safe_psql('postgres', q{
 	DELETE FROM f WHERE a BETWEEN 100 AND 120;
 });
 compare('after changes following the truncate');
+
+# the apply worker applies each row as a command of its own: its rows go to
+# heap pages (compaction later moves them into row groups), never a row
+# group per row; the reload after the TRUNCATE above was 2,000 rows, and
+# here come small transactions, as an OLTP publisher sends them
+$publisher->safe_psql('postgres',
+	join('', map { "INSERT INTO k VALUES (" . (300000 + $_) . ", 7, 'small', $_);\n" } 1 .. 200));
+compare('after 200 single-row transactions');
+cmp_ok($subscriber->safe_psql('postgres',
+		q{SELECT count(*) FROM colstore.row_groups('k') WHERE row_count = 1}),
+	'<', 10, 'replicated rows did not become a row group each');
 
 $subscriber->stop;
 $publisher->stop;
