@@ -28,6 +28,7 @@
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/rowgroup_writer.h"
 
@@ -153,8 +154,7 @@ GroupEnd(ColstoreDirectory *dir, int i)
 
 /*
  * Continue entry's check of column attno over the directory's row groups
- * from the first unchecked one; heap tuples of changed rows (delta pages)
- * are read in between, in no order, so any makes the answer false.
+ * from the first unchecked one (heap pages are the caller's).
  */
 static void
 CheckNewGroups(Relation rel, ColstoreDirectory *dir, OrderCacheEntry *entry)
@@ -165,7 +165,7 @@ CheckNewGroups(Relation rel, ColstoreDirectory *dir, OrderCacheEntry *entry)
 	MemoryContext oldcxt;
 	int			i;
 
-	if (dir->ndeltas > 0 || !ChunkOrderBegin(&check, att, attno))
+	if (!ChunkOrderBegin(&check, att, attno))
 	{
 		entry->sorted = false;
 		return;
@@ -201,12 +201,20 @@ CheckNewGroups(Relation rel, ColstoreDirectory *dir, OrderCacheEntry *entry)
 	ChunkOrderEnd(&check);
 }
 
+/* More heap pages than this are assumed to hold tuples, without reading them. */
+#define ORDER_MAX_HEAP_PAGES	1024
+
 /*
  * ColstoreColumnStoredInOrder
  *		Are the values of column attno (0-based) of every row the table holds
  *		now (visible or not, aborted ones aside) in ascending order of row
- *		number, without NULLs, and without heap tuples of changed rows?
- *		False for a table without row groups.
+ *		number, without NULLs, and without heap tuples (which scans read
+ *		in between, in no order; heap pages that VACUUM emptied, after
+ *		compaction moved their rows into row groups, do not count)?  False
+ *		for a table without row groups, or with more than
+ *		ORDER_MAX_HEAP_PAGES heap pages (not read, assumed to hold some).
+ *		The heap pages are read on every call (the answer for them is not
+ *		remembered: rows arrive on them without a directory change).
  *
  *		The answer is remembered per backend.  Row groups appended since are
  *		checked alone, continuing from the largest value seen, as long as
@@ -226,6 +234,9 @@ ColstoreColumnStoredInOrder(Relation rel, int attno)
 	OrderCacheEntry *entry;
 	bool		found;
 
+	if (DeltaPagesHoldTuples(rel, ORDER_MAX_HEAP_PAGES))
+		return false;
+	dir = DirectoryGet(rel);
 	if (OrderCache == NULL)
 	{
 		HASHCTL		ctl;

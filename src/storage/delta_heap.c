@@ -319,3 +319,60 @@ DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 	}
 	return result;
 }
+
+/*
+ * DeltaPageHoldsTuples
+ *		Does heap page blkno of rel hold a tuple: an item that is neither
+ *		unused nor dead (visible to anybody or not)?  A page without one adds
+ *		no row to any scan.
+ */
+bool
+DeltaPageHoldsTuples(Relation rel, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+	Page		page;
+	OffsetNumber off;
+	OffsetNumber maxoff;
+	bool		holds = false;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (off = FirstOffsetNumber; off <= maxoff && !holds; off = OffsetNumberNext(off))
+	{
+		ItemId		id = PageGetItemId(page, off);
+
+		holds = ItemIdIsNormal(id) || ItemIdIsRedirected(id);
+	}
+	UnlockReleaseBuffer(buf);
+	return holds;
+}
+
+/*
+ * DeltaPagesHoldTuples
+ *		Does any heap page of rel hold a tuple (DeltaPageHoldsTuples)?
+ *		Assumed so, without reading them, when there are more than
+ *		max_pages of them.
+ */
+bool
+DeltaPagesHoldTuples(Relation rel, int max_pages)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			ndeltas = dir->ndeltas;
+	BlockNumber *blocks;
+	bool		holds = false;
+	int			i;
+
+	if (ndeltas == 0)
+		return false;
+	if (ndeltas > max_pages)
+		return true;
+	/* the directory may be reread while pages are read: copy the blocks */
+	blocks = palloc(sizeof(BlockNumber) * ndeltas);
+	for (i = 0; i < ndeltas; i++)
+		blocks[i] = dir->entries[dir->deltas_by_block[i]].rg_header.sp_block;
+	for (i = 0; i < ndeltas && !holds; i++)
+		holds = DeltaPageHoldsTuples(rel, blocks[i]);
+	pfree(blocks);
+	return holds;
+}

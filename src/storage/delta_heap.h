@@ -59,5 +59,7 @@ extern TM_Result DeltaHeapUpdate(Relation rel, ItemPointer otid,
 extern bool DeltaHeapHidesSize(Oid relid);
 extern void DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical);
 extern void DeltaHeapUncountInserts(Relation rel, int n);
+extern bool DeltaPageHoldsTuples(Relation rel, BlockNumber blkno);
+extern bool DeltaPagesHoldTuples(Relation rel, int max_pages);
 
 #endif							/* DELTA_HEAP_H */

@@ -992,7 +992,8 @@ colstore_scan_getnextslot(TableScanDesc scan, ScanDirection direction,
  *		parallel one, which it claims in list order) return column attno's
  *		(0-based) values in ascending order, without NULLs?  True when every
  *		visible unit of its list is a row group and they hold the column in
- *		order (chunk_order.c); any visible delta page makes it false.
+ *		order (chunk_order.c), and no heap page holds a tuple (one that
+ *		VACUUM emptied adds no row).
  *		Call before the first row; reads the visible row groups' headers.
  */
 bool
@@ -1013,8 +1014,11 @@ ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno)
 
 		if (!g->visible)
 			continue;
-		sorted = !g->is_delta &&
-			ChunkOrderNextGroup(&check, ChunkCacheGetHeader(rel, g->dir_index, &g->entry));
+		if (g->is_delta)
+			sorted = !DeltaPageHoldsTuples(rel, g->entry.rg_header.sp_block);
+		else
+			sorted = ChunkOrderNextGroup(&check,
+										 ChunkCacheGetHeader(rel, g->dir_index, &g->entry));
 	}
 	ChunkOrderEnd(&check);
 	return sorted;

@@ -205,6 +205,38 @@ RESET plan_cache_mode;
 DROP FUNCTION update_at_cursor(bigint, bool);
 DROP TABLE oc;
 
+-- heap tuples are read in no order: a table with one is not ordered for the
+-- planner; once compaction has moved it into a row group and VACUUM has
+-- emptied its heap page, ordered scans are back without VACUUM FULL
+SET colstore.delta_insert_rows = 100;
+SET colstore.auto_compaction = off;
+CREATE TABLE ohp (id bigint, v int) USING colstore WITH (chunk_size = 1000);
+INSERT INTO ohp SELECT i, i FROM generate_series(1, 5000) i;
+ANALYZE ohp;
+INSERT INTO ohp VALUES (5001, 1);
+EXPLAIN (COSTS OFF) SELECT id FROM ohp ORDER BY id;
+SELECT colstore.compact('ohp');
+VACUUM ohp;
+EXPLAIN (COSTS OFF) SELECT id FROM ohp ORDER BY id;
+-- the ordered scan's rows, in the order it returns them (a window without
+-- ORDER BY keeps its input's order)
+SELECT count(*), bool_and(id = prev + 1) AS in_order
+	FROM (SELECT id, lag(id, 1, 0::bigint) OVER () AS prev
+		  FROM (SELECT id FROM ohp ORDER BY id) o) s;
+-- a row that arrives on a heap page after planning: the executor sees the
+-- page hold a tuple and sorts (or, if a new page made the plan be made
+-- again, the plan sorts); either way the rows come in order
+PREPARE ohp_ids AS SELECT id FROM ohp ORDER BY id LIMIT 3;
+SET plan_cache_mode = force_generic_plan;
+EXECUTE ohp_ids;
+INSERT INTO ohp VALUES (-1, 0);
+EXECUTE ohp_ids;
+RESET plan_cache_mode;
+DEALLOCATE ohp_ids;
+DROP TABLE ohp;
+RESET colstore.auto_compaction;
+SET colstore.delta_insert_rows = 0;
+
 -- partitions held in order: each gets an ordered scan, and the Append of
 -- range partitions keeps their order
 CREATE TABLE opart (id bigint, v varchar(10)) PARTITION BY RANGE (id);
