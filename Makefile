@@ -10,7 +10,8 @@ OBJS = $(SRCS:.c=.o)
 PG_CPPFLAGS = -I$(srcdir)/src
 SHLIB_LINK = -lzstd -llz4
 
-# Extra warnings are always on; CI adds -Werror and assertions via COLSTORE_CFLAGS.
+# Extra warnings are always on; scripts/test.sh (and so CI) adds -Werror via COLSTORE_CFLAGS.
+# Assertions come only from a server built with --enable-cassert (Debian's is not).
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers $(COLSTORE_CFLAGS)
 
 TESTS = $(sort $(wildcard test/sql/*.sql))

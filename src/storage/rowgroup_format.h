@@ -208,14 +208,16 @@ typedef struct ChunkDesc
 /*
  * Row numbers <-> TIDs.  Row number r lives at block r / ROWS_PER_TID_BLOCK,
  * offset r % ROWS_PER_TID_BLOCK + 1, so TID bitmaps (which allow at most
- * MaxHeapTuplesPerPage offsets per block) work.  Row groups use blocks below
- * COLSTORE_DELTA_FIRST_BLOCK; the upper half of the TID space is kept free
- * for the row-format delta store.
+ * MaxHeapTuplesPerPage offsets per block) work.  Row groups and the
+ * pseudo-blocks of heap pages (storage/delta_heap.c) alike take row numbers
+ * from one sequence, below COLSTORE_TID_BLOCK_LIMIT: TIDs in the upper half
+ * of the TID space are never handed out, and ItemPointerToRowNumber
+ * rejects them.
  */
 #define ROWS_PER_TID_BLOCK			MaxHeapTuplesPerPage
-#define COLSTORE_DELTA_FIRST_BLOCK	((BlockNumber) 0x80000000)
+#define COLSTORE_TID_BLOCK_LIMIT	((BlockNumber) 0x80000000)
 #define COLSTORE_MAX_ROW_NUMBER \
-	((uint64) COLSTORE_DELTA_FIRST_BLOCK * ROWS_PER_TID_BLOCK)
+	((uint64) COLSTORE_TID_BLOCK_LIMIT * ROWS_PER_TID_BLOCK)
 
 static inline void
 RowNumberToItemPointer(uint64 rownum, ItemPointer tid)
@@ -231,7 +233,7 @@ ItemPointerToRowNumber(ItemPointer tid, uint64 *rownum)
 	BlockNumber blk = ItemPointerGetBlockNumberNoCheck(tid);
 	OffsetNumber off = ItemPointerGetOffsetNumberNoCheck(tid);
 
-	if (blk >= COLSTORE_DELTA_FIRST_BLOCK || off < 1 || off > ROWS_PER_TID_BLOCK)
+	if (blk >= COLSTORE_TID_BLOCK_LIMIT || off < 1 || off > ROWS_PER_TID_BLOCK)
 		return false;
 	*rownum = (uint64) blk * ROWS_PER_TID_BLOCK + (off - 1);
 	return true;

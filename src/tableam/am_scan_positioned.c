@@ -119,7 +119,7 @@ colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
 
 	s->cur_block = blockno;
 	s->cur_offset = FirstOffsetNumber;
-	return blockno < COLSTORE_DELTA_FIRST_BLOCK;
+	return blockno < COLSTORE_TID_BLOCK_LIMIT;
 }
 
 bool
@@ -163,7 +163,7 @@ colstore_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
 	s->cur_block = tbmres->blockno;
 	s->bm_index = 0;
 	s->cur_offset = FirstOffsetNumber;
-	return tbmres->blockno < COLSTORE_DELTA_FIRST_BLOCK;
+	return tbmres->blockno < COLSTORE_TID_BLOCK_LIMIT;
 }
 
 bool
