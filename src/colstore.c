@@ -24,6 +24,7 @@
 #include "cscan/decorrelate.h"
 #include "cscan/index_scan.h"
 #include "cscan/join_filter.h"
+#include "cscan/semi_join_distinct.h"
 #include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
@@ -112,7 +113,7 @@ _PG_init(void)
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("colstore.enable_join_filter",
-							 "Enables filtering a hash join's probe-side colstore scan by the keys of its hash table.",
+							 "Enables filtering a hash join's probe-side colstore scan by the keys of its hash table, and dropping repeated rows from the colstore scan that fills a semi or anti join's hash table.",
 							 NULL,
 							 &colstore_enable_join_filter,
 							 true,
@@ -166,6 +167,7 @@ _PG_init(void)
 	ColstoreIndexScanExecInit();
 	ColstoreIndexScanPathInit();
 	JoinFilterInit();
+	SemiJoinDistinctInit();
 	DecorrelateInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);

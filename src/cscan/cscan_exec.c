@@ -56,6 +56,7 @@
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
+#include "cscan/semi_join_distinct.h"
 #include "cscan/key_range_join.h"
 #include "cscan/scan_order.h"
 #include "tableam/am_scan.h"
@@ -69,6 +70,7 @@ typedef struct SharedScanCounters
 	pg_atomic_uint64 chunks_skipped;
 	pg_atomic_uint64 rows_filtered;
 	pg_atomic_uint64 rows_join_filtered;
+	pg_atomic_uint64 rows_distinct_removed;
 } SharedScanCounters;
 
 #define SHARED_COUNTERS_SIZE	MAXALIGN(sizeof(SharedScanCounters))
@@ -89,6 +91,8 @@ typedef struct ColstoreScanState
 	ColstoreScanCounters workers;	/* leader: the workers' totals */
 	List	   *join_filters;	/* from hash joins above (JoinFilter *) */
 	uint64		workers_join_filtered;	/* leader: the workers' total */
+	DistinctFilter *distinct;	/* under a semi or anti join's hash, or NULL */
+	uint64		workers_distinct_removed;	/* leader: the workers' total */
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -283,6 +287,9 @@ FilterByBatchQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
 		ChunkPrunerFilterRows(state->row_filter, scan, nrows, selected);
 	foreach(lc, state->join_filters)
 		JoinFilterApply((JoinFilter *) lfirst(lc), scan, nrows, selected);
+	/* last: only rows every filter kept count as returned */
+	if (state->distinct != NULL)
+		DistinctFilterApply(state->distinct, scan, nrows, selected);
 }
 
 /* Narrow a freshly begun table scan to the plan's columns, keys and filter. */
@@ -293,7 +300,7 @@ ConfigureScan(ColstoreScanState *state)
 
 	ColstoreScanConfigure(scan, state->needed, state->natts,
 						  ChunkPrunerRefutes, state->pruner);
-	if (state->row_filter != NULL || state->join_filters != NIL)
+	if (state->row_filter != NULL || state->join_filters != NIL || state->distinct != NULL)
 		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
 }
 
@@ -318,6 +325,27 @@ ColstoreScanSetJoinFilter(PlanState *ps, JoinFilter *filter)
 	Assert(IsColstoreScanState(ps));
 	state->join_filters = lappend(state->join_filters, filter);
 	if (state->css.ss.ss_currentScanDesc != NULL)
+		ConfigureScan(state);
+}
+
+/*
+ * ColstoreScanSetDistinct
+ *		Have the scan, which fills a semi or anti hash join's hash table,
+ *		drop rows equal to one it returned since its last rescan
+ *		(semi_join_distinct.c), if the columns it reads allow; called after
+ *		ExecutorStart, before the scan began.
+ */
+void
+ColstoreScanSetDistinct(PlanState *ps)
+{
+	ColstoreScanState *state = (ColstoreScanState *) ps;
+
+	Assert(IsColstoreScanState(ps));
+	if (state->distinct != NULL)
+		return;
+	state->distinct = DistinctFilterCreate(RelationGetDescr(state->css.ss.ss_currentRelation),
+										   state->needed);
+	if (state->distinct != NULL && state->css.ss.ss_currentScanDesc != NULL)
 		ConfigureScan(state);
 }
 
@@ -393,6 +421,8 @@ ColstoreScan_ReScanCustomScan(CustomScanState *node)
 	state->keys_ready = false;
 	foreach(lc, state->join_filters)
 		JoinFilterReset((JoinFilter *) lfirst(lc));
+	if (state->distinct != NULL)
+		DistinctFilterReset(state->distinct);
 	if (state->order != NULL)
 		ScanOrderReset(state->order);
 	if (node->ss.ss_currentScanDesc != NULL)
@@ -484,6 +514,7 @@ ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
 	pg_atomic_init_u64(&shared->chunks_skipped, 0);
 	pg_atomic_init_u64(&shared->rows_filtered, 0);
 	pg_atomic_init_u64(&shared->rows_join_filtered, 0);
+	pg_atomic_init_u64(&shared->rows_distinct_removed, 0);
 	table_parallelscan_initialize(node->ss.ss_currentRelation,
 								  SharedTableScan(coordinate),
 								  node->ss.ps.state->es_snapshot);
@@ -534,6 +565,9 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 		foreach(lc, state->join_filters)
 			pg_atomic_fetch_add_u64(&state->shared->rows_join_filtered,
 									JoinFilterRowsRemoved((JoinFilter *) lfirst(lc)));
+		if (state->distinct != NULL)
+			pg_atomic_fetch_add_u64(&state->shared->rows_distinct_removed,
+									DistinctFilterRowsRemoved(state->distinct));
 		state->shared = NULL;
 		return;
 	}
@@ -543,6 +577,7 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	state->workers.chunks_skipped += pg_atomic_read_u64(&state->shared->chunks_skipped);
 	state->workers.rows_filtered += pg_atomic_read_u64(&state->shared->rows_filtered);
 	state->workers_join_filtered += pg_atomic_read_u64(&state->shared->rows_join_filtered);
+	state->workers_distinct_removed += pg_atomic_read_u64(&state->shared->rows_distinct_removed);
 	state->shared = NULL;
 }
 
@@ -625,6 +660,8 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		ColstoreExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
 	foreach(lc, state->join_filters)
 		ExplainPropertyList("Hash Join Filter", JoinFilterColumns((JoinFilter *) lfirst(lc)), es);
+	if (state->distinct != NULL)
+		ExplainPropertyBool("Semi Join Distinct", true, es);
 
 	if (es->analyze)
 	{
@@ -643,6 +680,10 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 				removed += (double) JoinFilterRowsRemoved((JoinFilter *) lfirst(lc));
 			ExplainRowsRemoved(state, "Hash Join Filter", removed, es);
 		}
+		if (state->distinct != NULL)
+			ExplainRowsRemoved(state, "Semi Join Distinct",
+							   (double) (state->workers_distinct_removed +
+										 DistinctFilterRowsRemoved(state->distinct)), es);
 		/* whether this process had to sort because rows came out of order */
 		if (state->order != NULL)
 			ExplainPropertyBool("Run-Time Sort", state->order->ever_sorted, es);

@@ -59,6 +59,7 @@ struct JoinFilter;
 extern const CustomScanMethods *ColstoreScanPlanMethods(void);
 extern bool IsColstoreScanState(PlanState *ps);
 extern void ColstoreScanSetJoinFilter(PlanState *ps, struct JoinFilter *filter);
+extern void ColstoreScanSetDistinct(PlanState *ps);
 extern void ColstoreScanExecInit(void);
 extern void ColstoreExplainClauses(const char *label, List *clauses,
 								   CustomScanState *node, List *ancestors,
