@@ -19,7 +19,9 @@
  * applies each row as a command of its own, and the column buffer writes a
  * row group per command, so each row would become a row group.
  * COPY (multi_insert, also the initial table sync), CREATE TABLE AS and
- * rewrites always use the column buffer.  Speculative insertions (INSERT ... ON CONFLICT) always
+ * rewrites use the column buffer, except into tables with exclusion
+ * constraints, whose rows all go to heap pages (storage/write_buffer.c,
+ * WriteBufferRefusesTable).  Speculative insertions (INSERT ... ON CONFLICT) always
  * become heap tuples: each must be a row that other inserters find and wait
  * for at once, and heap's speculative insertion protocol then applies as it
  * is (a row group per row would cost a header, chunks and a directory entry

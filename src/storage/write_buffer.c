@@ -22,9 +22,9 @@
  * directly (WriteBufferFetch).
  *
  * Tables with exclusion constraints need other backends to see the values
- * of in-progress rows, so their rows are written immediately, one row
- * group per row.  (Speculative insertions, INSERT ... ON CONFLICT, are
- * heap tuples: storage/delta_insert.c.)
+ * of in-progress rows at once, so their rows are not buffered: they become
+ * heap tuples (storage/delta_insert.c), as speculative insertions (INSERT
+ * ... ON CONFLICT) do; WriteBufferRefusesTable says which tables.
  *
  * IDENTIFICATION
  *	  src/storage/write_buffer.c
@@ -59,7 +59,6 @@ typedef struct PendingRows
 	RelFileNode node;			/* storage the rows belong to */
 	RowGroupBuilder *builder;	/* the rows */
 	ColstoreOptions opts;
-	bool		write_each_row; /* table has exclusion constraints */
 	SubTransactionId subid;		/* subtransaction of the buffered rows */
 	TransactionId xid;
 	CommandId	cid;
@@ -90,6 +89,39 @@ HasExclusionConstraint(Relation rel)
 	}
 	list_free(indexes);
 	return result;
+}
+
+/*
+ * What colstore keeps in a relation's rd_amcache, its only user: reset by
+ * every relcache invalidation of the table, which creating or dropping an
+ * index or constraint sends.
+ */
+typedef struct ColstoreAmCache
+{
+	bool		has_exclusion;	/* an index of the table is an exclusion one */
+} ColstoreAmCache;
+
+/*
+ * WriteBufferRefusesTable
+ *		Must rel's inserted rows bypass the buffer (become heap tuples)?
+ *		True for a table with an exclusion constraint: other backends'
+ *		checks must see each in-progress row's values at once.
+ */
+bool
+WriteBufferRefusesTable(Relation rel)
+{
+	ColstoreAmCache *cache = (ColstoreAmCache *) rel->rd_amcache;
+
+	if (cache == NULL)
+	{
+		/* opening the indexes may process invalidations: assign after */
+		bool		has_exclusion = HasExclusionConstraint(rel);
+
+		cache = MemoryContextAlloc(CacheMemoryContext, sizeof(ColstoreAmCache));
+		cache->has_exclusion = has_exclusion;
+		rel->rd_amcache = cache;
+	}
+	return cache->has_exclusion;
 }
 
 static bool
@@ -152,7 +184,6 @@ CreatePending(Relation rel)
 	pending->seq = PendingSeq++;
 	pending->node = rel->rd_node;
 	ColstoreGetOptions(relid, &pending->opts);
-	pending->write_each_row = HasExclusionConstraint(rel);
 	pending->subid = GetCurrentSubTransactionId();
 	pending->xid = GetCurrentTransactionId();
 	pending->cid = InvalidCommandId;
@@ -199,9 +230,8 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
 /*
  * WriteBufferInsert
  *		Buffer the row in slot as inserted by command cid of the current
- *		(sub)transaction, and set slot->tts_tid to its TID.  If the table
- *		needs it (exclusion constraints), the row is written at once as its
- *		own row group (after any rows buffered before it).  May write row
+ *		(sub)transaction, and set slot->tts_tid to its TID.  Not for tables
+ *		with exclusion constraints (WriteBufferRefusesTable).  May write row
  *		groups and take the writer lock; errors on out-of-memory or storage
  *		errors.
  */
@@ -222,7 +252,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 	if (pending == NULL)
 		pending = CreatePending(rel);
 	if (pending->builder->nrows > 0 &&
-		(pending->cid != cid || pending->write_each_row))
+		pending->cid != cid)
 		WritePending(rel, pending);
 	pending->cid = cid;
 
@@ -233,8 +263,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 	slot->tts_tableOid = RelationGetRelid(rel);
 	ColstoreSlotSetInsertInfo(slot, pending->xid, cid);
 
-	if (pending->write_each_row ||
-		pending->builder->nrows >= pending->opts.row_group_size ||
+	if (pending->builder->nrows >= pending->opts.row_group_size ||
 		pending->builder->bytes >= PENDING_BYTES_LIMIT)
 		WritePending(rel, pending);
 }

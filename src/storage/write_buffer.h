@@ -18,6 +18,7 @@
 
 extern void WriteBufferInsert(Relation rel, TupleTableSlot *slot,
 							  CommandId cid);
+extern bool WriteBufferRefusesTable(Relation rel);
 extern void WriteBufferFlush(Relation rel);
 extern void WriteBufferFlushAll(void);
 extern void WriteBufferDiscard(Oid relid);

@@ -6,8 +6,8 @@
  *
  * Inserts go to the backend's write buffer (storage/write_buffer.c), which
  * assigns TIDs at once and writes row groups later, except the rows of
- * small INSERT statements, which become heap tuples on the table's heap
- * pages (storage/delta_insert.c).  A speculative insertion (INSERT ... ON
+ * small INSERT statements and of tables with exclusion constraints, which
+ * become heap tuples on the table's heap pages (storage/delta_insert.c).  A speculative insertion (INSERT ... ON
  * CONFLICT) is a heap tuple there too, inserted, confirmed and
  * super-deleted by heapam's own speculative insertion protocol.
  *
@@ -34,7 +34,7 @@ colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 					  int options, struct BulkInsertStateData *bistate)
 {
 	/* heap_insert does the conflict check and the counting itself */
-	if (DeltaInsertWanted(cid))
+	if (WriteBufferRefusesTable(rel) || DeltaInsertWanted(cid))
 	{
 		DeltaInsertRow(rel, slot, cid, 0);
 		return;
@@ -85,6 +85,12 @@ colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 {
 	int			i;
 
+	if (WriteBufferRefusesTable(rel))
+	{
+		for (i = 0; i < nslots; i++)
+			DeltaInsertRow(rel, slots[i], cid, 0);
+		return;
+	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
 	for (i = 0; i < nslots; i++)
 		WriteBufferInsert(rel, slots[i], cid);

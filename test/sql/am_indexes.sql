@@ -57,6 +57,14 @@ INSERT INTO k VALUES (5, 'e', 1, '[2020-01-01 12:00,2020-01-03)');
 INSERT INTO k VALUES (6, 'f', 1, '[2020-01-02,2020-01-03)');
 INSERT INTO k VALUES (7, 'g', 2, NULL), (7, 'h', 2, NULL);
 SELECT id, code, qty FROM k ORDER BY id;
+-- a table with an exclusion constraint keeps each row's values visible to
+-- other sessions' checks at once: its rows are heap tuples, as heap's are,
+-- not a row group each, whatever the statement (COPY's batches too)
+INSERT INTO k SELECT i, 'bulk' || i, 1, tsrange('2021-01-01'::timestamp + i * interval '1 day',
+	'2021-01-01'::timestamp + (i + 1) * interval '1 day') FROM generate_series(100, 1099) i;
+INSERT INTO k VALUES (2000, 'overlap', 1, '[2021-05-01 12:00,2021-05-02)');
+SELECT count(*) AS row_groups FROM colstore.row_groups('k');
+SELECT count(*), count(during) FROM k;
 -- a colstore table may reference another table
 CREATE TABLE parent (id int PRIMARY KEY);
 INSERT INTO parent VALUES (1);
