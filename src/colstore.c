@@ -24,7 +24,6 @@
 #include "cscan/decorrelate.h"
 #include "cscan/index_scan.h"
 #include "cscan/join_filter.h"
-#include "cscan/semi_join_distinct.h"
 #include "cscan/key_range_join.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
@@ -167,7 +166,6 @@ _PG_init(void)
 	ColstoreIndexScanExecInit();
 	ColstoreIndexScanPathInit();
 	JoinFilterInit();
-	SemiJoinDistinctInit();
 	DecorrelateInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);

@@ -79,6 +79,7 @@ typedef struct ColstoreScanState
 {
 	CustomScanState css;
 	bool	   *needed;			/* [natts]: columns the plan reads */
+	bool		reads_system_columns;	/* ctid, tableoid, ... */
 	int			natts;
 	ChunkPruner *pruner;
 	List	   *range_clauses;	/* under a key-range join: its comparisons */
@@ -164,8 +165,8 @@ ColstoreScan_CreateCustomScanState(CustomScan *cscan)
 }
 
 /*
- * Mark the columns the plan's target list and quals reference; a whole-row
- * reference needs them all.  Columns only the batch filter reads are not
+ * Mark the columns the plan's target list and quals reference (a whole-row
+ * reference needs them all), and note whether they read system columns.  Columns only the batch filter reads are not
  * among them: the filter reads its columns a chunk at a time, and rows
  * never need them.
  */
@@ -176,12 +177,16 @@ ComputeNeededColumns(ColstoreScanState *state)
 	Index		scanrelid = ((Scan *) plan)->scanrelid;
 	Bitmapset  *attrs = NULL;
 	bool		whole_row;
+	int			first;
 	int			i;
 
 	pull_varattnos((Node *) plan->targetlist, scanrelid, &attrs);
 	pull_varattnos((Node *) plan->qual, scanrelid, &attrs);
 	whole_row = bms_is_member(InvalidAttrNumber - FirstLowInvalidHeapAttributeNumber,
 							  attrs);
+	first = bms_next_member(attrs, -1);
+	state->reads_system_columns = first >= 0 &&
+		first + FirstLowInvalidHeapAttributeNumber < InvalidAttrNumber;
 	for (i = 0; i < state->natts; i++)
 		state->needed[i] = whole_row ||
 			bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, attrs);
@@ -341,7 +346,8 @@ ColstoreScanSetDistinct(PlanState *ps)
 	ColstoreScanState *state = (ColstoreScanState *) ps;
 
 	Assert(IsColstoreScanState(ps));
-	if (state->distinct != NULL)
+	/* rows equal in their columns differ in ctid */
+	if (state->distinct != NULL || state->reads_system_columns)
 		return;
 	state->distinct = DistinctFilterCreate(RelationGetDescr(state->css.ss.ss_currentRelation),
 										   state->needed);

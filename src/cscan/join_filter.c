@@ -20,7 +20,9 @@
  * The link is made after ExecutorStart (an ExecutorStart_hook walks the
  * plan state tree, in parallel workers too): for each such HashJoinState
  * whose outer child is a ColstoreScan, a JoinFilter naming the join and
- * the scan columns of its hash keys is given to the scan.  A join that runs
+ * the scan columns of its hash keys is given to the scan.  (The same walk
+ * links semi and anti joins to the scans that fill their hash tables:
+ * semi_join_distinct.c.)  A join that runs
  * once in the execution (every node above it rescans its children only when
  * rescanned itself, and nothing rescans the plan: no cursor, no initPlan or
  * SubPlan, no nested loop inner side, ...; ChildRunsOnce) builds its table
@@ -64,6 +66,7 @@
 #include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
+#include "cscan/semi_join_distinct.h"
 #include "tableam/am_scan.h"
 
 /* Larger hash tables get no filter (it would take 16 bits per bucket). */
@@ -452,7 +455,10 @@ LinkJoins(PlanState *ps, bool runs_once)
 	LinkContext ctx;
 
 	if (IsA(ps, HashJoinState))
+	{
 		LinkJoin((HashJoinState *) ps, runs_once);
+		SemiJoinDistinctLink((HashJoinState *) ps);
+	}
 	ctx.parent = ps;
 	ctx.parent_runs_once = runs_once;
 	(void) planstate_tree_walker(ps, LinkJoinsWalker, &ctx);

@@ -19,12 +19,12 @@
  * compared bit for bit (equal bits are equal values; values that are equal
  * with different bits, such as -0 and 0, are kept both, which is harmless),
  * NULLs included.  Plans whose scan quals or target list call volatile
- * functions or read a system column (ctid differs between equal rows) or
- * the whole row are left alone.
+ * functions, or read a system column (ctid differs between equal rows),
+ * are left alone.
  *
- * The link is made after ExecutorStart by an ExecutorStart_hook, in
- * parallel workers too: each participant of a parallel hash build drops its
- * own repeats.  A rescan of the scan empties the set (the join rebuilds its
+ * The link is made after ExecutorStart by join_filter.c's hook, which
+ * visits every hash join (SemiJoinDistinctLink), in parallel workers too:
+ * each participant of a parallel hash build drops its own repeats.  A rescan of the scan empties the set (the join rebuilds its
  * table).  The set stops growing at work_mem, and a filter that has dropped
  * under a tenth of the first DISTINCT_TRIAL_ROWS rows it tested stops for
  * good: it costs a hash lookup per row.  colstore.enable_join_filter turns
@@ -38,10 +38,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
-#include "executor/executor.h"
 #include "miscadmin.h"
-#include "access/sysattr.h"
-#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 
@@ -100,8 +97,6 @@ struct DistinctFilter
 	uint64		rows_tested;
 	uint64		rows_removed;
 };
-
-static ExecutorStart_hook_type prev_ExecutorStart_hook = NULL;
 
 /*
  * DistinctFilterCreate
@@ -229,70 +224,22 @@ DistinctFilterRowsRemoved(const DistinctFilter *filter)
 }
 
 /*
- * May rows of the scan that are equal in every user column it reads still
- * differ in its output or its quals' verdict: do its target list or quals
- * call a volatile function, or read a system column (ctid differs between
- * equal rows) or the whole row?
+ * SemiJoinDistinctLink
+ *		If hj is a semi or anti join whose Hash node reads a ColstoreScan
+ *		directly, have that scan drop repeated rows (ColstoreScanSetDistinct
+ *		decides whether the columns it reads allow it).  Called by
+ *		join_filter.c's ExecutorStart_hook for each hash join, with the
+ *		executor's per-query memory current.
  */
-static bool
-RowsMayDiffer(Plan *plan)
-{
-	Index		scanrelid = ((Scan *) plan)->scanrelid;
-	Bitmapset  *attrs = NULL;
-	int			x = -1;
-
-	if (contain_volatile_functions((Node *) plan->targetlist) ||
-		contain_volatile_functions((Node *) plan->qual))
-		return true;
-	pull_varattnos((Node *) plan->targetlist, scanrelid, &attrs);
-	pull_varattnos((Node *) plan->qual, scanrelid, &attrs);
-	while ((x = bms_next_member(attrs, x)) >= 0)
-	{
-		if (x + FirstLowInvalidHeapAttributeNumber <= 0)
-			return true;
-	}
-	return false;
-}
-
-static bool
-LinkDistinctWalker(PlanState *ps, void *context)
-{
-	if (ps == NULL)
-		return false;
-	if (IsA(ps, HashJoinState))
-	{
-		HashJoinState *hj = (HashJoinState *) ps;
-		PlanState  *hash = innerPlanState(hj);
-		PlanState  *scan = hash != NULL ? outerPlanState(hash) : NULL;
-
-		if ((hj->js.jointype == JOIN_SEMI || hj->js.jointype == JOIN_ANTI) &&
-			scan != NULL && IsColstoreScanState(scan) && !RowsMayDiffer(scan->plan))
-			ColstoreScanSetDistinct(scan);
-	}
-	return planstate_tree_walker(ps, LinkDistinctWalker, context);
-}
-
-/* ExecutorStart_hook: start the executor, then link the semi and anti joins' scans. */
-static void
-SemiJoinDistinctExecutorStart(QueryDesc *queryDesc, int eflags)
-{
-	if (prev_ExecutorStart_hook)
-		prev_ExecutorStart_hook(queryDesc, eflags);
-	else
-		standard_ExecutorStart(queryDesc, eflags);
-	if (colstore_enable_join_filter && queryDesc->planstate != NULL)
-	{
-		MemoryContext oldcxt = MemoryContextSwitchTo(queryDesc->estate->es_query_cxt);
-
-		(void) LinkDistinctWalker(queryDesc->planstate, NULL);
-		MemoryContextSwitchTo(oldcxt);
-	}
-}
-
-/* Install the executor hook; called from _PG_init. */
 void
-SemiJoinDistinctInit(void)
+SemiJoinDistinctLink(HashJoinState *hj)
 {
-	prev_ExecutorStart_hook = ExecutorStart_hook;
-	ExecutorStart_hook = SemiJoinDistinctExecutorStart;
+	PlanState  *hash = innerPlanState(hj);
+	PlanState  *scan = hash != NULL ? outerPlanState(hash) : NULL;
+
+	if ((hj->js.jointype == JOIN_SEMI || hj->js.jointype == JOIN_ANTI) &&
+		scan != NULL && IsColstoreScanState(scan) &&
+		!contain_volatile_functions((Node *) scan->plan->targetlist) &&
+		!contain_volatile_functions((Node *) scan->plan->qual))
+		ColstoreScanSetDistinct(scan);
 }

@@ -14,6 +14,7 @@
 
 #include "access/relscan.h"
 #include "access/tupdesc.h"
+#include "nodes/execnodes.h"
 
 typedef struct DistinctFilter DistinctFilter;
 
@@ -22,6 +23,6 @@ extern void DistinctFilterApply(DistinctFilter *filter, TableScanDesc scan, int 
 								bool *selected);
 extern void DistinctFilterReset(DistinctFilter *filter);
 extern uint64 DistinctFilterRowsRemoved(const DistinctFilter *filter);
-extern void SemiJoinDistinctInit(void);
+extern void SemiJoinDistinctLink(HashJoinState *hj);
 
 #endif							/* SEMI_JOIN_DISTINCT_H */

@@ -229,7 +229,7 @@ CheckNewGroups(Relation rel, ColstoreDirectory *dir, OrderCacheEntry *entry)
 bool
 ColstoreColumnStoredInOrder(Relation rel, int attno)
 {
-	ColstoreDirectory *dir = DirectoryGet(rel);
+	ColstoreDirectory *dir;
 	OrderCacheKey key;
 	OrderCacheEntry *entry;
 	bool		found;

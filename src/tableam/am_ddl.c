@@ -129,17 +129,22 @@ colstore_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 	ForgetRelation(rel);
 }
 
-/* Write b's rows to rel as a new row group with the given inserter. */
+/*
+ * Write b's rows, if any, to rel as a new row group inserted by xmin and
+ * cmin: a frozen one if xmin is FrozenTransactionId (every snapshot sees
+ * its rows).
+ */
 static void
 WriteCopied(Relation rel, RowGroupBuilder *b, TransactionId xmin,
-			CommandId cmin, uint16 flags, const ColstoreOptions *opts)
+			CommandId cmin, const ColstoreOptions *opts)
 {
 	uint64		first;
 
 	if (b->nrows == 0)
 		return;
 	first = RowNumbersReserve(rel, b->nrows, GetCurrentTransactionId());
-	RowGroupBuilderWrite(b, rel, first, xmin, cmin, flags, opts, NULL,
+	RowGroupBuilderWrite(b, rel, first, xmin, cmin,
+						 xmin == FrozenTransactionId ? RG_FLAG_FROZEN : 0, opts, NULL,
 						 ROWGROUP_DECODE_NONE);
 }
 
@@ -184,32 +189,6 @@ CopyScanEnd(CopyScan *cs)
 }
 
 /*
- * Do row groups a and b give their rows the same visibility: both old
- * (every snapshot sees them: frozen when copied), or both inserted by the
- * same transaction and command?
- */
-static bool
-SameVisibility(const RowGroupDirEntry *entries, const bool *is_old, int a, int b)
-{
-	if (is_old[a] || is_old[b])
-		return is_old[a] && is_old[b];
-	return entries[a].rg_xmin == entries[b].rg_xmin &&
-		entries[a].rg_cmin == entries[b].rg_cmin;
-}
-
-/* Write b's rows as a row group with the visibility of old row group g. */
-static void
-WriteCopiedLike(Relation NewTable, RowGroupBuilder *b, const RowGroupDirEntry *entries,
-				const bool *is_old, int g, const ColstoreOptions *opts)
-{
-	if (is_old[g])
-		WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
-					RG_FLAG_FROZEN, opts);
-	else
-		WriteCopied(NewTable, b, entries[g].rg_xmin, entries[g].rg_cmin, 0, opts);
-}
-
-/*
  * Copy the rows of the row groups marked in copy, in index order if
  * OldIndex is given, else in table order.  Rows of old row groups (is_old)
  * go into frozen row groups; rows of younger ones keep their inserting
@@ -227,7 +206,8 @@ CopyRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 	RowGroupBuilder *b = RowGroupBuilderCreate(RelationGetDescr(OldTable),
 											   CurrentMemoryContext);
 	double		copied = 0;
-	int			current = -1;	/* a row group whose visibility b's rows have */
+	TransactionId cur_xmin = InvalidTransactionId;	/* inserter of b's rows */
+	CommandId	cur_cmin = FirstCommandId;
 	CopyScan	cs;
 
 	CopyScanBegin(&cs, OldTable, OldIndex);
@@ -235,22 +215,24 @@ CopyRows(Relation OldTable, Relation NewTable, Relation OldIndex,
 	{
 		uint64		rownum;
 		int			g;
+		TransactionId xmin;
+		CommandId	cmin;
 
 		if (!ItemPointerToRowNumber(&slot->tts_tid, &rownum))
 			continue;
 		g = DirectoryFindRowGroup(dir, rownum);
 		if (g < 0 || !copy[g])
 			continue;
-		if (current >= 0 &&
-			(b->nrows >= opts->row_group_size ||
-			 !SameVisibility(entries, is_old, current, g)))
-			WriteCopiedLike(NewTable, b, entries, is_old, current, opts);
-		current = g;
+		xmin = is_old[g] ? FrozenTransactionId : entries[g].rg_xmin;
+		cmin = is_old[g] ? FirstCommandId : entries[g].rg_cmin;
+		if (b->nrows >= opts->row_group_size || xmin != cur_xmin || cmin != cur_cmin)
+			WriteCopied(NewTable, b, cur_xmin, cur_cmin, opts);
+		cur_xmin = xmin;
+		cur_cmin = cmin;
 		RowGroupBuilderAdd(b, slot);
 		copied += 1;
 	}
-	if (current >= 0)
-		WriteCopiedLike(NewTable, b, entries, is_old, current, opts);
+	WriteCopied(NewTable, b, cur_xmin, cur_cmin, opts);
 	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);
@@ -298,18 +280,6 @@ CopyVersion(Relation NewTable, TupleTableSlot *slot, TransactionId xmin,
 	heap_freetuple(tuple);
 }
 
-/* Write b's rows as a row group inserted by xmin (frozen if FrozenTransactionId). */
-static void
-WriteCopiedBy(Relation NewTable, RowGroupBuilder *b, TransactionId xmin,
-			  const ColstoreOptions *opts)
-{
-	if (xmin == FrozenTransactionId)
-		WriteCopied(NewTable, b, FrozenTransactionId, FirstCommandId,
-					RG_FLAG_FROZEN, opts);
-	else
-		WriteCopied(NewTable, b, xmin, FirstCommandId, 0, opts);
-}
-
 /*
  * Rewrite a table that has changed rows (heap tuples), keeping what older
  * snapshots see as heap's rewrite does: every row version not dead to
@@ -354,14 +324,12 @@ CopyChangedTable(Relation OldTable, Relation NewTable, Relation OldIndex,
 			continue;
 		}
 		inserter = v.settled ? FrozenTransactionId : v.xmin;
-		if (TransactionIdIsValid(current) &&
-			(b->nrows >= opts->row_group_size || inserter != current))
-			WriteCopiedBy(NewTable, b, current, opts);
+		if (b->nrows >= opts->row_group_size || inserter != current)
+			WriteCopied(NewTable, b, current, FirstCommandId, opts);
 		current = inserter;
 		RowGroupBuilderAdd(b, slot);
 	}
-	if (TransactionIdIsValid(current))
-		WriteCopiedBy(NewTable, b, current, opts);
+	WriteCopied(NewTable, b, current, FirstCommandId, opts);
 	CopyScanEnd(&cs);
 	ExecDropSingleTupleTableSlot(slot);
 	RowGroupBuilderFree(b);

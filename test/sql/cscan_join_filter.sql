@@ -30,10 +30,11 @@ CREATE TABLE fh USING heap AS SELECT * FROM f;
 CREATE TABLE dh USING heap AS SELECT * FROM d;
 ANALYZE fh, dh;
 
--- q's rows on colstore and on heap (f -> fh, d -> dh): the same multiset?
+-- q's rows on colstore and on heap (f -> fh, d -> dh, e -> eh): the same
+-- multiset?
 CREATE FUNCTION same_as_heap(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
-	h text := replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d ');
+	h text := replace(replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d '), ' e ', ' eh e ');
 	result boolean;
 BEGIN
 	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
@@ -92,16 +93,6 @@ INSERT INTO e SELECT i, i % 5 FROM generate_series(1, 30003, 2) i;
 ANALYZE e;
 CREATE TABLE eh USING heap AS SELECT * FROM e;
 ANALYZE eh;
-CREATE FUNCTION same_as_heap3(q text) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	h text := replace(replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d '), ' e ', ' eh e ');
-	result boolean;
-BEGIN
-	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
-				   q, h, h, q)
-		INTO result;
-	RETURN result;
-END $$;
 -- (join_collapse_limit = 1 keeps the joins in the order written: f with e
 -- first, then d's hash table on top)
 SET join_collapse_limit = 1;
@@ -109,12 +100,12 @@ EXPLAIN (COSTS OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7');
 -- the preserved side of a left join, and a full join
 EXPLAIN (COSTS OFF)
 	SELECT f.id, e.w FROM (f LEFT JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g < 9;
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f LEFT JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g < 9');
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f FULL JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 8');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f LEFT JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g < 9');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f FULL JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 8');
 RESET join_collapse_limit;
 -- a Sort between the scan and the hash join: no filter below it (each
 -- rescan replays the sorted rows against the next hash table)
@@ -130,7 +121,6 @@ SELECT g.x, (SELECT count(*) FROM (SELECT * FROM fh f ORDER BY f.id OFFSET 0) f
 		JOIN dh d ON f.k = d.k WHERE d.g = g.x)
 	FROM generate_series(1, 3) g(x);
 SET enable_mergejoin = off;
-DROP FUNCTION same_as_heap3(text);
 DROP TABLE e, eh;
 
 -- a hash join that runs once (no rescans above it) has a table that never
@@ -142,27 +132,17 @@ INSERT INTO e SELECT i, i % 3000 + 1, i % 5 FROM generate_series(1, 20000) i;
 ANALYZE e;
 CREATE TABLE eh USING heap AS SELECT * FROM e;
 ANALYZE eh;
-CREATE FUNCTION same_as_heap3(q text) RETURNS boolean LANGUAGE plpgsql AS $$
-DECLARE
-	h text := replace(replace(replace(q, ' f ', ' fh f '), ' d ', ' dh d '), ' e ', ' eh e ');
-	result boolean;
-BEGIN
-	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
-				   q, h, h, q)
-		INTO result;
-	RETURN result;
-END $$;
 SET join_collapse_limit = 1;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7;
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
 -- through a sort (a merge join's input) and a nested loop's inner side
 SET enable_hashjoin = off;
 SET enable_mergejoin = on;
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
 SET enable_mergejoin = off;
 SET enable_nestloop = on;
-SELECT same_as_heap3('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
+SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
 SET enable_nestloop = off;
 SET enable_hashjoin = on;
 -- never through a LIMIT (it would let other rows through)
@@ -183,7 +163,6 @@ COMMIT;
 SELECT f.id, e.w FROM (fh f JOIN eh e ON f.id = e.id) JOIN dh d ON e.k = d.k WHERE d.g = 7 ORDER BY 1 DESC LIMIT 3;
 SELECT f.id, e.w FROM (fh f JOIN eh e ON f.id = e.id) JOIN dh d ON e.k = d.k WHERE d.g = 7 ORDER BY 1 LIMIT 3;
 RESET join_collapse_limit;
-DROP FUNCTION same_as_heap3(text);
 DROP TABLE e, eh;
 
 -- a rescan builds another hash table (the subquery's parameter is on its
