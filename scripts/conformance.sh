@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# scripts/conformance.sh: PostgreSQL 15's own test suites, run on heap and on colstore.
+# scripts/conformance.sh: PostgreSQL's own test suites, run on heap and on colstore.
 #
-# Runs these suites of the PostgreSQL source package (fetched by setup.sh): the core regression
+# Runs these suites of PostgreSQL $PGVERSION's source (Debian's source package for 15, fetched by
+# setup.sh; the pinned tarball's build tree for 17 and 18): the core regression
 # suite (src/test/regress, parallel_schedule), the isolation suite (src/test/isolation,
 # isolation_schedule), contrib/test_decoding's regression and isolation tests (decoding,
 # decoding_isolation: wal_level = logical, its logical.conf) and the logical replication TAP
@@ -13,8 +14,8 @@
 # Prints, per suite,
 #   <suite> heap: N passed, M failed of T
 #   <suite> colstore: N passed, M failed of T
-# writes the failing colstore tests to test/conformance/<suite>_failures.txt, and fails if
-# colstore passes fewer tests than test/conformance/<suite>_regress.expected records.
+# writes the failing colstore tests to test/conformance/[<version>/]<suite>_failures.txt, and
+# fails if colstore passes fewer tests than <that directory>/<suite>_regress.expected records.
 # Usage: scripts/conformance.sh [core|isolation|decoding|decoding_isolation|subscription]...
 # (default: all)
 # CONFORMANCE_SKIP_HEAP=1 skips the heap runs (their figures are then not printed).
@@ -23,12 +24,15 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 
 repo=$(pwd)
-pgsrc="$COLSTORE_DEPS/postgresql-15-${PGPKGVERSION%%-*}/src/test"
+pgsrc="$PGSOURCE/src/test"
 src="$pgsrc/regress"
 decoding_src="$pgsrc/../../contrib/test_decoding"
 pgxs=$(pg_config --pgxs)
 pgxs_test="$(dirname "$pgxs")/../test"
-work="$COLSTORE_DEPS/conformance"
+work="$COLSTORE_DEPS/conformance-$PGVERSION"
+# recorded figures and failure lists: test/conformance/ for 15, test/conformance/<version>/ else
+figures="$repo/test/conformance"
+[ "$PGVERSION" = 15 ] || figures="$figures/$PGVERSION"
 timeout_s="${CONFORMANCE_TIMEOUT:-900}"
 
 [ -f "$src/parallel_schedule" ] || { echo "no PostgreSQL source at $src (run scripts/setup.sh)"; exit 1; }
@@ -169,7 +173,7 @@ WRAPPER
 # conformance SUITE: runs it on heap and colstore, records failures, checks the figure
 conformance() {
 	local suite="$1" hp hf ht cp cf ct recorded
-	local expected_file="$repo/test/conformance/${suite}_regress.expected"
+	local expected_file="$figures/${suite}_regress.expected"
 
 	# core: max_prepared_transactions = 0 (the suite has expected output for it): with UPDATE
 	# missing, prepared_xacts would otherwise leave a prepared transaction holding locks that
@@ -202,7 +206,7 @@ conformance() {
 
 	suite_setup "$suite"
 	scheduled "$schedule" | comm -23 - "$work/$suite-colstore/ok.txt" \
-		>"$repo/test/conformance/${suite}_failures.txt"
+		>"$figures/${suite}_failures.txt"
 
 	recorded=$(cat "$expected_file" 2>/dev/null || echo 0)
 	if ! [[ "$recorded" =~ ^[0-9]+$ && "$cp" =~ ^[0-9]+$ ]]; then

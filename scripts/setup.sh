@@ -2,9 +2,11 @@
 # scripts/setup.sh: take a Debian 12 machine to a running local cluster with colstore installed.
 #
 # Idempotent.  Installs pinned PostgreSQL 15.18 packages (binaries, headers and the regression
-# suite's source must be the same version) and the build dependencies, fetches PostgreSQL's
-# source package (for its regression suite), builds and installs the extension, and (re)starts
-# a local cluster owned by the postgres user with colstore preloaded.
+# suite's source must be the same version) and the build dependencies.  With PGVERSION=15 (the
+# default) it fetches PostgreSQL's source package (for its regression suite); with PGVERSION=17
+# or 18 it builds that PostgreSQL from the pinned tarball instead (scripts/build_pg.sh, cached).
+# Then it builds and installs the extension for that server, and (re)starts that version's
+# local cluster, owned by the postgres user, with colstore preloaded.
 # COLSTORE_CFLAGS is passed to the build (CI uses -Werror).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,8 +53,20 @@ fetch_source() {
 	chmod -R a+rX "$COLSTORE_DEPS"
 }
 
+build_postgres() {
+	[ "$PGVERSION" = 15 ] && return
+	log "PostgreSQL $PGVERSION ($COLSTORE_PG_FLAVOUR build)"
+	bash scripts/build_pg.sh "$PGVERSION" "$COLSTORE_PG_FLAVOUR" >/dev/null
+}
+
+# One source tree builds for one server at a time: objects built for another are cleaned first.
 build_extension() {
-	log "building colstore"
+	local stamp=".colstore-built-for"
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$PG_CONFIG" ]; then
+		make -s clean >/dev/null 2>&1 || true
+		echo "$PG_CONFIG" >"$stamp"
+	fi
+	log "building colstore for $("$PG_CONFIG" --version)"
 	make -s COLSTORE_CFLAGS="${COLSTORE_CFLAGS:-}" >/dev/null
 	make -s install >/dev/null
 }
@@ -92,7 +106,10 @@ CONF
 }
 
 install_packages
-fetch_source
+if [ "$PGVERSION" = 15 ]; then
+	fetch_source
+fi
+build_postgres
 build_extension
 start_cluster
 log "ready: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER"

@@ -53,6 +53,8 @@ run_regress() {
 
 run_tap() {
 	local dir out
+	local pgxs_test
+	pgxs_test="$(dirname "$(pg_config --pgxs)")/../test"
 	if ! ls test/t/*.pl >/dev/null 2>&1; then
 		echo "== no TAP tests"
 		return
@@ -63,8 +65,7 @@ run_tap() {
 	chown -R postgres "$dir"
 	out="$dir/prove.out"
 	if (cd "$dir" && runuser -u postgres -- env PATH="$PGBIN:$PATH" \
-		PERL5LIB="/usr/lib/postgresql/$PGVERSION/lib/pgxs/src/test/perl" \
-		PG_REGRESS="/usr/lib/postgresql/$PGVERSION/lib/pgxs/src/test/regress/pg_regress" \
+		PERL5LIB="$pgxs_test/perl" PG_REGRESS="$pgxs_test/regress/pg_regress" \
 		TESTDIR="$dir" PGHOST= PGPORT= PGUSER= PGDATABASE= \
 		prove -v t/*.pl) >"$out" 2>&1; then
 		cat "$out"

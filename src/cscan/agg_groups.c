@@ -34,6 +34,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "utils/datum.h"

@@ -55,6 +55,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/nbtree.h"
 #include "access/stratnum.h"
 #include "catalog/pg_operator_d.h"
@@ -432,7 +434,7 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		fmgr_info(get_opcode(key->like_negated ? get_negator(opno) : opno), &key->like);
 		key->strict = op_strict(opno);
 		/* min/max of bpchar ignore its padding, which LIKE sees */
-		key->prefix_orders = IsTextColumn(var) && lc_collate_is_c(var->varcollid) &&
+		key->prefix_orders = IsTextColumn(var) && CollationIsC(var->varcollid) &&
 			!key->like_negated;
 		key->value_expr = ExecInitExpr(value, parent);
 		key->value_typlen = -1;

@@ -587,6 +587,34 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	state->shared = NULL;
 }
 
+/*
+ * clauses as EXPLAIN shows them: the key-range comparisons' parameters,
+ * which no plan node above sets (the key-range join sets them directly),
+ * become external ones, which ruleutils prints as $n without looking for
+ * the node that sets them (an assertion-checked server insists on that).
+ */
+static List *
+ShownRangeClauses(ColstoreScanState *state, List *clauses)
+{
+	List	   *shown = NIL;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		Node	   *clause = lfirst(lc);
+
+		if (list_member_ptr(state->range_clauses, clause))
+		{
+			OpExpr	   *op = (OpExpr *) copyObject(clause);
+
+			castNode(Param, lsecond(op->args))->paramkind = PARAM_EXTERN;
+			clause = (Node *) op;
+		}
+		shown = lappend(shown, clause);
+	}
+	return shown;
+}
+
 /* EXPLAIN property label: clauses deparsed as Filter: shows them. */
 void
 ColstoreExplainClauses(const char *label, List *clauses, CustomScanState *node,
@@ -660,10 +688,12 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 							es);
 	if (cscan->custom_exprs != NIL || state->range_clauses != NIL)
 		ColstoreExplainClauses("Pruning Quals",
-					   list_concat_copy(cscan->custom_exprs, state->range_clauses),
+					   ShownRangeClauses(state, list_concat_copy(cscan->custom_exprs,
+																 state->range_clauses)),
 					   node, ancestors, es);
 	if (state->filter_clauses != NIL)
-		ColstoreExplainClauses("Batch Filter", state->filter_clauses, node, ancestors, es);
+		ColstoreExplainClauses("Batch Filter", ShownRangeClauses(state, state->filter_clauses),
+							   node, ancestors, es);
 	foreach(lc, state->join_filters)
 		ExplainPropertyList("Hash Join Filter", JoinFilterColumns((JoinFilter *) lfirst(lc)), es);
 	if (state->distinct != NULL)

@@ -54,6 +54,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/relation.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_namespace.h"
@@ -171,7 +173,7 @@ SafeOnAnyRow(Node *node, void *context)
 	 * (numeric_lt, date_lt_timestamp).
 	 */
 	if (!get_func_leakproof(funcid) &&
-		!(OidIsValid(opno) && get_op_btree_interpretation(opno) != NIL))
+		!(OidIsValid(opno) && OperatorIsBtreeComparison(opno)))
 		return true;
 	return expression_tree_walker(node, SafeOnAnyRow, context);
 }

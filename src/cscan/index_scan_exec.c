@@ -28,6 +28,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/genam.h"
 #include "access/relscan.h"
 #include "access/sysattr.h"
@@ -225,7 +227,7 @@ IndexNextColumns(ScanState *ss)
 			ScanDirectionIsBackward(direction) ? ForwardScanDirection : direction;
 	if (state->scan == NULL)
 	{
-		state->scan = index_beginscan(ss->ss_currentRelation, state->index,
+		state->scan = IndexBeginScan(ss->ss_currentRelation, state->index,
 									  estate->es_snapshot, state->nkeys, 0);
 		index_rescan(state->scan, state->keys, state->nkeys, NULL, 0);
 	}

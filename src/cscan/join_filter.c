@@ -79,6 +79,9 @@ struct JoinFilter
 	HashJoinState *join;
 	int			nkeys;
 	int		   *attnos;			/* 0-based scan columns, one per hash key */
+	FmgrInfo   *hashfns;		/* the outer side's hash function per key */
+	Oid		   *collations;		/* ... and its collation */
+	bool	   *strict;			/* a NULL key matches nothing */
 	List	   *names;			/* their names, for EXPLAIN */
 	bool		built;			/* bits describe the join's current table */
 	bool		off;			/* no filter for this scan (until a rescan) */
@@ -189,7 +192,6 @@ BuildFilter(JoinFilter *filter)
 bool
 JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selected)
 {
-	HashJoinTable table;
 	Datum	   *values[INDEX_MAX_KEYS];
 	bool	   *isnull[INDEX_MAX_KEYS];
 	int			i;
@@ -197,7 +199,6 @@ JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selecte
 
 	if (filter->off || (!filter->built && !BuildFilter(filter)))
 		return false;
-	table = filter->join->hj_HashTable;
 	for (k = 0; k < filter->nkeys; k++)
 		ColstoreScanBatchColumn(scan, filter->attnos[k], &values[k], &isnull[k]);
 	for (i = 0; i < nrows; i++)
@@ -211,10 +212,10 @@ JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selecte
 		{
 			hash = pg_rotate_left32(hash, 1);
 			if (isnull[k][i])
-				keep = !table->hashStrict[k];	/* else hashed as 0 */
+				keep = !filter->strict[k];	/* else hashed as 0 */
 			else
-				hash ^= DatumGetUInt32(FunctionCall1Coll(&table->outer_hashfunctions[k],
-														 table->collations[k],
+				hash ^= DatumGetUInt32(FunctionCall1Coll(&filter->hashfns[k],
+														 filter->collations[k],
 														 values[k][i]));
 		}
 		filter->rows_tested++;
@@ -329,6 +330,26 @@ TraceKey(PlanState *ps, AttrNumber resno, bool deep, int *attno)
 }
 
 /*
+ * The hash function, collation and strictness of the join's key k, as the
+ * hash join hashes its outer rows: the hash operator's left-hand hash
+ * function, values combined by rotating and xoring (same in every version;
+ * from 18 the join itself evaluates them as an expression).
+ */
+static void
+HashFunctionOfKey(HashJoin *plan, int k, JoinFilter *filter)
+{
+	Oid			hashop = list_nth_oid(plan->hashoperators, k);
+	RegProcedure left_hashfn;
+	RegProcedure right_hashfn;
+
+	if (!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
+		elog(ERROR, "could not find hash function for hash operator %u", hashop);
+	fmgr_info(left_hashfn, &filter->hashfns[k]);
+	filter->collations[k] = list_nth_oid(plan->hashcollations, k);
+	filter->strict[k] = op_strict(hashop);
+}
+
+/*
  * Give a filter to the ColstoreScan that all of the hash join's outer keys
  * trace to (TraceKey), if the join allows one.
  */
@@ -349,6 +370,9 @@ LinkJoin(HashJoinState *join, bool runs_once)
 	filter->join = join;
 	filter->stable = runs_once;
 	filter->attnos = palloc(sizeof(int) * Max(list_length(plan->hashkeys), 1));
+	filter->hashfns = palloc(sizeof(FmgrInfo) * Max(list_length(plan->hashkeys), 1));
+	filter->collations = palloc(sizeof(Oid) * Max(list_length(plan->hashkeys), 1));
+	filter->strict = palloc(sizeof(bool) * Max(list_length(plan->hashkeys), 1));
 	foreach(lc, plan->hashkeys)
 	{
 		Var		   *key = PlainVar(lfirst(lc));
@@ -362,6 +386,7 @@ LinkJoin(HashJoinState *join, bool runs_once)
 			return;
 		scan = key_scan;
 		rel = ((ScanState *) scan)->ss_currentRelation;
+		HashFunctionOfKey(plan, filter->nkeys, filter);
 		filter->attnos[filter->nkeys++] = attno;
 		filter->names = lappend(filter->names,
 								pstrdup(NameStr(TupleDescAttr(RelationGetDescr(rel),

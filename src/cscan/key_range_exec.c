@@ -32,6 +32,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/parallel.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"

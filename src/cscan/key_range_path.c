@@ -51,6 +51,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include <math.h>
 
 #include "access/stratnum.h"
@@ -343,11 +345,11 @@ TryKeyRangeJoin(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
 											lo->paramid, hi->paramid);
 	inner_path = ColstoreScanPathInKeyRange(inner_path, inner_var->varattno,
 											lo->paramid, hi->paramid);
-	initial_cost_mergejoin(root, &workspace, jointype, mergeclauses,
-						   outer_path, inner_path, NIL, NIL, extra);
-	child = create_mergejoin_path(root, joinrel, jointype, &workspace, extra,
-								  outer_path, inner_path, extra->restrictlist,
-								  outer_path->pathkeys, NULL, mergeclauses, NIL, NIL);
+	InitialCostMergejoin(root, &workspace, jointype, mergeclauses,
+						 outer_path, inner_path, NIL, NIL, extra);
+	child = CreateMergejoinPath(root, joinrel, jointype, &workspace, extra,
+								outer_path, inner_path, extra->restrictlist,
+								outer_path->pathkeys, NULL, mergeclauses, NIL, NIL);
 	private = list_make5(makeInteger(lo->paramid), makeInteger(hi->paramid),
 						 makeInteger((int) outer_var->vartype), splits,
 						 makeString(KeyLabel(root, outer_var)));

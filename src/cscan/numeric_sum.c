@@ -28,6 +28,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"

@@ -27,6 +27,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/table.h"
 #include "nodes/nodeFuncs.h"
 #include "nodes/pg_list.h"
@@ -51,13 +53,24 @@ EquivalenceColumns(PlannerInfo *root, RelOptInfo *rel, List **exprs)
 	while ((i = bms_next_member(rel->eclass_indexes, i)) >= 0)
 	{
 		EquivalenceClass *ec = list_nth_node(EquivalenceClass, root->eq_classes, i);
-		ListCell   *lc;
+		EquivalenceMember *em;
+#if PG_EC_CHILD_MEMBERS_APART
+		EquivalenceMemberIterator it;
+#else
+		ListCell   *lc = list_head(ec->ec_members);
+#endif
 
 		if (ec->ec_has_volatile)
 			continue;
-		foreach(lc, ec->ec_members)
+		/* from 18 a partition's (child's) members are kept apart */
+#if PG_EC_CHILD_MEMBERS_APART
+		setup_eclass_member_iterator(&it, ec, rel->relids);
+		while ((em = eclass_member_iterator_next(&it)) != NULL)
+#else
+		for (; lc != NULL && (em = lfirst_node(EquivalenceMember, lc)) != NULL;
+			 lc = lnext(ec->ec_members, lc))
+#endif
 		{
-			EquivalenceMember *em = lfirst_node(EquivalenceMember, lc);
 			Var		   *var = (Var *) em->em_expr;
 
 			while (IsA(var, RelabelType))
@@ -114,7 +127,7 @@ ColstoreOrderedScanKeys(PlannerInfo *root, RelOptInfo *rel, Oid relid,
 		tce = lookup_type_cache(att->atttypid, TYPECACHE_LT_OPR);
 		if (!OidIsValid(tce->lt_opr))
 			continue;
-		pathkeys = build_expression_pathkey(root, expr, NULL, tce->lt_opr,
+		pathkeys = BuildExpressionPathkey(root, expr, tce->lt_opr,
 											rel->relids, false);
 		pathkeys = truncate_useless_pathkeys(root, rel, pathkeys);
 		if (pathkeys == NIL || !ColstoreColumnStoredInOrder(relation, attno - 1))

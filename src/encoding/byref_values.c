@@ -31,6 +31,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/tupmacs.h"
 #include "utils/memutils.h"
 

@@ -38,6 +38,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "common/int.h"
 #include "utils/memutils.h"
 

@@ -21,6 +21,8 @@
 
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 /* On-disk numeric header bits (see src/backend/utils/adt/numeric.c). */
 #define NUM_SIGN_MASK			0xC000
 #define NUM_POS					0x0000

@@ -29,6 +29,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "access/xact.h"
@@ -60,7 +62,7 @@
 static struct
 {
 	Oid			relid;
-	RelFileNode node;
+	RelFileLocator node;
 	uint32		dir_index;
 	uint64		next_row;		/* row after the last batch */
 	uint32		batch;			/* size of the last batch */
@@ -79,7 +81,7 @@ static bool
 LastPromotionCopy(Relation rel, uint32 dir_index, uint64 rownum, ItemPointer copy)
 {
 	if (LastPromotion.relid != RelationGetRelid(rel) ||
-		!RelFileNodeEquals(LastPromotion.node, rel->rd_node) ||
+		!RelFileLocatorEquals(LastPromotion.node, rel->rd_locator) ||
 		LastPromotion.dir_index != dir_index ||
 		rownum >= LastPromotion.next_row ||
 		rownum < LastPromotion.next_row - LastPromotion.batch)
@@ -123,7 +125,7 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 		state->kind = ROWSTATE_PROMOTED;
 		state->this_command =
 			LastPromotion.made[state->rownum - (LastPromotion.next_row - LastPromotion.batch)] &&
-			LastPromotion.lxid == MyProc->lxid &&
+			LastPromotion.lxid == MyLocalTransactionId() &&
 			LastPromotion.cid == GetCurrentCommandId(false);
 	}
 	else if (PromotionMapGet(rel, &state->group,
@@ -140,7 +142,7 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 static struct
 {
 	Oid			relid;
-	RelFileNode node;
+	RelFileLocator node;
 	LocalTransactionId lxid;	/* statement: transaction and command */
 	CommandId	cid;
 	uint32		dir_index;
@@ -163,9 +165,9 @@ StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *s
 
 	if (PromotionChunk.chunk != (int) c ||
 		PromotionChunk.relid != RelationGetRelid(rel) ||
-		!RelFileNodeEquals(PromotionChunk.node, rel->rd_node) ||
+		!RelFileLocatorEquals(PromotionChunk.node, rel->rd_locator) ||
 		PromotionChunk.dir_index != state->dir_index ||
-		PromotionChunk.lxid != MyProc->lxid ||
+		PromotionChunk.lxid != MyLocalTransactionId() ||
 		PromotionChunk.cid != GetCurrentCommandId(false))
 	{
 		MemoryContext oldcxt;
@@ -189,8 +191,8 @@ StoreChunkRow(Relation rel, const RowState *state, uint32 row, TupleTableSlot *s
 		}
 		MemoryContextSwitchTo(oldcxt);
 		PromotionChunk.relid = RelationGetRelid(rel);
-		PromotionChunk.node = rel->rd_node;
-		PromotionChunk.lxid = MyProc->lxid;
+		PromotionChunk.node = rel->rd_locator;
+		PromotionChunk.lxid = MyLocalTransactionId();
 		PromotionChunk.cid = GetCurrentCommandId(false);
 		PromotionChunk.dir_index = state->dir_index;
 		PromotionChunk.first = h->chunk_first_row[c];
@@ -230,7 +232,7 @@ PromotionBatchSize(Relation rel, const RowState *state)
 	uint32		batch = 1;
 
 	if (LastPromotion.relid == RelationGetRelid(rel) &&
-		RelFileNodeEquals(LastPromotion.node, rel->rd_node) &&
+		RelFileLocatorEquals(LastPromotion.node, rel->rd_locator) &&
 		LastPromotion.dir_index == state->dir_index &&
 		LastPromotion.next_row == state->rownum)
 		batch = Min(LastPromotion.batch * 2, MAX_PROMOTION_BATCH);
@@ -309,8 +311,8 @@ RowStatePromote(Relation rel, RowState *state)
 	state->kind = ROWSTATE_PROMOTED;
 	memcpy(LastPromotion.copies, copies, sizeof(ItemPointerData) * n);
 	LastPromotion.relid = RelationGetRelid(rel);
-	LastPromotion.node = rel->rd_node;
-	LastPromotion.lxid = MyProc->lxid;
+	LastPromotion.node = rel->rd_locator;
+	LastPromotion.lxid = MyLocalTransactionId();
 	LastPromotion.cid = GetCurrentCommandId(false);
 	LastPromotion.dir_index = state->dir_index;
 	LastPromotion.next_row = state->rownum + n;

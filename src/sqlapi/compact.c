@@ -16,6 +16,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/relation.h"
 #include "access/xact.h"
 #include "fmgr.h"
@@ -47,7 +49,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 	PreventCommandIfReadOnly("colstore.compact()");
 	PreventCommandDuringRecovery("colstore.compact()");
 	rel = OpenColstoreTable(relid, ShareUpdateExclusiveLock);
-	if (!pg_class_ownercheck(relid, GetUserId()))
+	if (!RelationOwnedBy(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
 	/*
 	 * A command of its own, as a statement of a function would get: if the

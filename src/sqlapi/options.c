@@ -27,6 +27,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include <ctype.h>
 
 #include "access/relation.h"
@@ -209,7 +211,7 @@ CheckTableOptionsTarget(Oid relid, bool require_colstore)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("table \"%s\" does not use access method colstore",
 						RelationGetRelationName(rel))));
-	if (!pg_class_ownercheck(relid, GetOuterUserId()))
+	if (!RelationOwnedBy(relid, GetOuterUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
 	relation_close(rel, AccessShareLock);
 }

@@ -31,6 +31,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -165,7 +167,7 @@ InsertRow(Relation optrel, HeapTuple tuple)
 	ExecOpenIndices(rri, false);
 	slot = MakeSingleTupleTableSlot(RelationGetDescr(optrel), &TTSOpsHeapTuple);
 	ExecStoreHeapTuple(tuple, slot, false);
-	list_free(ExecInsertIndexTuples(rri, slot, estate, false, false, NULL, NIL));
+	list_free(ExecInsertIndexTuplesCompat(rri, slot, estate, false, false, NULL, NIL));
 	ExecDropSingleTupleTableSlot(slot);
 	ExecCloseIndices(rri);
 	FreeExecutorState(estate);

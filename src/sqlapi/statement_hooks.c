@@ -30,6 +30,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "executor/executor.h"
 #include "nodes/nodeFuncs.h"
 #include "tcop/utility.h"
@@ -49,6 +51,18 @@
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
+/*
+ * Before 18 the bitmap heap scan node prefetches the blocks its TIDs name;
+ * from 18 the table AM reads its own pages (colstore does not prefetch).
+ */
+static inline void
+DisableBitmapPrefetch(BitmapHeapScanState *bhs)
+{
+#if !PG_BITMAP_SCAN_IN_AM
+	bhs->prefetch_maximum = 0;
+#endif
+}
+
 static bool
 DisablePrefetchWalker(PlanState *ps, void *context)
 {
@@ -60,7 +74,7 @@ DisablePrefetchWalker(PlanState *ps, void *context)
 		Relation	rel = bhs->ss.ss_currentRelation;
 
 		if (rel != NULL && RelationIsColstore(rel))
-			bhs->prefetch_maximum = 0;
+			DisableBitmapPrefetch(bhs);
 	}
 	return planstate_tree_walker(ps, DisablePrefetchWalker, context);
 }

@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "lib/ilist.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -147,7 +149,7 @@ MakeKey(ChunkCacheKey *key, Relation rel, const RowGroupDirEntry *entry,
 {
 	memset(key, 0, sizeof(*key));
 	key->relid = RelationGetRelid(rel);
-	key->relnode = rel->rd_node.relNode;
+	key->relnode = LocatorNumber(rel->rd_locator);
 	key->first_row = entry->rg_first_row;
 	key->attno = attno;
 	key->chunkno = chunkno;

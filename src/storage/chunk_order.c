@@ -21,6 +21,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "utils/datum.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -122,7 +124,7 @@ typedef struct OrderCacheKey
 typedef struct OrderCacheEntry
 {
 	OrderCacheKey key;			/* hash key */
-	RelFileNode node;
+	RelFileLocator node;
 	uint32		changes;		/* directory in-place changes when checked */
 	uint32		count;			/* directory entries when checked */
 	int			checked;		/* row groups checked, by row number */
@@ -252,16 +254,16 @@ ColstoreColumnStoredInOrder(Relation rel, int attno)
 	key.attno = attno;
 	entry = hash_search(OrderCache, &key, HASH_ENTER, &found);
 	if (found && entry->count == dir->count && entry->changes == dir->changes &&
-		RelFileNodeEquals(entry->node, rel->rd_node))
+		RelFileLocatorEquals(entry->node, rel->rd_locator))
 		return entry->sorted && dir->ngroups > 0;
 	/* start over unless only row groups after the checked ones came */
-	if (!found || !RelFileNodeEquals(entry->node, rel->rd_node) ||
+	if (!found || !RelFileLocatorEquals(entry->node, rel->rd_locator) ||
 		entry->changes != dir->changes || entry->checked > dir->ngroups ||
 		(entry->checked > 0 && GroupEnd(dir, entry->checked - 1) != entry->end_row))
 	{
 		if (found)
 			ForgetMax(entry);
-		entry->node = rel->rd_node;
+		entry->node = rel->rd_locator;
 		entry->changes = dir->changes;
 		entry->count = 0;		/* set once a check has finished */
 		entry->checked = 0;

@@ -5,9 +5,10 @@
  *	  and its descriptions (pg_waldump, error contexts).
  *
  * The record kinds and their layouts are in colstore_wal.h; the decode
- * callback is in logical_decode.c, the only record with a page change
- * (XLOG_COLSTORE_DELETE) is replayed by undecoded_delete.c.  The records for
- * logical decoding change no page, so their redo does nothing.
+ * callback is in logical_decode.c; the records that change pages are
+ * replayed where they are written (undecoded_delete.c, delta_wal.c,
+ * delta_freeze.c).  The records for logical decoding change no page, so
+ * their redo does nothing.
  *
  * IDENTIFICATION
  *	  src/storage/colstore_wal.c
@@ -15,6 +16,8 @@
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
+
+#include "pg_compat.h"
 
 #include "access/xlog_internal.h"
 #include "miscadmin.h"
@@ -87,6 +90,12 @@ ColstoreRedo(XLogReaderState *record)
 		case XLOG_COLSTORE_DELETE:
 			DeleteUndecodedRedo(record);
 			break;
+		case XLOG_COLSTORE_PRUNE:
+			DeltaPruneRedo(record);
+			break;
+		case XLOG_COLSTORE_FREEZE:
+			DeltaFreezeRedo(record);
+			break;
 		default:
 			elog(PANIC, "colstore redo: unknown record kind %u", info);
 	}
@@ -104,8 +113,8 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 		xl_colstore_insert *xlrec = (xl_colstore_insert *) data;
 
 		appendStringInfo(buf, "rel %u/%u/%u; xid %u; rows %u; columns %u%s",
-						 xlrec->node.spcNode, xlrec->node.dbNode,
-						 xlrec->node.relNode, xlrec->xid, xlrec->nrows,
+						 LocatorSpcOid(xlrec->node), LocatorDbOid(xlrec->node),
+						 LocatorNumber(xlrec->node), xlrec->xid, xlrec->nrows,
 						 xlrec->natts,
 						 (xlrec->flags & COLSTORE_INSERT_SPECULATIVE) ?
 						 "; speculative" : "");
@@ -117,8 +126,8 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 		xl_colstore_spec_outcome *xlrec = (xl_colstore_spec_outcome *) data;
 
 		appendStringInfo(buf, "rel %u/%u/%u; xid %u",
-						 xlrec->node.spcNode, xlrec->node.dbNode,
-						 xlrec->node.relNode, xlrec->xid);
+						 LocatorSpcOid(xlrec->node), LocatorDbOid(xlrec->node),
+						 LocatorNumber(xlrec->node), xlrec->xid);
 	}
 	else if (info == XLOG_COLSTORE_DELETE &&
 			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_delete))
@@ -127,6 +136,22 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 
 		appendStringInfo(buf, "off %u; xmax %u; flags 0x%02X",
 						 xlrec->offnum, xlrec->xmax, xlrec->flags);
+	}
+	else if (info == XLOG_COLSTORE_PRUNE &&
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_prune))
+	{
+		xl_colstore_prune *xlrec = (xl_colstore_prune *) data;
+
+		appendStringInfo(buf, "conflict xid %u; dead %u; unused %u",
+						 xlrec->conflict_xid, xlrec->ndead, xlrec->nunused);
+	}
+	else if (info == XLOG_COLSTORE_FREEZE &&
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_freeze))
+	{
+		xl_colstore_freeze *xlrec = (xl_colstore_freeze *) data;
+
+		appendStringInfo(buf, "conflict xid %u; frozen %u",
+						 xlrec->conflict_xid, xlrec->nplans);
 	}
 }
 
@@ -143,6 +168,10 @@ ColstoreIdentify(uint8 info)
 			return "SPEC_ABORT";
 		case XLOG_COLSTORE_DELETE:
 			return "DELETE";
+		case XLOG_COLSTORE_PRUNE:
+			return "PRUNE";
+		case XLOG_COLSTORE_FREEZE:
+			return "FREEZE";
 	}
 	return NULL;
 }

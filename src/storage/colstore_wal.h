@@ -22,6 +22,13 @@
  *	  compaction moved into row groups), and replayed like it, but ignored
  *	  by logical decoding: a move, or a change of colstore's own options
  *	  table, is not a change of user data (undecoded_delete.c).
+ *	- XLOG_COLSTORE_PRUNE, XLOG_COLSTORE_FREEZE: VACUUM of the heap pages
+ *	  inside a colstore relation (delta_vacuum.c), which treats every
+ *	  version as indexed and so cannot use heap's records (their redo
+ *	  asserts HOT invariants colstore does not keep, and their layout
+ *	  changed in 16 and 17): items made dead or unused, tuples frozen
+ *	  (delta_wal.c, delta_freeze.c).  Without the resource manager they
+ *	  are logged as full page images instead.
  *
  * The records need the resource manager registered in every process that
  * writes or replays them, so colstore must be in shared_preload_libraries;
@@ -36,10 +43,10 @@
 #define COLSTORE_WAL_H
 
 #include "access/xlogreader.h"
+#include "pg_compat.h"
 #include "encoding/chunk_encoding.h"
 #include "lib/stringinfo.h"
 #include "storage/itemptr.h"
-#include "storage/relfilenode.h"
 #include "utils/rel.h"
 
 /*
@@ -55,6 +62,8 @@
 #define XLOG_COLSTORE_SPEC_CONFIRM	0x10
 #define XLOG_COLSTORE_SPEC_ABORT	0x20
 #define XLOG_COLSTORE_DELETE		0x30
+#define XLOG_COLSTORE_PRUNE			0x40
+#define XLOG_COLSTORE_FREEZE		0x50
 #define XLOG_COLSTORE_OPMASK		0x70
 
 /* xl_colstore_insert.flags */
@@ -69,7 +78,7 @@
  */
 typedef struct xl_colstore_insert
 {
-	RelFileNode node;
+	RelFileLocator node;
 	TransactionId xid;
 	uint32		nrows;
 	uint16		natts;
@@ -90,7 +99,7 @@ typedef struct xl_colstore_column
 /* XLOG_COLSTORE_SPEC_CONFIRM and XLOG_COLSTORE_SPEC_ABORT */
 typedef struct xl_colstore_spec_outcome
 {
-	RelFileNode node;
+	RelFileLocator node;
 	TransactionId xid;
 } xl_colstore_spec_outcome;
 
@@ -111,6 +120,41 @@ typedef struct xl_colstore_delete
 #define COLSTORE_DELETE_ALL_VISIBLE_CLEARED	0x01
 #define COLSTORE_DELETE_MOVED				0x02
 
+/*
+ * XLOG_COLSTORE_PRUNE: block 0 is a heap page, its data ndead offsets of
+ * items made LP_DEAD (their storage freed, which needs the cleanup lock),
+ * then nunused offsets of LP_DEAD items made LP_UNUSED.  Standby queries
+ * whose snapshots may see a version older than conflict_xid are cancelled
+ * first (InvalidTransactionId: none).
+ */
+typedef struct xl_colstore_prune
+{
+	TransactionId conflict_xid;
+	uint16		ndead;
+	uint16		nunused;
+} xl_colstore_prune;
+
+/*
+ * XLOG_COLSTORE_FREEZE: block 0 is a heap page, its data nplans
+ * xl_colstore_freeze_plan, each what heap_execute_freeze_tuple sets on the
+ * tuple at offset.
+ */
+typedef struct xl_colstore_freeze
+{
+	TransactionId conflict_xid;
+	uint16		nplans;
+} xl_colstore_freeze;
+
+typedef struct xl_colstore_freeze_plan
+{
+	TransactionId xmax;
+	OffsetNumber offset;
+	uint16		t_infomask2;
+	uint16		t_infomask;
+	uint8		frzflags;
+	uint8		pad;
+} xl_colstore_freeze_plan;
+
 /* colstore_wal.c */
 extern void ColstoreWalRegister(void);
 extern bool ColstoreWalAvailable(void);
@@ -121,6 +165,10 @@ struct LogicalDecodingContext;
 struct XLogRecordBuffer;
 extern void ColstoreDecode(struct LogicalDecodingContext *ctx,
 						   struct XLogRecordBuffer *buf);
+
+/* delta_wal.c and delta_freeze.c: redo */
+extern void DeltaPruneRedo(XLogReaderState *record);
+extern void DeltaFreezeRedo(XLogReaderState *record);
 
 /* undecoded_delete.c */
 extern bool DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid,

@@ -54,6 +54,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/xact.h"
@@ -205,7 +207,7 @@ FlushBatch(CompactBatch *batch)
 		RowNumberToItemPointer(first + i, &slot->tts_tid);
 		slot->tts_tableOid = RelationGetRelid(rel);
 		ResetPerTupleExprContext(batch->estate);
-		list_free(ExecInsertIndexTuples(batch->result_rel, slot, batch->estate,
+		list_free(ExecInsertIndexTuplesCompat(batch->result_rel, slot, batch->estate,
 										false, false, NULL, NIL));
 		ExecClearTuple(slot);
 	}

@@ -50,6 +50,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/relation.h"
 #include "access/xact.h"
 #include "commands/vacuum.h"
@@ -269,7 +271,8 @@ VacuumTable(Oid relid, MemoryContext cxt)
 	BufferAccessStrategy strategy;
 
 	memset(&params, 0, sizeof(params));
-	params.options = VACOPT_VACUUM | VACOPT_SKIP_LOCKED | VACOPT_PROCESS_TOAST;
+	params.options = VACOPT_VACUUM | VACOPT_SKIP_LOCKED | VACOPT_PROCESS_TOAST |
+		VACOPT_PROCESS_MAIN_IF_ANY;
 	params.freeze_min_age = -1;
 	params.freeze_table_age = -1;
 	params.multixact_freeze_min_age = -1;
@@ -292,7 +295,7 @@ VacuumTable(Oid relid, MemoryContext cxt)
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	pgstat_report_activity(STATE_RUNNING, "colstore compaction: vacuum");
-	vacuum(rels, &params, strategy, true);
+	VacuumRelations(rels, &params, strategy, cxt);
 	CommitTransactionCommand();
 	MemoryContextReset(cxt);
 }

@@ -39,6 +39,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/transam.h"
@@ -302,8 +304,16 @@ DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 	InsertingRelid = RelationGetRelid(rel);
 	PG_TRY();
 	{
+#if PG_HAS_TU_UPDATE_INDEXES
+		/* heap's answer is not colstore's: every version gets index entries */
+		TU_UpdateIndexes heap_answer;
+
+		result = heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
+							 lockmode, &heap_answer);
+#else
 		result = heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
 							 lockmode);
+#endif
 	}
 	PG_FINALLY();
 	{

@@ -43,6 +43,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/xact.h"
 #include "executor/executor.h"
@@ -103,7 +105,7 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 		return;
 	if (SomeInsertLarge(queryDesc->planstate, &limit))
 		return;
-	SmallLxid = MyProc->lxid;
+	SmallLxid = MyLocalTransactionId();
 	SmallCid = estate->es_output_cid;
 	CountedRows = 0;
 }
@@ -119,7 +121,7 @@ DeltaInsertWanted(CommandId cid)
 	/* the logical replication worker applies each row as a command of its own */
 	if (IsLogicalWorker())
 		return colstore_delta_insert_rows > 0;
-	if (cid != SmallCid || MyProc->lxid != SmallLxid)
+	if (cid != SmallCid || MyLocalTransactionId() != SmallLxid)
 		return false;
 	if (CountedRows >= (uint64) colstore_delta_insert_rows)
 		return false;

@@ -9,17 +9,18 @@
  * heap-only tuples LP_UNUSED at once, because heap has no index entries for
  * them, while colstore makes index entries for every version, HOT or not.
  * So this file does what heap's VACUUM does, page by page, with heap's own
- * WAL records (replayed by heapam on standbys and in crash recovery, with
- * heap's recovery conflicts), but treats every version as indexed:
+ * visibility and freezing decisions, but treats every version as indexed,
+ * and logs its page changes in colstore's own records (delta_wal.c,
+ * delta_freeze.c), with the recovery conflicts heap's records carry:
  *
  *	1. DeltaVacuumPage, under a cleanup lock (a page someone holds a pin on
  *	   is left for the next VACUUM, unless the VACUUM is aggressive and the
- *	   page needs freezing, as heap's VACUUM waits only then): versions dead to everyone (HeapTupleSatisfiesVacuum against
- *	   OldestXmin) become LP_DEAD, logged as XLOG_HEAP2_PRUNE with the
- *	   removed xid horizon; the versions that stay are frozen as
- *	   heap_prepare_freeze_tuple decides (XLOG_HEAP2_FREEZE_PAGE).  A pruned
- *	   ordinary version's TID goes to the dead items, whose index entries
- *	   the caller removes.
+ *	   page needs freezing, as heap's VACUUM waits only then): versions dead
+ *	   to everyone (HeapTupleSatisfiesVacuum against OldestXmin) become
+ *	   LP_DEAD, logged as XLOG_COLSTORE_PRUNE with the removed xid horizon;
+ *	   the versions that stay are frozen as heap_prepare_freeze_tuple
+ *	   decides (XLOG_COLSTORE_FREEZE).  A pruned ordinary version's TID goes
+ *	   to the dead items, whose index entries the caller removes.
  *	2. A pruned promoted copy (mvcc/row_state.c) stays LP_DEAD for good:
  *	   its row's promotion map slot keeps pointing at it, and an LP_DEAD
  *	   copy reads as "deleted for everyone".  Its heap position is recorded
@@ -27,15 +28,17 @@
  *	   the row's own TID.  An item a map points at is therefore never made
  *	   reusable, so no reader can follow a slot to an unrelated tuple.
  *	3. DeltaVacuumReuseItems, after the index entries are gone: the ordinary
- *	   versions' LP_DEAD items become LP_UNUSED (XLOG_HEAP2_VACUUM), and the
- *	   page's free space goes to the free space map, where heap_insert and
- *	   heap_update find it.
+ *	   versions' LP_DEAD items become LP_UNUSED (XLOG_COLSTORE_PRUNE again),
+ *	   and the page's free space goes to the free space map, where
+ *	   heap_insert and heap_update find it.
  *
  * Dead heap-only (HOT) tuples become LP_DEAD too, where heap would make
- * them LP_UNUSED: they have index entries here.  heapam's redo of the
- * prune record asserts that no heap-only tuple becomes LP_DEAD, so a server
- * built with assertions would stop replaying it; PostgreSQL's packaged
- * servers have none, and replay exactly what this file does.
+ * them LP_UNUSED: they have index entries here.  heapam's redo of its prune
+ * record asserts that no heap-only tuple becomes LP_DEAD; colstore's own
+ * record has no such rule.  (Builds before 0.2 wrote heap's records; a
+ * server replaying such WAL replays them with heapam.)  Without colstore's
+ * resource manager (colstore not in shared_preload_libraries) the changes
+ * are logged as full page images instead, after the recovery conflict.
  *
  * An LP_DEAD item found at the start of a VACUUM is taken for a pruned
  * copy.  An ordinary version's LP_DEAD item outlives its VACUUM only if
@@ -49,6 +52,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/heapam_xlog.h"
 #include "access/xloginsert.h"
@@ -60,8 +65,10 @@
 #include "utils/rel.h"
 
 #include "mvcc/row_state.h"
+#include "storage/delta_freeze.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
+#include "storage/delta_wal.h"
 
 /*
  * DeltaVacuumBegin
@@ -73,42 +80,24 @@
 void
 DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas, double extra_items)
 {
-	int			work_mem_kb = (IsAutoVacuumWorkerProcess() && autovacuum_work_mem != -1) ?
+	int			work_mem_kb = (InAutoVacuumWorker() && autovacuum_work_mem != -1) ?
 		autovacuum_work_mem : maintenance_work_mem;
 	double		by_memory = (double) work_mem_kb * 1024 / (2 * sizeof(ItemPointerData));
 	double		needed = (double) ndeltas * MaxHeapTuplesPerPage + extra_items;
 	int			max_items;
 
 	max_items = (int) Min(by_memory, needed);
-	max_items = Min(max_items, (int) ((MaxAllocSize - offsetof(VacDeadItems, items)) /
+	max_items = Min(max_items, (int) ((MaxAllocSize - offsetof(DeadTids, items)) /
 									  sizeof(ItemPointerData)));
 	max_items = Max(max_items, MaxHeapTuplesPerPage);
 
-	vs->dead_items = palloc(vac_max_items_to_alloc_size(max_items));
+	vs->dead_items = palloc(offsetof(DeadTids, items) + sizeof(ItemPointerData) * max_items);
 	vs->dead_items->max_items = max_items;
 	vs->dead_items->num_items = 0;
 	vs->dead_copies = palloc(sizeof(ItemPointerData) * max_items);
 	vs->ndead_copies = 0;
 	vs->live_versions = vs->dead_versions = 0;
 	vs->removed_versions = vs->deleted_rows = vs->pruned_copies = 0;
-}
-
-/* Log the LP_DEAD marking of ndead items of buf, as heap's pruning does. */
-static void
-LogPrune(Buffer buf, TransactionId latest_removed, OffsetNumber *dead, int ndead)
-{
-	xl_heap_prune xlrec;
-	XLogRecPtr	recptr;
-
-	xlrec.latestRemovedXid = latest_removed;
-	xlrec.nredirected = 0;
-	xlrec.ndead = ndead;
-	XLogBeginInsert();
-	XLogRegisterData((char *) &xlrec, SizeOfHeapPrune);
-	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-	XLogRegisterBufData(0, (char *) dead, ndead * sizeof(OffsetNumber));
-	recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_PRUNE);
-	PageSetLSN(BufferGetPage(buf), recptr);
 }
 
 /*
@@ -141,6 +130,7 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 		HeapTupleData tuple;
 		HTSV_Result res;
 		bool		copy;
+		bool		would_freeze;
 
 		if (ItemIdIsDead(lp))
 			vs->deleted_rows += 1;
@@ -149,12 +139,12 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 		res = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
 		CountVersion(vs, copy, res);
-		(void) heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
-									   &vs->new_frozen_xid, &vs->new_min_mxid);
+		DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid, &vs->new_min_mxid,
+							  &would_freeze);
 	}
 }
 
-/* Make items dead[0..ndead) of the page in buf LP_DEAD, as heap's pruning logs it. */
+/* Make items dead[0..ndead) of the page in buf LP_DEAD, and log it. */
 static void
 PruneItems(Relation rel, Buffer buf, TransactionId latest_removed,
 		   OffsetNumber *dead, int ndead)
@@ -169,30 +159,7 @@ PruneItems(Relation rel, Buffer buf, TransactionId latest_removed,
 	PageClearFull(page);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(rel))
-		LogPrune(buf, latest_removed, dead, ndead);
-	END_CRIT_SECTION();
-}
-
-/* Freeze the tuples frozen[0..nfrozen) describe on the page in buf. */
-static void
-FreezeItems(Relation rel, Buffer buf, TransactionId freeze_limit,
-			xl_heap_freeze_tuple *frozen, int nfrozen)
-{
-	Page		page = BufferGetPage(buf);
-	int			i;
-
-	START_CRIT_SECTION();
-	MarkBufferDirty(buf);
-	for (i = 0; i < nfrozen; i++)
-		heap_execute_freeze_tuple((HeapTupleHeader)
-								  PageGetItem(page, PageGetItemId(page, frozen[i].offset)),
-								  &frozen[i]);
-	if (RelationNeedsWAL(rel))
-	{
-		XLogRecPtr	recptr = log_heap_freeze(rel, buf, freeze_limit, frozen, nfrozen);
-
-		PageSetLSN(page, recptr);
-	}
+		LogDeltaPrune(rel, buf, latest_removed, dead, ndead, NULL, 0);
 	END_CRIT_SECTION();
 }
 
@@ -210,10 +177,9 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 	HTSV_Result res[MaxHeapTuplesPerPage + 1];
 	OffsetNumber dead[MaxHeapTuplesPerPage];
-	xl_heap_freeze_tuple frozen[MaxHeapTuplesPerPage];
+	DeltaPageFreeze freeze;
 	TransactionId latest_removed = InvalidTransactionId;
 	int			ndead = 0;
-	int			nfrozen = 0;
 	OffsetNumber off;
 
 	/* judge every version once; the decisions below all use this verdict */
@@ -232,11 +198,12 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		return false;
 
 	ndead = 0;
+	DeltaFreezeBegin(&freeze, vs);
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		HeapTupleData tuple;
 		bool		copy;
-		bool		totally_frozen;
+		bool		would_freeze;
 
 		if (ItemIdIsDead(PageGetItemId(page, off)))
 			vs->deleted_rows += 1;	/* pruned before: a deleted row's copy */
@@ -245,7 +212,7 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 		if (res[off] == HEAPTUPLE_DEAD && vs->may_prune)
 		{
-			HeapTupleHeaderAdvanceLatestRemovedXid(tuple.t_data, &latest_removed);
+			HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
 			dead[ndead++] = off;
 			if (copy)
 			{
@@ -267,22 +234,15 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		if (res[off] == HEAPTUPLE_DEAD)
 		{
 			/* stays for a later VACUUM; it cannot be frozen */
-			(void) heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
-										   &vs->new_frozen_xid, &vs->new_min_mxid);
+			DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid, &vs->new_min_mxid,
+								  &would_freeze);
 			continue;
 		}
-		if (heap_prepare_freeze_tuple(tuple.t_data,
-									  RelationGetForm(rel)->relfrozenxid,
-									  RelationGetForm(rel)->relminmxid,
-									  vs->freeze_limit, vs->multi_cutoff,
-									  &frozen[nfrozen], &totally_frozen,
-									  &vs->new_frozen_xid, &vs->new_min_mxid))
-			frozen[nfrozen++].offset = off;
+		DeltaFreezeTuple(&freeze, rel, tuple.t_data, off, vs);
 	}
 	if (ndead > 0)
 		PruneItems(rel, buf, latest_removed, dead, ndead);
-	if (nfrozen > 0)
-		FreezeItems(rel, buf, vs->freeze_limit, frozen, nfrozen);
+	DeltaFreezeFinish(&freeze, rel, buf, vs);
 	return true;
 }
 
@@ -302,10 +262,12 @@ PageNeedsFreezing(Relation rel, Buffer buf, const DeltaVacuumState *vs)
 		HeapTupleData tuple;
 		TransactionId xid = vs->new_frozen_xid;
 		MultiXactId mxid = vs->new_min_mxid;
+		bool		would_freeze;
 
-		if (HeapVersionRead(rel, buf, off, &tuple) &&
-			heap_tuple_would_freeze(tuple.t_data, vs->freeze_limit, vs->multi_cutoff,
-									&xid, &mxid))
+		if (!HeapVersionRead(rel, buf, off, &tuple))
+			continue;
+		DeltaTupleWouldFreeze(tuple.t_data, vs, &xid, &mxid, &would_freeze);
+		if (would_freeze)
 			return true;
 	}
 	return false;
@@ -355,7 +317,7 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
 /*
  * DeltaVacuumReusePageItems
  *		Make the LP_DEAD items offsets[0..n) of heap page blkno reusable
- *		(others are left alone), logged as heap's XLOG_HEAP2_VACUUM, and
+ *		(others are left alone), logged as XLOG_COLSTORE_PRUNE, and
  *		give the page's free space to the free space map.  Call only when
  *		no index entry and no promotion map slot names them.
  */
@@ -391,18 +353,7 @@ DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets
 		PageTruncateLinePointerArray(page);
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(rel))
-		{
-			xl_heap_vacuum xlrec;
-			XLogRecPtr	recptr;
-
-			xlrec.nunused = nunused;
-			XLogBeginInsert();
-			XLogRegisterData((char *) &xlrec, SizeOfHeapVacuum);
-			XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
-			XLogRegisterBufData(0, (char *) unused, nunused * sizeof(OffsetNumber));
-			recptr = XLogInsert(RM_HEAP2_ID, XLOG_HEAP2_VACUUM);
-			PageSetLSN(page, recptr);
-		}
+			LogDeltaPrune(rel, buf, InvalidTransactionId, NULL, 0, unused, nunused);
 		END_CRIT_SECTION();
 	}
 	freespace = PageGetHeapFreeSpace(page);
@@ -420,7 +371,7 @@ DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets
 void
 DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs)
 {
-	VacDeadItems *items = vs->dead_items;
+	DeadTids   *items = vs->dead_items;
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	int			i = 0;
 
@@ -448,6 +399,31 @@ DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs)
 		if (n > 0)
 			DeltaVacuumReusePageItems(rel, dir->entries[index].rg_header.sp_block, offsets, n,
 						   vs->strategy);
-		vacuum_delay_point();
+		VacuumDelayPoint();
 	}
+}
+
+/* Index AM bulk-delete callback: is tid among the (sorted) dead TIDs? */
+static bool
+DeadTidReaped(ItemPointer tid, void *state)
+{
+	DeadTids   *dead = (DeadTids *) state;
+
+	return bsearch(tid, dead->items, dead->num_items, sizeof(ItemPointerData),
+				   (int (*) (const void *, const void *)) ItemPointerCompare) != NULL;
+}
+
+/*
+ * DeadTidsBulkDelete
+ *		Remove the index entries of the sorted TIDs in dead from the index of
+ *		ivinfo, reporting as heap's VACUUM does (vac_bulkdel_one_index).
+ */
+IndexBulkDeleteResult *
+DeadTidsBulkDelete(IndexVacuumInfo *ivinfo, IndexBulkDeleteResult *stats, DeadTids *dead)
+{
+	stats = index_bulk_delete(ivinfo, stats, DeadTidReaped, dead);
+	ereport(ivinfo->message_level,
+			(errmsg("scanned index \"%s\" to remove %d row versions",
+					RelationGetRelationName(ivinfo->index), dead->num_items)));
+	return stats;
 }

@@ -13,9 +13,21 @@
 #define DELTA_VACUUM_H
 
 #include "commands/vacuum.h"
+#include "pg_compat.h"
 #include "storage/buf.h"
 #include "storage/directory.h"
 #include "utils/rel.h"
+
+/*
+ * TIDs whose index entries VACUUM removes, kept sorted for the bulk delete
+ * (colstore's own array: heap's changed from an array to a TidStore in 17).
+ */
+typedef struct DeadTids
+{
+	int			max_items;
+	int			num_items;
+	ItemPointerData items[FLEXIBLE_ARRAY_MEMBER];
+} DeadTids;
 
 typedef struct DeltaVacuumState
 {
@@ -23,6 +35,9 @@ typedef struct DeltaVacuumState
 	TransactionId oldest_xmin;	/* versions dead before it are removed */
 	TransactionId freeze_limit; /* xids before it are frozen */
 	MultiXactId multi_cutoff;	/* multixacts before it are frozen */
+#if PG_HAS_VACUUM_CUTOFFS
+	struct VacuumCutoffs cutoffs;	/* the same, as heap's freezing takes them */
+#endif
 	bool		may_prune;		/* false: remove nothing (INDEX_CLEANUP off) */
 	bool		wait_for_pins;	/* aggressive: wait for every page's cleanup lock */
 	BufferAccessStrategy strategy;
@@ -32,7 +47,7 @@ typedef struct DeltaVacuumState
 	MultiXactId new_min_mxid;
 
 	/* TIDs whose index entries must go, then be made reusable */
-	VacDeadItems *dead_items;
+	DeadTids   *dead_items;
 	/* heap positions of promoted copies pruned in this VACUUM */
 	ItemPointerData *dead_copies;
 	int			ndead_copies;
@@ -50,6 +65,9 @@ extern void DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas,
 extern bool DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
 							DeltaVacuumState *vs);
 extern void DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs);
+extern IndexBulkDeleteResult *DeadTidsBulkDelete(IndexVacuumInfo *ivinfo,
+												 IndexBulkDeleteResult *stats,
+												 DeadTids *dead);
 extern void DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets,
 									  int n, BufferAccessStrategy strategy);
 

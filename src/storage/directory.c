@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "storage/bufmgr.h"
 #include "utils/hsearch.h"
@@ -93,7 +95,7 @@ NewDirectory(Relation rel)
 	dir = MemoryContextAllocZero(cxt, sizeof(ColstoreDirectory));
 	dir->cxt = cxt;
 	dir->relid = RelationGetRelid(rel);
-	dir->node = rel->rd_node;
+	dir->node = rel->rd_locator;
 	dir->capacity = 16;
 	dir->entries = MemoryContextAlloc(cxt, sizeof(RowGroupDirEntry) * dir->capacity);
 	dir->pages_capacity = 4;
@@ -318,12 +320,12 @@ DirectoryGet(Relation rel)
 	dir = entry->dir;
 
 	/* a cached directory of this file means its metapage exists */
-	if (dir != NULL && dir->count > 0 && RelFileNodeEquals(dir->node, rel->rd_node))
+	if (dir != NULL && dir->count > 0 && RelFileLocatorEquals(dir->node, rel->rd_locator))
 		ColstoreReadExistingMeta(rel, &meta);
 	else
 		ColstoreReadMeta(rel, &meta);
 	if (dir != NULL &&
-		(!RelFileNodeEquals(dir->node, rel->rd_node) ||
+		(!RelFileLocatorEquals(dir->node, rel->rd_locator) ||
 		 dir->changes != meta.cm_dir_changes ||
 		 dir->count > meta.cm_dir_count))
 	{

@@ -11,7 +11,7 @@
 #ifndef DIRECTORY_H
 #define DIRECTORY_H
 
-#include "storage/relfilenode.h"
+#include "pg_compat.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -23,7 +23,7 @@
 typedef struct ColstoreDirectory
 {
 	Oid			relid;
-	RelFileNode node;
+	RelFileLocator node;
 	uint32		count;			/* entries read (== cm_dir_count) */
 	uint32		changes;		/* cm_dir_changes when read */
 	uint64		next_row;		/* cm_next_row when read */

@@ -31,7 +31,8 @@
  *	  Standby queries get the conflict first: a record whose redo only
  *	  cancels the queries with xmin at or before the newest stamp.  Stock
  *	  PostgreSQL has one such record, btree's "reuse page"
- *	  (XLOG_BTREE_REUSE_PAGE); it names this relation and touches no page.
+ *	  (XLOG_BTREE_REUSE_PAGE); it names this relation and touches no page
+ *	  (LogStandbyConflict, delta_wal.c).
  *
  * Row numbers are never reused, so index entries that still name a retired
  * group's rows (left by a VACUUM that failed before its index pass) read as
@@ -44,9 +45,10 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
-#include "access/nbtxlog.h"
 #include "access/transam.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
@@ -58,6 +60,7 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_vacuum.h"
+#include "storage/delta_wal.h"
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
@@ -167,7 +170,7 @@ GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy
 		uint32		deleted;
 		uint32		pruned;
 
-		vacuum_delay_point();
+		VacuumDelayPoint();
 		if (!RowGroupInsertCommitted(&e))
 			continue;
 		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
@@ -199,29 +202,6 @@ StampPassed(const RowGroupDirEntry *e, TransactionId oldest_xmin)
 {
 	return !TransactionIdIsNormal(e->rg_xmin) ||
 		TransactionIdPrecedes(e->rg_xmin, oldest_xmin);
-}
-
-/*
- * Cancel the standby queries that may still read groups retired at or
- * before stamp, before their space is reused.
- */
-static void
-LogStandbyConflict(Relation rel, TransactionId stamp)
-{
-	FullTransactionId next = ReadNextFullTransactionId();
-	uint32		epoch = EpochFromFullTransactionId(next);
-	xl_btree_reuse_page xlrec;
-
-	if (!RelationNeedsWAL(rel) || !XLogStandbyInfoActive() || !TransactionIdIsNormal(stamp))
-		return;
-	if (stamp > XidFromFullTransactionId(next))
-		epoch--;				/* the stamp is from the previous epoch */
-	xlrec.node = rel->rd_node;
-	xlrec.block = COLSTORE_METAPAGE_BLKNO;
-	xlrec.latestRemovedFullXid = FullTransactionIdFromEpochAndXid(epoch, stamp);
-	XLogBeginInsert();
-	XLogRegisterData((char *) &xlrec, SizeOfBtreeReusePage);
-	XLogInsert(RM_BTREE_ID, XLOG_BTREE_REUSE_PAGE);
 }
 
 /* Next block of the page stream after blkno, or an error if it has none. */
@@ -336,7 +316,7 @@ FreeCopyItems(Relation rel, const RowGroupDirEntry *group, BufferAccessStrategy 
 				offsets[n++] = ItemPointerGetOffsetNumber(&copies[i]);
 		if (n > 0)
 			DeltaVacuumReusePageItems(rel, blkno, offsets, n, strategy);
-		vacuum_delay_point();
+		VacuumDelayPoint();
 	}
 	pfree(copies);
 }
@@ -415,7 +395,7 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 		int			nmap;
 		int			j;
 
-		vacuum_delay_point();
+		VacuumDelayPoint();
 		list.n = 0;
 		if (e.rg_header.sp_block != InvalidBlockNumber)
 			CollectStreamPages(rel, groups[i], &e, meta.cm_stream_tail, strategy, &list);
@@ -436,7 +416,7 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 			FreeCopyItems(rel, &e, strategy);
 		for (j = 0; j < list.n; j++)
 		{
-			vacuum_delay_point();
+			VacuumDelayPoint();
 			GivePageToHeap(rel, list.pages[j], strategy);
 		}
 		freed_pages += list.n;

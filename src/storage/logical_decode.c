@@ -26,6 +26,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/htup_details.h"
 #include "access/tupdesc.h"
 #include "replication/decode.h"
@@ -112,6 +114,7 @@ RecordTupleDesc(const InsertRecord *rec)
 		attr->attalign = col->typalign;
 		attr->attstorage = col->typstorage;
 		attr->atttypmod = -1;
+		PopulateCompactAttribute(desc, att);
 	}
 	return desc;
 }
@@ -120,11 +123,12 @@ RecordTupleDesc(const InsertRecord *rec)
  * Build row values[] / isnull[] as a tuple in a reorder buffer tuple
  * buffer, laid out as heap_form_tuple does, header fields zeroed.
  */
-static ReorderBufferTupleBuf *
+static ChangeTuple
 FormChangeTuple(ReorderBuffer *rb, TupleDesc desc, Datum *values,
 				bool *isnull)
 {
-	ReorderBufferTupleBuf *tb;
+	ChangeTuple ct;
+	HeapTuple	tuple;
 	HeapTupleHeader td;
 	bool		hasnull = false;
 	Size		hoff;
@@ -139,17 +143,18 @@ FormChangeTuple(ReorderBuffer *rb, TupleDesc desc, Datum *values,
 	hoff = MAXALIGN(hoff);
 	data_len = heap_compute_data_size(desc, values, isnull);
 
-	tb = ReorderBufferGetTupleBuf(rb, hoff + data_len - SizeofHeapTupleHeader);
-	tb->tuple.t_len = hoff + data_len;
-	ItemPointerSetInvalid(&tb->tuple.t_self);
-	tb->tuple.t_tableOid = InvalidOid;
-	td = tb->tuple.t_data;
+	ct = ReorderBufferAllocTupleBuf(rb, hoff + data_len - SizeofHeapTupleHeader);
+	tuple = ChangeTupleData(ct);
+	tuple->t_len = hoff + data_len;
+	ItemPointerSetInvalid(&tuple->t_self);
+	tuple->t_tableOid = InvalidOid;
+	td = tuple->t_data;
 	memset(td, 0, hoff);
 	HeapTupleHeaderSetNatts(td, desc->natts);
 	td->t_hoff = hoff;
 	heap_fill_tuple(desc, values, isnull, (char *) td + hoff, data_len,
 					&td->t_infomask, hasnull ? td->t_bits : NULL);
-	return tb;
+	return ct;
 }
 
 /* Queue an INSERT (or speculative insertion) per row of the record. */
@@ -191,12 +196,12 @@ DecodeInsertRecord(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 			row_values[att] = values[att][row];
 			row_isnull[att] = isnull[att][row];
 		}
-		change = ReorderBufferGetChange(ctx->reorder);
+		change = ReorderBufferAllocChange(ctx->reorder);
 		change->action = (hdr->flags & COLSTORE_INSERT_SPECULATIVE) ?
 			REORDER_BUFFER_CHANGE_INTERNAL_SPEC_INSERT :
 			REORDER_BUFFER_CHANGE_INSERT;
 		change->origin_id = XLogRecGetOrigin(buf->record);
-		change->data.tp.relnode = hdr->node;
+		ChangeRelLocator(change) = hdr->node;
 		change->data.tp.newtuple = FormChangeTuple(ctx->reorder, desc,
 												   row_values, row_isnull);
 		change->data.tp.clear_toast_afterwards = true;
@@ -216,13 +221,13 @@ DecodeSpecOutcome(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 	if (XLogRecGetDataLen(buf->record) != sizeof(xl_colstore_spec_outcome))
 		CorruptRecord(buf, "speculative insertion outcome of the wrong size");
 	xlrec = (xl_colstore_spec_outcome *) XLogRecGetData(buf->record);
-	if (xlrec->node.dbNode != ctx->slot->data.database)
+	if (LocatorDbOid(xlrec->node) != ctx->slot->data.database)
 		return;
-	change = ReorderBufferGetChange(ctx->reorder);
+	change = ReorderBufferAllocChange(ctx->reorder);
 	change->action = confirmed ? REORDER_BUFFER_CHANGE_INTERNAL_SPEC_CONFIRM :
 		REORDER_BUFFER_CHANGE_INTERNAL_SPEC_ABORT;
 	change->origin_id = XLogRecGetOrigin(buf->record);
-	change->data.tp.relnode = xlrec->node;
+	ChangeRelLocator(change) = xlrec->node;
 	change->data.tp.clear_toast_afterwards = true;
 	ReorderBufferQueueChange(ctx->reorder, xlrec->xid, buf->origptr, change,
 							 false);
@@ -258,7 +263,8 @@ ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 
 	ReorderBufferProcessXid(ctx->reorder, XLogRecGetXid(buf->record),
 							buf->origptr);
-	if (info == XLOG_COLSTORE_DELETE)
+	if (info == XLOG_COLSTORE_DELETE || info == XLOG_COLSTORE_PRUNE ||
+		info == XLOG_COLSTORE_FREEZE)
 		return;					/* not a change of user data */
 	xid = RecordRowsXid(buf, info);
 	if (TransactionIdIsValid(xid))
@@ -283,7 +289,7 @@ ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 				InsertRecord rec;
 
 				ParseInsertRecord(buf, &rec);
-				if (rec.hdr->node.dbNode == ctx->slot->data.database)
+				if (LocatorDbOid(rec.hdr->node) == ctx->slot->data.database)
 					DecodeInsertRecord(ctx, buf, &rec);
 			}
 			MemoryContextSwitchTo(oldcxt);

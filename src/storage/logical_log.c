@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/xact.h"
 #include "access/xloginsert.h"
 #include "utils/memutils.h"
@@ -95,7 +97,7 @@ LogChunkRange(Relation rel, TupleDesc tupdesc, TransactionId xid,
 						   LOGICAL_RECORD_LIMIT / (1024 * 1024))));
 
 	memset(&xlrec, 0, sizeof(xlrec));
-	xlrec.node = rel->rd_node;
+	xlrec.node = rel->rd_locator;
 	xlrec.xid = xid;
 	xlrec.nrows = nrows;
 	xlrec.natts = (uint16) natts;

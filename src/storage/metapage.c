@@ -5,7 +5,7 @@
  *
  * A colstore relation is created empty: its main fork has no blocks until
  * the first writer initialises the metapage.  That keeps
- * relation_set_new_filenode, TRUNCATE and the init fork of UNLOGGED tables
+ * relation_set_new_filelocator, TRUNCATE and the init fork of UNLOGGED tables
  * trivial (an empty fork is a valid empty table), and it means readers must
  * treat "no blocks" as "no rows".
  *

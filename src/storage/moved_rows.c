@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/htup_details.h"
 #include "access/tableam.h"
 #include "access/transam.h"
@@ -50,7 +52,7 @@
 
 typedef struct SourcesCacheEntry
 {
-	RelFileNode node;
+	RelFileLocator node;
 	StreamPointer at;			/* rg_sources; sp_block Invalid: unused */
 	uint32		nrows;
 	int64	   *keys;			/* [nrows], ascending */
@@ -70,7 +72,7 @@ static MemoryContext SourcesCacheContext = NULL;
 
 typedef struct SourcesRange
 {
-	RelFileNode node;
+	RelFileLocator node;
 	StreamPointer at;
 	int64		first;
 	int64		last;
@@ -95,7 +97,7 @@ OutsideKnownRange(Relation rel, const RowGroupDirEntry *group, int64 key)
 
 	if (r->at.sp_block != group->rg_sources.sp_block ||
 		r->at.sp_offset != group->rg_sources.sp_offset ||
-		!RelFileNodeEquals(r->node, rel->rd_node))
+		!RelFileLocatorEquals(r->node, rel->rd_locator))
 		return false;
 	return key < r->first || key > r->last;
 }
@@ -118,7 +120,7 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 	for (i = 0; i < SOURCES_CACHE_SIZE; i++)
 	{
 		e = &SourcesCache[i];
-		if (e->keys != NULL && RelFileNodeEquals(e->node, rel->rd_node) &&
+		if (e->keys != NULL && RelFileLocatorEquals(e->node, rel->rd_locator) &&
 			e->at.sp_block == group->rg_sources.sp_block &&
 			e->at.sp_offset == group->rg_sources.sp_offset &&
 			e->nrows == group->rg_nrows)
@@ -151,14 +153,14 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 	e->keys = MemoryContextAlloc(SourcesCacheContext, sizeof(int64) * group->rg_nrows);
 	for (i = 0; i < group->rg_nrows; i++)
 		e->keys[i] = DatumGetInt64(values[i]);
-	e->node = rel->rd_node;
+	e->node = rel->rd_locator;
 	e->at = group->rg_sources;
 	e->nrows = group->rg_nrows;
 	if (group->rg_nrows > 0)
 	{
 		SourcesRange *r = RangeSlot(group);
 
-		r->node = rel->rd_node;
+		r->node = rel->rd_locator;
 		r->at = group->rg_sources;
 		r->first = e->keys[0];
 		r->last = e->keys[group->rg_nrows - 1];

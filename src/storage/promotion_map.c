@@ -25,6 +25,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
@@ -44,8 +46,7 @@
 #define LeafSlots(page)	((ItemPointerData *) ((char *) (page) + COLSTORE_DATA_START))
 
 /* Raise the error for a root page chain that ends too early. */
-static void
-pg_attribute_noreturn()
+pg_noreturn static void
 ReportShortMap(Relation rel, const RowGroupDirEntry *group)
 {
 	ereport(ERROR,

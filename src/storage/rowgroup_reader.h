@@ -13,6 +13,7 @@
 
 #include "access/tupdesc.h"
 #include "encoding/chunk_encoding.h"
+#include "pg_compat.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -51,8 +52,7 @@ extern bool RowGroupChunkMinMax(const RowGroupHeader *h, Form_pg_attribute att,
 								Datum *min, Datum *max);
 extern bool RowGroupChunkStatsMatch(const RowGroupHeader *h, Form_pg_attribute att,
 									int attno, uint32 chunkno);
-extern void RowGroupReportCorruption(Relation rel, uint32 dir_index,
-									 const char *column, const char *detail)
-			pg_attribute_noreturn();
+pg_noreturn extern void RowGroupReportCorruption(Relation rel, uint32 dir_index,
+												 const char *column, const char *detail);
 
 #endif							/* ROWGROUP_READER_H */

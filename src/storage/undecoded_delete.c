@@ -34,6 +34,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/heaptoast.h"
 #include "access/multixact.h"
@@ -191,7 +193,7 @@ DeleteUndecodedRedo(XLogReaderState *record)
 {
 	XLogRecPtr	lsn = record->EndRecPtr;
 	xl_colstore_delete *xlrec = (xl_colstore_delete *) XLogRecGetData(record);
-	RelFileNode node;
+	RelFileLocator node;
 	BlockNumber blkno;
 	ItemPointerData self;
 	Buffer		buffer;

@@ -33,6 +33,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/genam.h"
 #include "access/relation.h"
 #include "access/table.h"
@@ -56,7 +58,7 @@
 typedef struct PendingRows
 {
 	Oid			relid;			/* hash key */
-	RelFileNode node;			/* storage the rows belong to */
+	RelFileLocator node;			/* storage the rows belong to */
 	RowGroupBuilder *builder;	/* the rows */
 	ColstoreOptions opts;
 	SubTransactionId subid;		/* subtransaction of the buffered rows */
@@ -182,7 +184,7 @@ CreatePending(Relation rel)
 	pending = hash_search(PendingTable, &relid, HASH_ENTER, NULL);
 	pending->builder = NULL;
 	pending->seq = PendingSeq++;
-	pending->node = rel->rd_node;
+	pending->node = rel->rd_locator;
 	ColstoreGetOptions(relid, &pending->opts);
 	pending->subid = GetCurrentSubTransactionId();
 	pending->xid = GetCurrentTransactionId();
@@ -242,7 +244,7 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 	uint64		rownum;
 
 	if (pending != NULL &&
-		(!RelFileNodeEquals(pending->node, rel->rd_node) ||
+		(!RelFileLocatorEquals(pending->node, rel->rd_locator) ||
 		 !SameShape(pending->builder->tupdesc, RelationGetDescr(rel)) ||
 		 pending->subid != GetCurrentSubTransactionId()))
 	{
@@ -281,7 +283,7 @@ WriteBufferFlush(Relation rel)
 
 	if (pending == NULL)
 		return;
-	if (RelFileNodeEquals(pending->node, rel->rd_node))
+	if (RelFileLocatorEquals(pending->node, rel->rd_locator))
 		WritePending(rel, pending);
 	FreePending(pending);
 }
@@ -310,7 +312,7 @@ WriteBufferFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 	PendingRows *pending = LookupPending(RelationGetRelid(rel));
 
 	*found = false;
-	if (pending == NULL || !RelFileNodeEquals(pending->node, rel->rd_node) ||
+	if (pending == NULL || !RelFileLocatorEquals(pending->node, rel->rd_locator) ||
 		rownum < pending->first_row ||
 		rownum >= pending->first_row + pending->builder->nrows)
 		return false;

@@ -29,6 +29,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "access/genam.h"
 #include "access/heapam.h"
@@ -69,7 +71,7 @@ ForgetRelation(Relation rel)
 }
 
 void
-colstore_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
+colstore_relation_set_new_filelocator(Relation rel, const RelFileLocator *newrlocator,
 								   char persistence, TransactionId *freezeXid,
 								   MultiXactId *minmulti)
 {
@@ -77,14 +79,14 @@ colstore_relation_set_new_filenode(Relation rel, const RelFileNode *newrnode,
 
 	*freezeXid = RecentXmin;
 	*minmulti = GetOldestMultiXactId();
-	srel = RelationCreateStorage(*newrnode, persistence, true);
+	srel = RelationCreateStorage(*newrlocator, persistence, true);
 	if (persistence == RELPERSISTENCE_UNLOGGED)
 	{
 		Assert(rel->rd_rel->relkind == RELKIND_RELATION ||
 			   rel->rd_rel->relkind == RELKIND_MATVIEW ||
 			   rel->rd_rel->relkind == RELKIND_TOASTVALUE);
 		smgrcreate(srel, INIT_FORKNUM, false);
-		log_smgrcreate(newrnode, INIT_FORKNUM);
+		log_smgrcreate(newrlocator, INIT_FORKNUM);
 		smgrimmedsync(srel, INIT_FORKNUM);
 	}
 	smgrclose(srel);
@@ -100,15 +102,15 @@ colstore_relation_nontransactional_truncate(Relation rel)
 
 /* ALTER TABLE SET TABLESPACE: copy every fork block by block. */
 void
-colstore_relation_copy_data(Relation rel, const RelFileNode *newrnode)
+colstore_relation_copy_data(Relation rel, const RelFileLocator *newrlocator)
 {
 	SMgrRelation dstrel;
 	ForkNumber	fork;
 
 	WriteBufferFlush(rel);
 	FlushRelationBuffers(rel);
-	dstrel = smgropen(*newrnode, rel->rd_backend);
-	RelationCreateStorage(*newrnode, rel->rd_rel->relpersistence, true);
+	dstrel = smgropen(*newrlocator, rel->rd_backend);
+	RelationCreateStorage(*newrlocator, rel->rd_rel->relpersistence, true);
 	RelationCopyStorage(RelationGetSmgr(rel), dstrel, MAIN_FORKNUM,
 						rel->rd_rel->relpersistence);
 	for (fork = MAIN_FORKNUM + 1; fork <= MAX_FORKNUM; fork++)
@@ -119,7 +121,7 @@ colstore_relation_copy_data(Relation rel, const RelFileNode *newrnode)
 			if (RelationIsPermanent(rel) ||
 				(rel->rd_rel->relpersistence == RELPERSISTENCE_UNLOGGED &&
 				 fork == INIT_FORKNUM))
-				log_smgrcreate(newrnode, fork);
+				log_smgrcreate(newrlocator, fork);
 			RelationCopyStorage(RelationGetSmgr(rel), dstrel, fork,
 								rel->rd_rel->relpersistence);
 		}
@@ -163,7 +165,7 @@ CopyScanBegin(CopyScan *cs, Relation table, Relation index)
 	cs->tscan = NULL;
 	if (index != NULL)
 	{
-		cs->iscan = index_beginscan(table, index, SnapshotAny, 0, 0);
+		cs->iscan = IndexBeginScan(table, index, SnapshotAny, 0, 0);
 		index_rescan(cs->iscan, NULL, 0, NULL, 0);
 	}
 	else

@@ -13,14 +13,15 @@
 #define AM_DDL_H
 
 #include "access/tableam.h"
+#include "pg_compat.h"
 
-extern void colstore_relation_set_new_filenode(Relation rel,
-											   const RelFileNode *newrnode,
+extern void colstore_relation_set_new_filelocator(Relation rel,
+											   const RelFileLocator *newrlocator,
 											   char persistence,
 											   TransactionId *freezeXid,
 											   MultiXactId *minmulti);
 extern void colstore_relation_nontransactional_truncate(Relation rel);
-extern void colstore_relation_copy_data(Relation rel, const RelFileNode *newrnode);
+extern void colstore_relation_copy_data(Relation rel, const RelFileLocator *newrlocator);
 extern void colstore_relation_copy_for_cluster(Relation OldTable,
 											   Relation NewTable,
 											   Relation OldIndex, bool use_sort,

@@ -23,6 +23,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/tableam.h"
 #include "access/xact.h"
@@ -192,7 +194,7 @@ TM_Result
 colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 					  CommandId cid, Snapshot snapshot, Snapshot crosscheck,
 					  bool wait, TM_FailureData *tmfd, LockTupleMode *lockmode,
-					  bool *update_indexes)
+					  TU_UpdateIndexes *update_indexes)
 {
 	RowState	state;
 	TM_Result	result;
@@ -222,7 +224,7 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	}
 	TranslateFailure(rel, &state, otid, result, tmfd);
-	*update_indexes = (result == TM_Ok);
+	*update_indexes = (result == TM_Ok) ? TU_All : TU_None;
 	if (shouldFree)
 		heap_freetuple(tuple);
 	return result;
@@ -300,11 +302,11 @@ FindLastVersion(Relation rel, ItemPointer next, TransactionId prior_xmax,
 										  XLTW_FetchUpdated);
 						break;
 					case LockWaitSkip:
-						if (!ConditionalXactLockTableWait(SnapshotDirty.xmax))
+						if (!ConditionalXactLockWait(SnapshotDirty.xmax))
 							return TM_WouldBlock;
 						break;
 					case LockWaitError:
-						if (!ConditionalXactLockTableWait(SnapshotDirty.xmax))
+						if (!ConditionalXactLockWait(SnapshotDirty.xmax))
 							ereport(ERROR,
 									(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
 									 errmsg("could not obtain lock on row in relation \"%s\"",

@@ -12,6 +12,7 @@
 #define AM_DML_H
 
 #include "access/tableam.h"
+#include "pg_compat.h"
 
 extern TM_Result colstore_tuple_delete(Relation rel, ItemPointer tid,
 									   CommandId cid, Snapshot snapshot,
@@ -22,7 +23,7 @@ extern TM_Result colstore_tuple_update(Relation rel, ItemPointer otid,
 									   Snapshot snapshot, Snapshot crosscheck,
 									   bool wait, TM_FailureData *tmfd,
 									   LockTupleMode *lockmode,
-									   bool *update_indexes);
+									   TU_UpdateIndexes *update_indexes);
 extern TM_Result colstore_tuple_lock(Relation rel, ItemPointer tid,
 									 Snapshot snapshot, TupleTableSlot *slot,
 									 CommandId cid, LockTupleMode mode,

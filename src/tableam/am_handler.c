@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 #include "fmgr.h"
@@ -67,7 +69,7 @@ static const TableAmRoutine colstore_methods = {
 	.tuple_satisfies_snapshot = colstore_tuple_satisfies_snapshot,
 	.index_delete_tuples = colstore_index_delete_tuples,
 
-	.relation_set_new_filenode = colstore_relation_set_new_filenode,
+	.relation_set_new_filelocator = colstore_relation_set_new_filelocator,
 	.relation_nontransactional_truncate = colstore_relation_nontransactional_truncate,
 	.relation_copy_data = colstore_relation_copy_data,
 	.relation_copy_for_cluster = colstore_relation_copy_for_cluster,
@@ -84,7 +86,9 @@ static const TableAmRoutine colstore_methods = {
 
 	.relation_estimate_size = colstore_relation_estimate_size,
 
+#if !PG_BITMAP_SCAN_IN_AM
 	.scan_bitmap_next_block = colstore_scan_bitmap_next_block,
+#endif
 	.scan_bitmap_next_tuple = colstore_scan_bitmap_next_tuple,
 	.scan_sample_next_block = colstore_scan_sample_next_block,
 	.scan_sample_next_tuple = colstore_scan_sample_next_tuple

@@ -26,6 +26,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/genam.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
@@ -125,12 +127,15 @@ colstore_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 /*
  * Index AMs ask which of some TIDs are dead before removing their entries.
  * Entries already known dead (those we reported all_dead for) keep their
- * status; nothing else is declared dead, which is always safe.  There are
- * no deleted rows yet, so no snapshot conflict horizon either.
+ * status; nothing else is declared dead, which is always safe: a bottom-up
+ * deletion (which offers entries not known dead) gets none back, as
+ * tableam.h asks, by ndeltids = 0.  No snapshot conflict horizon either.
  */
 TransactionId
 colstore_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
+	if (delstate->bottomup)
+		delstate->ndeltids = 0;
 	return InvalidTransactionId;
 }
 
@@ -251,7 +256,7 @@ colstore_index_validate_scan(Relation table_rel, Relation index_rel,
 			Datum		ts_val;
 			bool		ts_isnull;
 
-			if (tuplesort_getdatum(state->tuplesort, true, &ts_val, &ts_isnull, NULL))
+			if (TuplesortGetDatum(state->tuplesort, true, &ts_val, &ts_isnull, NULL))
 			{
 				Assert(!ts_isnull);
 				itemptr_decode(&indexed, DatumGetInt64(ts_val));

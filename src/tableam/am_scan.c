@@ -30,6 +30,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/relscan.h"
 #include "access/skey.h"
 #include "access/tableam.h"
@@ -159,6 +161,10 @@ LoadGroups(ColstoreScanDesc s)
 	s->header = NULL;
 	ForgetChunk(s);
 	s->cur_block = InvalidBlockNumber;
+	s->bm_index = 0;
+#if PG_BITMAP_SCAN_IN_AM
+	s->bm_noffsets = 0;
+#endif
 }
 
 TableScanDesc
@@ -653,7 +659,7 @@ ApplyRowFilter(ColstoreScanDesc s, bool count)
 		s->counters.rows_filtered += removed;
 		/* seq_tup_read counts them, as it counts rows heap's quals reject */
 		if (pgstat_should_count_relation(rel))
-			rel->pgstat_info->t_counts.t_tuples_returned += removed;
+			PgStatTuplesReturned(rel->pgstat_info) += removed;
 	}
 	if (kept == 0)
 		s->chunk_pos = s->chunk_rows;
@@ -723,7 +729,7 @@ ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc)
 	s->chunk_pos = s->chunk_rows;
 	/* seq_tup_read, as row-by-row scans count it */
 	if (pgstat_should_count_relation(rel))
-		rel->pgstat_info->t_counts.t_tuples_returned += s->chunk_rows;
+		PgStatTuplesReturned(rel->pgstat_info) += s->chunk_rows;
 	return s->chunk_rows;
 }
 
@@ -1116,7 +1122,7 @@ colstore_parallelscan_initialize(Relation rel, ParallelTableScanDesc pscan)
 {
 	ParallelColstoreScanDesc p = (ParallelColstoreScanDesc) pscan;
 
-	p->base.phs_relid = RelationGetRelid(rel);
+	ParallelScanSetRelation(&p->base, rel);
 	p->base.phs_syncscan = false;
 	pg_atomic_init_u32(&p->next_group, 0);
 	return sizeof(ParallelColstoreScanDescData);

@@ -15,6 +15,10 @@
 #include "access/tableam.h"
 #include "executor/tuptable.h"
 #include "nodes/tidbitmap.h"
+#include "pg_compat.h"
+#if PG_ANALYZE_READS_STREAM
+#include "storage/read_stream.h"
+#endif
 
 struct SampleScanState;
 struct RowGroupHeader;
@@ -65,19 +69,32 @@ extern Size colstore_parallelscan_initialize(Relation rel,
 											 ParallelTableScanDesc pscan);
 extern void colstore_parallelscan_reinitialize(Relation rel,
 											   ParallelTableScanDesc pscan);
+#if PG_ANALYZE_READS_STREAM
+extern bool colstore_scan_analyze_next_block(TableScanDesc scan,
+											 ReadStream *stream);
+#else
 extern bool colstore_scan_analyze_next_block(TableScanDesc scan,
 											 BlockNumber blockno,
 											 BufferAccessStrategy bstrategy);
+#endif
 extern bool colstore_scan_analyze_next_tuple(TableScanDesc scan,
 											 TransactionId OldestXmin,
 											 double *liverows,
 											 double *deadrows,
 											 TupleTableSlot *slot);
+#if PG_BITMAP_SCAN_IN_AM
+extern bool colstore_scan_bitmap_next_tuple(TableScanDesc scan,
+											TupleTableSlot *slot,
+											bool *recheck,
+											uint64 *lossy_pages,
+											uint64 *exact_pages);
+#else
 extern bool colstore_scan_bitmap_next_block(TableScanDesc scan,
 											TBMIterateResult *tbmres);
 extern bool colstore_scan_bitmap_next_tuple(TableScanDesc scan,
 											TBMIterateResult *tbmres,
 											TupleTableSlot *slot);
+#endif
 extern bool colstore_scan_sample_next_block(TableScanDesc scan,
 											struct SampleScanState *scanstate);
 extern bool colstore_scan_sample_next_tuple(TableScanDesc scan,

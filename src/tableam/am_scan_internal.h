@@ -115,6 +115,12 @@ typedef struct ColstoreScanDescData
 	BlockNumber cur_block;
 	int			bm_index;
 	OffsetNumber cur_offset;
+#if PG_BITMAP_SCAN_IN_AM
+	/* the current bitmap page's offsets; -1: lossy, every offset */
+	int			bm_noffsets;
+	bool		bm_recheck;
+	OffsetNumber bm_offsets[TBM_MAX_TUPLES_PER_PAGE];
+#endif
 } ColstoreScanDescData;
 
 typedef ColstoreScanDescData *ColstoreScanDesc;

@@ -111,6 +111,29 @@ FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
 	return true;
 }
 
+/*
+ * colstore_scan_analyze_next_block
+ *		ANALYZE samples block numbers below the relation's size in pages; each
+ *		is taken as a pseudo-block of TIDs (ROWS_PER_TID_BLOCK rows).  From 17
+ *		the numbers come from a read stream: only the number is taken
+ *		(read_stream_next_block), the page itself is never read, and false
+ *		ends the sampling.  Before 17 false skips the block.
+ */
+#if PG_ANALYZE_READS_STREAM
+bool
+colstore_scan_analyze_next_block(TableScanDesc scan, ReadStream *stream)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	BufferAccessStrategy unused_strategy;
+	BlockNumber blockno = read_stream_next_block(stream, &unused_strategy);
+
+	if (blockno == InvalidBlockNumber || blockno >= COLSTORE_TID_BLOCK_LIMIT)
+		return false;
+	s->cur_block = blockno;
+	s->cur_offset = FirstOffsetNumber;
+	return true;
+}
+#else
 bool
 colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
 								 BufferAccessStrategy bstrategy)
@@ -121,6 +144,7 @@ colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
 	s->cur_offset = FirstOffsetNumber;
 	return blockno < COLSTORE_TID_BLOCK_LIMIT;
 }
+#endif
 
 bool
 colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
@@ -155,6 +179,78 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
 	return false;
 }
 
+/*
+ * Bitmap heap scans.  Before 18 the executor iterates the bitmap and hands
+ * each page to colstore_scan_bitmap_next_block, then asks for its rows; from
+ * 18 the scan iterates the bitmap itself (scan->st.rs_tbmiterator), one page
+ * at a time, from colstore_scan_bitmap_next_tuple.  A page is a pseudo-block
+ * of ROWS_PER_TID_BLOCK row numbers; a lossy page means all of them.
+ */
+#if PG_BITMAP_SCAN_IN_AM
+/* Make the bitmap's next page the current one; false at the bitmap's end. */
+static bool
+BitmapNextPage(ColstoreScanDesc s, uint64 *lossy_pages, uint64 *exact_pages)
+{
+	TBMIterateResult tbmres;
+
+	do
+	{
+		if (!tbm_iterate(&s->rs_base.st.rs_tbmiterator, &tbmres))
+			return false;
+	} while (tbmres.blockno >= COLSTORE_TID_BLOCK_LIMIT);
+
+	s->cur_block = tbmres.blockno;
+	s->cur_offset = FirstOffsetNumber;
+	s->bm_index = 0;
+	s->bm_recheck = tbmres.recheck;
+	if (tbmres.lossy)
+	{
+		s->bm_noffsets = -1;
+		(*lossy_pages)++;
+	}
+	else
+	{
+		s->bm_noffsets = tbm_extract_page_tuple(&tbmres, s->bm_offsets,
+												TBM_MAX_TUPLES_PER_PAGE);
+		(*exact_pages)++;
+	}
+	return true;
+}
+
+bool
+colstore_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
+								bool *recheck, uint64 *lossy_pages,
+								uint64 *exact_pages)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	for (;;)
+	{
+		OffsetNumber off;
+		bool		dead;
+
+		if (s->bm_noffsets >= 0 ? s->bm_index >= s->bm_noffsets
+			: s->cur_offset > ROWS_PER_TID_BLOCK)
+		{
+			if (!BitmapNextPage(s, lossy_pages, exact_pages))
+				break;
+			continue;
+		}
+		off = s->bm_noffsets >= 0 ? s->bm_offsets[s->bm_index++] : s->cur_offset++;
+		if (off < 1 || off > ROWS_PER_TID_BLOCK)
+			continue;
+		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+							slot, &dead))
+		{
+			*recheck = s->bm_recheck;
+			pgstat_count_heap_fetch(scan->rs_rd);
+			return true;
+		}
+	}
+	ExecClearTuple(slot);
+	return false;
+}
+#else
 bool
 colstore_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
 {
@@ -201,6 +297,7 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 	ExecClearTuple(slot);
 	return false;
 }
+#endif
 
 /* Number of pseudo-blocks covering every row number handed out so far. */
 static BlockNumber

@@ -35,8 +35,11 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/sysattr.h"
 #include "access/transam.h"
+#include "access/xact.h"
 #include "executor/tuptable.h"
 
 #include "tableam/am_slot.h"
@@ -84,6 +87,18 @@ ColstoreSlotGetSysAttr(TupleTableSlot *slot, int attnum, bool *isnull)
 			 errmsg("this system column is not available for this row of a colstore table")));
 	return (Datum) 0;			/* keep compiler quiet */
 }
+
+#if PG_SLOT_TELLS_CURRENT_XACT
+/* Was the slot's row inserted by this transaction?  (17's RI triggers ask.) */
+static bool
+ColstoreSlotIsCurrentXactTuple(TupleTableSlot *slot)
+{
+	bool		isnull;
+	Datum		xmin = ColstoreSlotGetSysAttr(slot, MinTransactionIdAttributeNumber, &isnull);
+
+	return TransactionIdIsCurrentTransactionId(DatumGetTransactionId(xmin));
+}
+#endif
 
 static void
 ColstoreSlotClear(TupleTableSlot *slot)
@@ -175,12 +190,21 @@ ColstoreSlotCopyHeapTuple(TupleTableSlot *slot)
 	return tuple;
 }
 
+#if PG_MINIMAL_TUPLE_HAS_EXTRA
+static MinimalTuple
+ColstoreSlotCopyMinimalTuple(TupleTableSlot *slot, Size extra)
+{
+	FetchAll(slot);
+	return TTSOpsVirtual.copy_minimal_tuple(slot, extra);
+}
+#else
 static MinimalTuple
 ColstoreSlotCopyMinimalTuple(TupleTableSlot *slot)
 {
 	FetchAll(slot);
 	return TTSOpsVirtual.copy_minimal_tuple(slot);
 }
+#endif
 
 /* Build TTSOpsColstore from TTSOpsVirtual; called from _PG_init. */
 void
@@ -189,6 +213,9 @@ ColstoreSlotOpsInit(void)
 	TTSOpsColstore = TTSOpsVirtual;
 	TTSOpsColstore.base_slot_size = sizeof(ColstoreTupleTableSlot);
 	TTSOpsColstore.getsysattr = ColstoreSlotGetSysAttr;
+#if PG_SLOT_TELLS_CURRENT_XACT
+	TTSOpsColstore.is_current_xact_tuple = ColstoreSlotIsCurrentXactTuple;
+#endif
 	TTSOpsColstore.clear = ColstoreSlotClear;
 	TTSOpsColstore.getsomeattrs = ColstoreSlotGetSomeAttrs;
 	TTSOpsColstore.materialize = ColstoreSlotMaterialize;

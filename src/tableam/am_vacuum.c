@@ -43,6 +43,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/heapam.h"
 #include "access/multixact.h"
 #include "access/transam.h"
@@ -133,11 +135,11 @@ AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngrou
 			copies = copies ? repalloc(copies, sizeof(ItemPointerData) * capacity) :
 				palloc(sizeof(ItemPointerData) * capacity);
 		}
-		vacuum_delay_point();
+		VacuumDelayPoint();
 		PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies);
 		for (i = 0; i < e->rg_nrows; i++)
 		{
-			VacDeadItems *items = vs->dead_items;
+			DeadTids   *items = vs->dead_items;
 
 			if (!ItemPointerIsValid(&copies[i]) ||
 				bsearch(&copies[i], vs->dead_copies, vs->ndead_copies,
@@ -163,7 +165,7 @@ static bool
 AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, int *group,
 					   uint32 *row, DeltaVacuumState *vs)
 {
-	VacDeadItems *items = vs->dead_items;
+	DeadTids   *items = vs->dead_items;
 
 	for (; *group < naborted; (*group)++, *row = 0)
 	{
@@ -180,13 +182,16 @@ AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, int *group
 
 /* What an index AM's bulk delete and cleanup get to know about the table. */
 static IndexVacuumInfo
-IndexVacuumInfoFor(Relation index, double heap_tuples, bool estimated, int elevel,
+IndexVacuumInfoFor(Relation table, Relation index, double heap_tuples, bool estimated, int elevel,
 				   BufferAccessStrategy bstrategy)
 {
 	IndexVacuumInfo ivinfo;
 
 	memset(&ivinfo, 0, sizeof(ivinfo));
 	ivinfo.index = index;
+#if PG_VACUUM_INFO_HAS_HEAPREL
+	ivinfo.heaprel = table;
+#endif
 	ivinfo.message_level = elevel;
 	ivinfo.strategy = bstrategy;
 	ivinfo.estimated_count = estimated;
@@ -217,10 +222,10 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
 	for (i = 0; i < nindexes && index_cleanup; i++)
 	{
-		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(indrels[i], RelationGetForm(rel)->reltuples,
+		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(rel, indrels[i], RelationGetForm(rel)->reltuples,
 													true, elevel, bstrategy);
 
-		stats[i] = vac_bulkdel_one_index(&ivinfo, stats[i], vs->dead_items);
+		stats[i] = DeadTidsBulkDelete(&ivinfo, stats[i], vs->dead_items);
 	}
 	if (vs->may_prune)
 		DeltaVacuumReuseItems(rel, vs);
@@ -232,21 +237,21 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
  * GIN pending lists) and record its statistics.
  */
 static void
-CleanUpIndexes(Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
+CleanUpIndexes(Relation rel, Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
 			   double live_rows, int elevel, BufferAccessStrategy bstrategy)
 {
 	int			i;
 
 	for (i = 0; i < nindexes; i++)
 	{
-		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(indrels[i], live_rows, false, elevel,
+		IndexVacuumInfo ivinfo = IndexVacuumInfoFor(rel, indrels[i], live_rows, false, elevel,
 													bstrategy);
 
 		stats[i] = vac_cleanup_one_index(&ivinfo, stats[i]);
 		if (stats[i] != NULL && !stats[i]->estimated_count)
-			vac_update_relstats(indrels[i], stats[i]->num_pages, stats[i]->num_index_tuples,
-								0, false, InvalidTransactionId, InvalidMultiXactId,
-								NULL, NULL, false);
+			VacUpdateRelstats(indrels[i], stats[i]->num_pages, stats[i]->num_index_tuples,
+							  0, false, InvalidTransactionId, InvalidMultiXactId,
+							  NULL, NULL);
 	}
 }
 
@@ -279,6 +284,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	int			naborted = 0;
 	double		aborted_rows = 0;
 	DeltaVacuumState vs;
+	TimestampTz starttime = GetCurrentTimestamp();
+#if PG_HAS_VACUUM_CUTOFFS
+	struct VacuumCutoffs cutoffs;
+#endif
 	Relation   *indrels;
 	int			nindexes;
 	int			elevel = (params->options & VACOPT_VERBOSE) ? INFO : DEBUG2;
@@ -294,12 +303,20 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	double		sparse_rows;
 	double		freed_rows;
 
+#if PG_HAS_VACUUM_CUTOFFS
+	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
+	oldest_xmin = cutoffs.OldestXmin;
+	oldest_mxact = cutoffs.OldestMxact;
+	freeze_limit = cutoffs.FreezeLimit;
+	multi_cutoff = cutoffs.MultiXactCutoff;
+#else
 	aggressive = vacuum_set_xid_limits(rel, params->freeze_min_age,
 									   params->freeze_table_age,
 									   params->multixact_freeze_min_age,
 									   params->multixact_freeze_table_age,
 									   &oldest_xmin, &oldest_mxact, &freeze_limit,
 									   &multi_cutoff);
+#endif
 	new_frozen_xid = oldest_xmin;
 
 	ColstoreLockWriter(rel);
@@ -313,7 +330,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		RowGroupDirEntry *e = &entries[i];
 		bool		keeps_xid;
 
-		vacuum_delay_point();
+		VacuumDelayPoint();
 		if (VacuumEntry(e, freeze_limit, &keeps_xid))
 		{
 			DirectoryUpdateEntry(rel, i, e);
@@ -344,6 +361,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	/* the heap pages: prune, freeze, and collect the TIDs to unindex */
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &indrels);
 	memset(&vs, 0, sizeof(vs));
+#if PG_HAS_VACUUM_CUTOFFS
+	vs.cutoffs = cutoffs;
+#endif
 	vs.oldest_xmin = oldest_xmin;
 	vs.freeze_limit = freeze_limit;
 	vs.multi_cutoff = multi_cutoff;
@@ -372,7 +392,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	index_cleanup = nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED;
 	for (i = 0; i < ndeltas; i++)
 	{
-		vacuum_delay_point();
+		VacuumDelayPoint();
 		if (!DeltaVacuumPage(rel, &deltas[i], &vs))
 		{
 			/* the dead items are full: an index pass, then this page again */
@@ -391,7 +411,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	live_rows += vs.live_versions - vs.deleted_rows;
 	dead_rows += vs.dead_versions;
 	if (index_cleanup)
-		CleanUpIndexes(indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
+		CleanUpIndexes(rel, indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
 
 	/* row groups: space of groups retired by earlier VACUUMs, then new retirements */
 	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
@@ -407,11 +427,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions.",
 					   retired, freed_pages)));
 
-	vac_update_relstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
-						nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
-						&frozenxid_updated, &minmulti_updated, false);
-	pgstat_report_vacuum(RelationGetRelid(rel), rel->rd_rel->relisshared,
-						 Max(live_rows, 0), dead_rows);
+	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
+					  nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
+					  &frozenxid_updated, &minmulti_updated);
+	PgstatReportVacuum(rel, Max(live_rows, 0), dead_rows, starttime);
 
 	/*
 	 * enough row versions in heap format, or rows left in mostly deleted row

@@ -9,10 +9,10 @@ INSERT INTO ag SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE i % 100 END,
 ANALYZE ag;
 CREATE TABLE agh USING heap AS SELECT * FROM ag;
 
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*), count(b), sum(a), sum(b), sum(s), min(a), max(b), min(d), max(d) FROM ag;
 -- conditions prune chunks and select rows; the target combines aggregates
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT sum(a) / count(*), max(b) + 1 FROM ag WHERE a BETWEEN 3000 AND 4500 AND b IS NOT NULL;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT count(*) FROM ag WHERE b IS NULL;
 

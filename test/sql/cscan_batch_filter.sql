@@ -24,7 +24,7 @@ CREATE TABLE bh USING heap AS SELECT * FROM bf;
 -- filter; a condition the filter cannot decide stays a Filter
 EXPLAIN (COSTS OFF) SELECT id FROM bf WHERE k = 5;
 EXPLAIN (COSTS OFF) SELECT id FROM bf WHERE k = 5 AND id::text LIKE '%3';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT id FROM bf WHERE k = 5 AND id::text LIKE '%3';
 -- VERBOSE qualifies the columns as Filter: does
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, t FROM bf WHERE t = 'w7' OR k < 2;
@@ -95,7 +95,7 @@ DELETE FROM bh WHERE id % 97 = 5 AND id < 10000;
 UPDATE bf SET t = 'w17' WHERE k = 9;
 UPDATE bh SET t = 'w17' WHERE k = 9;
 SELECT q, c.* FROM filter_queries, LATERAL check_filter(q) c;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT id FROM bf WHERE k = 5;
 
 -- a prepared statement's generic plan: the value is a parameter
@@ -134,7 +134,7 @@ SELECT q, c.* FROM (VALUES
 	('SELECT id FROM bf WHERE n > 200 AND maybe IS NULL')) v(q),
 	LATERAL check_filter(q) c;
 -- the counts of all participants reach EXPLAIN ANALYZE
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT id FROM bf WHERE k = 96;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;

@@ -73,7 +73,7 @@ EXPLAIN (COSTS OFF) SELECT id FROM cp WHERE na >= nb AND a2 = 3;
 EXPLAIN (COSTS OFF) SELECT id FROM cp WHERE fa <> fb OR ba = bb;
 EXPLAIN (COSTS OFF) SELECT id FROM cp WHERE dm < b4;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM cp WHERE ta > tb;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT id FROM cp WHERE a8 = b8;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) SELECT id FROM cp WHERE a8 = b8;
 -- not decided: text and varchar pairs (collatable), int4 against int8,
 -- date against timestamp; alone they leave no ColstoreScan, next to a
 -- condition it decides they stay its Filter

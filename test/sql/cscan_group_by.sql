@@ -25,22 +25,22 @@ CREATE TABLE gbh USING heap AS SELECT * FROM gb;
 
 EXPLAIN (COSTS OFF) SELECT k, count(*), avg(n) FROM gb GROUP BY k;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT upper(k), sum(i) / count(*) FROM gb WHERE i > 100 GROUP BY k;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT v, c, count(*) FROM gb WHERE i BETWEEN 2000 AND 2999 GROUP BY v, c;
 -- sum and avg of numeric arithmetic over columns and constants
 EXPLAIN (COSTS OFF) SELECT c, sum(n * (1 - n)), avg(n + 1) FROM gb GROUP BY c;
 -- IN lists prune chunks whose min/max rule out every element, and select rows
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM gb WHERE i IN (5, 24995, NULL);
 -- an OR prunes the chunks every argument rules out
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM gb WHERE i < 100 OR (i > 24900 AND k IS NOT NULL);
 -- FILTER with conditions of the kind WHERE takes
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE i > 100), sum(n) FILTER (WHERE n < 10) FROM gb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*) FILTER (WHERE k LIKE 'k1%') FROM gb;
 -- HAVING: the node's filter on the groups it returns
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM gb GROUP BY k HAVING count(*) > 1;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT k FROM gb GROUP BY k HAVING avg(i) > 12500 OR k IS NULL;
 -- float (-0 = 0, NaN = NaN) and numeric (1.5 = 1.50) keys: grouped by the
 -- operator's hash and equality functions, as HashAggregate groups them

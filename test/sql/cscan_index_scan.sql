@@ -57,13 +57,13 @@ EXPLAIN (COSTS OFF) SELECT id FROM ix WHERE p <@ circle '((5,5),3)';
 -- a lossy index (circles as boxes): the recheck reads the circles and
 -- removes the rows whose circles do not overlap (Columns lists only what
 -- the plan above the index reads)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT id, k FROM ix WHERE c && circle '((5.5,5.5),1.2)';
 -- a condition without columns: a gating Result above the node
 EXPLAIN (COSTS OFF) SELECT k FROM ix WHERE id < 10 AND current_setting('enable_seqscan') = 'off';
 EXPLAIN (COSTS OFF) SELECT id, name FROM ix WHERE id IN (1, 5, 77);
 EXPLAIN (COSTS OFF) SELECT id, name FROM ix WHERE id < 5000 ORDER BY id DESC LIMIT 5;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT id, name FROM ix WHERE id BETWEEN 100 AND 119 AND k % 2 = 0;
 
 -- every query gives heap's rows.  'scans' lists the nodes that read ix in
@@ -196,7 +196,7 @@ SET enable_indexonlyscan = off;
 EXPLAIN (COSTS OFF) SELECT mo.k, ix.id FROM mo JOIN ix ON ix.k = mo.k;
 -- each of the 20 keys has 3 outer rows and 200 rows in ix: the index scan
 -- returns them 3 times (12000 rows and the one past the last key)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT mo.k, ix.id FROM mo JOIN ix ON ix.k = mo.k;
 SELECT q, c.* FROM (VALUES
 	('SELECT mo.k, ix.id, ix.d FROM mo JOIN ix ON ix.k = mo.k'),

@@ -49,7 +49,7 @@ EXPLAIN (COSTS OFF)
 -- it removed the rows whose keys the hash table cannot hold (all but about
 -- a tenth of a percent: ten keys of 3,000; the first batch is read before
 -- the hash table is built, so it is not filtered)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT f.id, f.v FROM f JOIN d ON f.k = d.k WHERE d.g = 7;
 SELECT same_as_heap('SELECT f.id, f.v, d.g FROM f JOIN d ON f.k = d.k WHERE d.g = 7');
 SELECT count(*), sum(f.v) FROM f JOIN d ON f.k = d.k WHERE d.g BETWEEN 5 AND 30;
@@ -98,7 +98,7 @@ ANALYZE eh;
 SET join_collapse_limit = 1;
 EXPLAIN (COSTS OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7;
 SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON f.k = d.k WHERE d.g = 7');
 -- the preserved side of a left join, and a full join
@@ -133,7 +133,7 @@ ANALYZE e;
 CREATE TABLE eh USING heap AS SELECT * FROM e;
 ANALYZE eh;
 SET join_collapse_limit = 1;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7;
 SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
 -- through a sort (a merge join's input) and a nested loop's inner side
@@ -195,7 +195,7 @@ SET max_parallel_workers_per_gather = 0;
 -- a hash table in several batches holds only part of the inner side: no
 -- filtering (nothing removed), still the right rows
 SET work_mem = '64kB';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM f JOIN f f2 ON f.id = f2.id WHERE f2.a < 25;
 SELECT count(*) FROM f JOIN f f2 ON f.id = f2.id WHERE f2.a < 25;
 SELECT count(*) FROM fh f JOIN fh f2 ON f.id = f2.id WHERE f2.a < 25;

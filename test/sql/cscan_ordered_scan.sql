@@ -87,11 +87,11 @@ SET enable_material = off;
 PREPARE ordered_ids AS SELECT id FROM os ORDER BY id;
 PREPARE merge_on_g AS SELECT count(*), sum(a.id * b.id) FROM os a JOIN os b ON a.g = b.g;
 -- (a generic plan is made at the first EXECUTE)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ordered_ids;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) EXECUTE ordered_ids;
 EXECUTE merge_on_g;
 INSERT INTO os VALUES (0, 0, 'early', 1), (-5, -2, 'earlier', 2), (10, 3, 'again', 3);
 INSERT INTO oh VALUES (0, 0, 'early', 1), (-5, -2, 'earlier', 2), (10, 3, 'again', 3);
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE ordered_ids;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) EXECUTE ordered_ids;
 CREATE TABLE fetched (ord serial, id bigint);
 CREATE FUNCTION fetch_ordered_ids() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -105,7 +105,7 @@ SELECT fetch_ordered_ids();
 SELECT (SELECT array_agg(id ORDER BY ord) FROM fetched) =
 	   (SELECT array_agg(id ORDER BY id) FROM oh) AS same_order_as_heap;
 -- a merge join whose inner side is sorted at run time restores there
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE merge_on_g;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) EXECUTE merge_on_g;
 EXECUTE merge_on_g;
 SELECT count(*), sum(a.id * b.id) FROM oh a JOIN oh b ON a.g = b.g;
 -- a changed row (a heap tuple of the table) is out of order as well

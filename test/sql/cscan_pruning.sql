@@ -22,16 +22,16 @@ SELECT row_count, chunks FROM colstore.row_groups('cs') ORDER BY first_row;
 
 -- a selective range on an ordered column: 1 chunk of 20 is read
 EXPLAIN (COSTS OFF) SELECT sum(n) FROM cs WHERE id BETWEEN 3001 AND 4000;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT sum(n) FROM cs WHERE id BETWEEN 3001 AND 4000;
 SELECT sum(n) FROM cs WHERE id BETWEEN 3001 AND 4000;
 -- value on the left, IS NULL (only chunks holding NULLs are read)
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM cs WHERE 19990 < id;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM cs WHERE maybe IS NULL AND id > 12000;
 -- a NULL comparison value: no row can pass, nothing is read
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM cs WHERE id > 12000 AND id < NULL::bigint;
 
 -- text columns prune under their own collation (more: cscan_text_conditions)
@@ -97,7 +97,7 @@ SET plan_cache_mode = force_generic_plan;
 EXPLAIN (COSTS OFF) EXECUTE p(19500);
 EXECUTE p(19500);
 EXECUTE p(0);
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) EXECUTE p(NULL);
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) EXECUTE p(NULL);
 RESET plan_cache_mode;
 
 -- rescans with a new value each time (a correlated subquery)
@@ -132,7 +132,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	plan jsonb;
 BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q INTO plan;
 	RETURN QUERY SELECT c, jsonb_path_query_first(plan, ('$.**."' || c || '"')::jsonpath)::bigint
 		FROM unnest(ARRAY['Row Groups Read', 'Row Groups Skipped', 'Chunks Read', 'Chunks Skipped']) c;
 END $$;
@@ -167,7 +167,7 @@ INSERT INTO ao SELECT CASE WHEN i = 20000 THEN -1 ELSE i END FROM generate_serie
 ALTER TABLE ao ALTER COLUMN v TYPE oid;
 SELECT pg_relation_filenode('ao') = relfilenode AS not_rewritten FROM pg_class WHERE relname = 'ao';
 ANALYZE ao;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT v FROM ao WHERE v > 4000000000;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) SELECT v FROM ao WHERE v > 4000000000;
 SELECT v FROM ao WHERE v > 4000000000;
 DROP TABLE ao;
 
@@ -179,7 +179,7 @@ CREATE TABLE pt2 PARTITION OF pt FOR VALUES FROM (10000) TO (20000)
 	USING colstore WITH (chunk_size = 1000);
 INSERT INTO pt SELECT i, i % 10 FROM generate_series(0, 19999) i;
 ANALYZE pt;
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT sum(v) FROM pt WHERE id % 10000 < 10 AND id BETWEEN 5000 AND 14999;
 SELECT sum(v) FROM pt WHERE id BETWEEN 9990 AND 10009;
 

@@ -28,7 +28,7 @@ DECLARE
 	plan json;
 	hq text := regexp_replace(regexp_replace(q, '\msd_o\M', 'sd_oh', 'g'), '\msd_c\M', 'sd_ch', 'g');
 BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF) ' || q INTO plan;
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q INTO plan;
 	semi_distinct := plan::text LIKE '%Semi Join Distinct%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
 	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
@@ -61,7 +61,7 @@ SELECT q, c.* FROM (VALUES
 ) v(q), LATERAL check_query(q) c;
 
 -- the plan, and the repeats removed: 30,000 rows, 400 keys and NULL
-EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF)
+EXPLAIN (COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM sd_c c WHERE NOT EXISTS (SELECT 1 FROM sd_o o WHERE o.o_cust = c.c_id);
 SELECT count(*) FROM sd_c c WHERE NOT EXISTS (SELECT 1 FROM sd_o o WHERE o.o_cust = c.c_id);
 SELECT count(*) FROM sd_ch c WHERE NOT EXISTS (SELECT 1 FROM sd_oh o WHERE o.o_cust = c.c_id);

@@ -104,11 +104,11 @@ SELECT q, c.* FROM (VALUES
 
 -- LIKE prefixes skip the chunks a "C" column's min/max leave no room in;
 -- equality skips chunks under any collation
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM tc WHERE tcc LIKE 'p0015%';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT count(*) FROM tc WHERE tcc = 'p000777';
-EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF)
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT i FROM tc WHERE tcc LIKE 'p0015%';
 -- a collation that is not deterministic is left to PostgreSQL
 CREATE COLLATION tc_nd (provider = icu, locale = 'und-u-ks-level2', deterministic = false);

@@ -25,6 +25,9 @@ use Time::HiRes qw(usleep);
 my $primary = PostgreSQL::Test::Cluster->new('dml_primary');
 $primary->init(allows_streaming => 1);
 $primary->append_conf('postgresql.conf', "wal_consistency_checking = 'generic'");
+# preloaded: VACUUM logs colstore's own prune and freeze records, which crash
+# recovery and the standby replay (003_standby covers the server without it)
+$primary->append_conf('postgresql.conf', "shared_preload_libraries = 'colstore'");
 # the standby may fall behind while the primary is crashed and restarted
 # under load (full-page images make the WAL large): keep what it still needs
 $primary->append_conf('postgresql.conf', "wal_keep_size = '2GB'");
@@ -175,6 +178,7 @@ pass('colstore.verify succeeds after recovery');
 check_standby('after crash recovery');
 
 # changes after recovery, VACUUM, and a clean run again
+my $lsn_before = $primary->safe_psql('postgres', 'SELECT pg_current_wal_insert_lsn()');
 $primary->safe_psql('postgres', q{
 	UPDATE t SET n = n + 1000 WHERE id % 7 = 0;
 	UPDATE h SET n = n + 1000 WHERE id % 7 = 0;
@@ -182,7 +186,18 @@ $primary->safe_psql('postgres', q{
 	DELETE FROM h WHERE id % 11 = 0;
 	VACUUM t;
 	VACUUM h;
+	UPDATE t SET n = n + 1 WHERE id % 13 = 0;
+	UPDATE h SET n = n + 1 WHERE id % 13 = 0;
+	VACUUM (FREEZE) t;
+	VACUUM (FREEZE) h;
 });
+my $kinds = $primary->safe_psql('postgres', qq{
+	CREATE EXTENSION pg_walinspect;
+	SELECT string_agg("resource_manager/record_type", ',' ORDER BY 1)
+	FROM pg_get_wal_stats('$lsn_before', pg_current_wal_insert_lsn(), true)
+	WHERE "resource_manager/record_type" LIKE 'colstore/%' AND count > 0});
+like($kinds, qr{colstore/PRUNE}, 'VACUUM logged colstore prune records');
+like($kinds, qr{colstore/FREEZE}, 'VACUUM (FREEZE) logged colstore freeze records');
 $primary->command_checks_all([ @pgbench, '--time=3', 'postgres' ], 0,
 	[ qr/number of transactions actually processed: [1-9]/ ], [ qr// ], 'pgbench run after recovery');
 check_same($primary, 'after recovery, DML and VACUUM');
