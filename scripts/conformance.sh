@@ -114,7 +114,9 @@ run_suite() {
 		--temp-config="$out/extra.conf" "${suite_opts[@]}" \
 		--schedule="$schedule" "$@" >"$out/run.log" 2>&1) || true
 	local ok total
-	awk '/\.\.\. ok/ { for (i = 1; i <= NF; i++) if ($i == "...") print $(i - 1) }' \
+	# "name ... ok" (15's pg_regress) or "ok N + name" / "ok N - name" (16's TAP-style output)
+	awk '/\.\.\. ok/ { for (i = 1; i <= NF; i++) if ($i == "...") print $(i - 1) }
+		/^ok [0-9]+ / { print ($3 == "+" || $3 == "-") ? $4 : $3 }' \
 		"$out/run.log" | sort -u >"$out/ok.txt"
 	ok=$(wc -l <"$out/ok.txt")
 	total=$(scheduled "$schedule" | wc -l)

@@ -7,6 +7,8 @@
 # prints size, load time and a few query times side by side, and whether the results match.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# with PGVERSION=17 or 18: a release build of that PostgreSQL (the test suite uses cassert builds)
+export COLSTORE_PG_FLAVOUR="${COLSTORE_PG_FLAVOUR:-release}"
 . scripts/env.sh
 
 rows="${ROWS:-1000000}"

@@ -178,6 +178,18 @@ typedef struct ReorderBufferTupleBuf *ChangeTuple;
 	HeapTupleHeaderAdvanceLatestRemovedXid(tuple, xid)
 #endif
 
+/*
+ * May role maintain (VACUUM, CLUSTER, ...) relation relid?  Its owner may;
+ * from 17 so may a role with the MAINTAIN privilege on it.
+ */
+#if PG_VERSION_NUM >= 170000
+#define MayMaintainRelation(relid, roleid) \
+	(RelationOwnedBy(relid, roleid) || \
+	 pg_class_aclcheck(relid, roleid, ACL_MAINTAIN) == ACLCHECK_OK)
+#else
+#define MayMaintainRelation(relid, roleid)	RelationOwnedBy(relid, roleid)
+#endif
+
 /* 17 renamed the process-kind tests. */
 #if PG_VERSION_NUM >= 170000
 #define InAutoVacuumWorker()	AmAutoVacuumWorkerProcess()
@@ -237,6 +249,26 @@ CollationIsC(Oid coll)
 }
 #else
 #define CollationIsC(coll)	lc_collate_is_c(coll)
+#endif
+
+/*
+ * A path that reads the whole table under enable_seqscan = off: from 18 a
+ * disabled node is counted (disabled_nodes, compared before costs), before
+ * it costs disable_cost more.  Call after setting the startup cost.
+ */
+#if PG_VERSION_NUM >= 180000
+#define DisableUnlessSeqScansEnabled(path) \
+	((path)->disabled_nodes = enable_seqscan ? 0 : 1)
+#else
+#define DisableUnlessSeqScansEnabled(path) \
+	((path)->startup_cost += enable_seqscan ? 0 : disable_cost)
+#endif
+
+/* A path over another counts the other's disabled nodes (18). */
+#if PG_VERSION_NUM >= 180000
+#define InheritDisabledNodes(path, child)	((path)->disabled_nodes = (child)->disabled_nodes)
+#else
+#define InheritDisabledNodes(path, child)	((void) 0)
 #endif
 
 /* 18 caches a copy of each attribute's layout, refreshed after changes. */

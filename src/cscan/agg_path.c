@@ -46,6 +46,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/sysattr.h"
 #include "access/table.h"
 #include "catalog/pg_aggregate.h"
@@ -532,7 +534,8 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	}
 	path->rows = ngroups;
 	/* a sequential read of the table: SET enable_seqscan = off applies */
-	path->startup_cost = enable_seqscan ? 0 : disable_cost;
+	path->startup_cost = 0;
+	DisableUnlessSeqScansEnabled(path);
 	path->startup_cost += seq_page_cost * pages * share *
 		Min(1.0, (columns + list_length(quals)) / 4) +
 		per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +

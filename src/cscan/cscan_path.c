@@ -49,6 +49,8 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include <math.h>
 
 #include "access/sysattr.h"
@@ -386,7 +388,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 		path->rows = clamp_row_est(rel->rows / divisor);
 	}
 	/* a sequential read of the table: SET enable_seqscan = off applies */
-	path->startup_cost = enable_seqscan ? 0 : disable_cost;
+	path->startup_cost = 0;
+	DisableUnlessSeqScansEnabled(path);
 	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup;
 	path->total_cost = path->startup_cost + cpu_run_cost + disk_run_cost +
 		path->pathtarget->cost.per_tuple * path->rows;

@@ -286,6 +286,7 @@ MakeKeyRangeJoinPath(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	/* ranges are taken in ascending order: each participant's rows are ordered */
 	cpath->path.pathkeys = cp->pathkeys;
 	cpath->path.rows = clamp_row_est(cp->rows / divisor);
+	InheritDisabledNodes(&cpath->path, cp);
 	cpath->path.startup_cost = cp->startup_cost;
 	cpath->path.total_cost = cp->startup_cost +
 		(cp->total_cost - cp->startup_cost +

@@ -35,7 +35,8 @@ PG_FUNCTION_INFO_V1(colstore_compact);
  * colstore_compact
  *		colstore.compact(rel regclass) returns bigint: take
  *		ShareUpdateExclusiveLock on rel, which must be a colstore table the
- *		current user owns, and move its heap tuples into row groups in the
+ *		current user may VACUUM (owns; from 17, or holds MAINTAIN on), and
+ *		move its heap tuples into row groups in the
  *		current transaction; returns the rows moved.  Refused in read-only
  *		transactions and during recovery.
  */
@@ -49,7 +50,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 	PreventCommandIfReadOnly("colstore.compact()");
 	PreventCommandDuringRecovery("colstore.compact()");
 	rel = OpenColstoreTable(relid, ShareUpdateExclusiveLock);
-	if (!RelationOwnedBy(relid, GetUserId()))
+	if (!MayMaintainRelation(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
 	/*
 	 * A command of its own, as a statement of a function would get: if the

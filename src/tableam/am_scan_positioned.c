@@ -186,6 +186,20 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
  * at a time, from colstore_scan_bitmap_next_tuple.  A page is a pseudo-block
  * of ROWS_PER_TID_BLOCK row numbers; a lossy page means all of them.
  */
+/* Fetch the visible row at offset off of the current pseudo-block, if any. */
+static bool
+FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, TupleTableSlot *slot)
+{
+	bool		dead;
+
+	if (off < 1 || off > ROWS_PER_TID_BLOCK ||
+		!FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+						 slot, &dead))
+		return false;
+	pgstat_count_heap_fetch(s->rs_base.rs_rd);
+	return true;
+}
+
 #if PG_BITMAP_SCAN_IN_AM
 /* Make the bitmap's next page the current one; false at the bitmap's end. */
 static bool
@@ -227,7 +241,6 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 	for (;;)
 	{
 		OffsetNumber off;
-		bool		dead;
 
 		if (s->bm_noffsets >= 0 ? s->bm_index >= s->bm_noffsets
 			: s->cur_offset > ROWS_PER_TID_BLOCK)
@@ -237,13 +250,9 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 			continue;
 		}
 		off = s->bm_noffsets >= 0 ? s->bm_offsets[s->bm_index++] : s->cur_offset++;
-		if (off < 1 || off > ROWS_PER_TID_BLOCK)
-			continue;
-		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							slot, &dead))
+		if (FetchBitmapRow(s, off, slot))
 		{
 			*recheck = s->bm_recheck;
-			pgstat_count_heap_fetch(scan->rs_rd);
 			return true;
 		}
 	}
@@ -271,7 +280,6 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 	for (;;)
 	{
 		OffsetNumber off;
-		bool		dead;
 
 		if (tbmres->ntuples >= 0)
 		{
@@ -285,14 +293,8 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 				break;
 			off = s->cur_offset++;
 		}
-		if (off < 1 || off > ROWS_PER_TID_BLOCK)
-			continue;
-		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							slot, &dead))
-		{
-			pgstat_count_heap_fetch(scan->rs_rd);
+		if (FetchBitmapRow(s, off, slot))
 			return true;
-		}
 	}
 	ExecClearTuple(slot);
 	return false;

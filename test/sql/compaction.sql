@@ -109,3 +109,26 @@ UPDATE cpu SET v = 0 WHERE id <= 10;
 SELECT colstore.compact('cpu');
 SELECT count(*), sum(v) FROM cpu;
 DROP TABLE cp, cpt, cpu;
+-- colstore.compact() takes what VACUUM takes: the table's owner, or (from
+-- PostgreSQL 17) a role with the MAINTAIN privilege on it; nobody else
+CREATE ROLE compact_maintainer;
+CREATE TABLE cm (id int) USING colstore;
+INSERT INTO cm VALUES (1), (2);
+GRANT SELECT ON cm TO compact_maintainer;
+SET ROLE compact_maintainer;
+SELECT colstore.compact('cm');
+RESET ROLE;
+DO $$
+BEGIN
+	IF current_setting('server_version_num')::int >= 170000 THEN
+		EXECUTE 'GRANT MAINTAIN ON cm TO compact_maintainer';
+	ELSE
+		EXECUTE 'ALTER TABLE cm OWNER TO compact_maintainer';
+	END IF;
+END $$;
+SET ROLE compact_maintainer;
+SELECT colstore.compact('cm');
+RESET ROLE;
+SELECT count(*) FROM colstore.row_groups('cm') WHERE row_count = 2;
+DROP TABLE cm;
+DROP ROLE compact_maintainer;
