@@ -27,7 +27,7 @@ bench_server_start() {
 	BENCH_TMP=$(mktemp -d /var/tmp/colstore-bench-tmp.XXXXXX)
 	chmod 755 "$BENCH_TMP"
 	trap bench_exit EXIT
-	make -s >/dev/null && make -s install >/dev/null
+	bash scripts/build_ext.sh
 	bench_server_stop
 	rm -rf "$data"
 	mkdir -p "$data" "$sock"

@@ -59,16 +59,9 @@ build_postgres() {
 	bash scripts/build_pg.sh "$PGVERSION" "$COLSTORE_PG_FLAVOUR" >/dev/null
 }
 
-# One source tree builds for one server at a time: objects built for another are cleaned first.
 build_extension() {
-	local stamp=".colstore-built-for"
-	if [ "$(cat "$stamp" 2>/dev/null)" != "$PG_CONFIG" ]; then
-		make -s clean >/dev/null 2>&1 || true
-		echo "$PG_CONFIG" >"$stamp"
-	fi
 	log "building colstore for $("$PG_CONFIG" --version)"
-	make -s COLSTORE_CFLAGS="${COLSTORE_CFLAGS:-}" >/dev/null
-	make -s install >/dev/null
+	bash scripts/build_ext.sh
 }
 
 start_cluster() {

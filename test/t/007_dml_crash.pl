@@ -194,7 +194,7 @@ $primary->safe_psql('postgres', q{
 my $kinds = $primary->safe_psql('postgres', qq{
 	CREATE EXTENSION pg_walinspect;
 	SELECT string_agg("resource_manager/record_type", ',' ORDER BY 1)
-	FROM pg_get_wal_stats('$lsn_before', pg_current_wal_insert_lsn(), true)
+	FROM pg_get_wal_stats('$lsn_before', pg_current_wal_flush_lsn(), true)
 	WHERE "resource_manager/record_type" LIKE 'colstore/%' AND count > 0});
 like($kinds, qr{colstore/PRUNE}, 'VACUUM logged colstore prune records');
 like($kinds, qr{colstore/FREEZE}, 'VACUUM (FREEZE) logged colstore freeze records');
