@@ -121,7 +121,7 @@ done
 
 out=$(mktemp)
 {
-	echo "seed-000 table, $rows rows, heap vs colstore in one server, DuckDB $DUCKDB_VERSION in memory ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
+	echo "seed-000 table, $rows rows, heap vs colstore in one $("$PG_CONFIG" --version) server, DuckDB $DUCKDB_VERSION in memory ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores)"
 	echo
 	echo "| metric | heap | colstore | DuckDB | colstore/heap | colstore/DuckDB | same result |"
 	echo "|---|---|---|---|---|---|---|"
