@@ -170,31 +170,26 @@ DeltaFreezeFinish(DeltaPageFreeze *f, Relation rel, Buffer buf, DeltaVacuumState
 	if (RelationNeedsWAL(rel) && ColstoreWalAvailable())
 		LogFreeze(buf, conflict_xid, plans, f->nplans);
 	else if (RelationNeedsWAL(rel))
-	{
-		/* without colstore's resource manager: what any server replays */
-		LogStandbyConflict(rel, conflict_xid);
-		log_newpage_buffer(buf, true);
-	}
+		LogPageImage(rel, buf, conflict_xid);
 	END_CRIT_SECTION();
 }
 
 /*
  * DeltaTupleWouldFreeze
  *		For a tuple VACUUM leaves as it is: lower *oldest_xid and *oldest_mxid
- *		to the xids and multixacts it keeps, and set *would_freeze if it
- *		holds one that VACUUM must freeze (an aggressive VACUUM then waits for
- *		the page's cleanup lock).
+ *		to the xids and multixacts it keeps; true if it holds one that VACUUM
+ *		must freeze (an aggressive VACUUM then waits for the page's cleanup
+ *		lock).
  */
-void
+bool
 DeltaTupleWouldFreeze(HeapTupleHeader tuple, const DeltaVacuumState *vs,
-					  TransactionId *oldest_xid, MultiXactId *oldest_mxid,
-					  bool *would_freeze)
+					  TransactionId *oldest_xid, MultiXactId *oldest_mxid)
 {
 #if PG_HAS_VACUUM_CUTOFFS
-	*would_freeze = heap_tuple_should_freeze(tuple, &vs->cutoffs, oldest_xid, oldest_mxid);
+	return heap_tuple_should_freeze(tuple, &vs->cutoffs, oldest_xid, oldest_mxid);
 #else
-	*would_freeze = heap_tuple_would_freeze(tuple, vs->freeze_limit, vs->multi_cutoff,
-											oldest_xid, oldest_mxid);
+	return heap_tuple_would_freeze(tuple, vs->freeze_limit, vs->multi_cutoff,
+								   oldest_xid, oldest_mxid);
 #endif
 }
 

@@ -38,8 +38,7 @@ extern void DeltaFreezeTuple(DeltaPageFreeze *f, Relation rel, HeapTupleHeader t
 							 OffsetNumber off, DeltaVacuumState *vs);
 extern void DeltaFreezeFinish(DeltaPageFreeze *f, Relation rel, Buffer buf,
 							  DeltaVacuumState *vs);
-extern void DeltaTupleWouldFreeze(HeapTupleHeader tuple, const DeltaVacuumState *vs,
-								  TransactionId *oldest_xid, MultiXactId *oldest_mxid,
-								  bool *would_freeze);
+extern bool DeltaTupleWouldFreeze(HeapTupleHeader tuple, const DeltaVacuumState *vs,
+								  TransactionId *oldest_xid, MultiXactId *oldest_mxid);
 
 #endif							/* DELTA_FREEZE_H */

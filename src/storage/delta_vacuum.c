@@ -130,7 +130,6 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 		HeapTupleData tuple;
 		HTSV_Result res;
 		bool		copy;
-		bool		would_freeze;
 
 		if (ItemIdIsDead(lp))
 			vs->deleted_rows += 1;
@@ -139,8 +138,8 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 		res = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
 		CountVersion(vs, copy, res);
-		DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid, &vs->new_min_mxid,
-							  &would_freeze);
+		(void) DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid,
+									 &vs->new_min_mxid);
 	}
 }
 
@@ -203,7 +202,6 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 	{
 		HeapTupleData tuple;
 		bool		copy;
-		bool		would_freeze;
 
 		if (ItemIdIsDead(PageGetItemId(page, off)))
 			vs->deleted_rows += 1;	/* pruned before: a deleted row's copy */
@@ -234,8 +232,8 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		if (res[off] == HEAPTUPLE_DEAD)
 		{
 			/* stays for a later VACUUM; it cannot be frozen */
-			DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid, &vs->new_min_mxid,
-								  &would_freeze);
+			(void) DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid,
+										 &vs->new_min_mxid);
 			continue;
 		}
 		DeltaFreezeTuple(&freeze, rel, tuple.t_data, off, vs);
@@ -262,12 +260,9 @@ PageNeedsFreezing(Relation rel, Buffer buf, const DeltaVacuumState *vs)
 		HeapTupleData tuple;
 		TransactionId xid = vs->new_frozen_xid;
 		MultiXactId mxid = vs->new_min_mxid;
-		bool		would_freeze;
 
-		if (!HeapVersionRead(rel, buf, off, &tuple))
-			continue;
-		DeltaTupleWouldFreeze(tuple.t_data, vs, &xid, &mxid, &would_freeze);
-		if (would_freeze)
+		if (HeapVersionRead(rel, buf, off, &tuple) &&
+			DeltaTupleWouldFreeze(tuple.t_data, vs, &xid, &mxid))
 			return true;
 	}
 	return false;

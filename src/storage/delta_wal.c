@@ -73,6 +73,20 @@ LogStandbyConflict(Relation rel, TransactionId xid)
 }
 
 /*
+ * LogPageImage
+ *		What a server without colstore's resource manager logs for VACUUM's
+ *		change to the heap page in buf (inside the critical section): the
+ *		recovery conflict for conflict_xid, then a full image of the page,
+ *		both replayed by every server.  Sets the page's LSN.
+ */
+void
+LogPageImage(Relation rel, Buffer buf, TransactionId conflict_xid)
+{
+	LogStandbyConflict(rel, conflict_xid);
+	log_newpage_buffer(buf, true);
+}
+
+/*
  * LogDeltaPrune
  *		Log the item changes just made, inside a critical section, to the
  *		heap page in buf of rel (dead[0..ndead) now LP_DEAD,
@@ -91,8 +105,7 @@ LogDeltaPrune(Relation rel, Buffer buf, TransactionId conflict_xid,
 	Assert(ndead > 0 || nunused > 0);
 	if (!ColstoreWalAvailable())
 	{
-		LogStandbyConflict(rel, conflict_xid);
-		log_newpage_buffer(buf, true);
+		LogPageImage(rel, buf, conflict_xid);
 		return;
 	}
 	xlrec.conflict_xid = conflict_xid;

@@ -21,5 +21,6 @@ extern void LogDeltaPrune(Relation rel, Buffer buf, TransactionId conflict_xid,
 						  OffsetNumber *dead, int ndead,
 						  OffsetNumber *unused, int nunused);
 extern void LogStandbyConflict(Relation rel, TransactionId xid);
+extern void LogPageImage(Relation rel, Buffer buf, TransactionId conflict_xid);
 
 #endif							/* DELTA_WAL_H */
