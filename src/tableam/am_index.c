@@ -34,6 +34,7 @@
 #include "executor/executor.h"
 #include "pgstat.h"
 #include "storage/predicate.h"
+#include "storage/procarray.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
@@ -125,18 +126,46 @@ colstore_tuple_satisfies_snapshot(Relation rel, TupleTableSlot *slot,
 }
 
 /*
- * Index AMs ask which of some TIDs are dead before removing their entries.
- * Entries already known dead (those we reported all_dead for) keep their
- * status; nothing else is declared dead, which is always safe: a bottom-up
- * deletion (which offers entries not known dead) gets none back, as
- * tableam.h asks, by ndeltids = 0.  No snapshot conflict horizon either.
+ * colstore_index_delete_tuples
+ *		Index AMs ask which of some TIDs are dead before removing their
+ *		entries.  Entries already known dead (those an index scan marked
+ *		after we reported all_dead) keep their status; nothing else is
+ *		declared dead, which is always safe: a bottom-up deletion (which
+ *		offers entries not known dead) gets none back, as tableam.h asks, by
+ *		ndeltids = 0.
+ *
+ * Returns the snapshot conflict horizon of the removal, which the index AM
+ * logs so that a standby cancels (or waits for) its queries that may still
+ * need the entries.  Heap returns the newest xmax of the removed tuples;
+ * colstore does not read the rows again and returns an upper bound of it
+ * instead: all_dead was reported only for rows whose deleter (or aborted
+ * inserter) was then older than every snapshot, so every such xid precedes
+ * the oldest xid still needed now.  The bound can cancel more standby
+ * queries than heap's exact value, never fewer.
  */
 TransactionId
 colstore_index_delete_tuples(Relation rel, TM_IndexDeleteOp *delstate)
 {
+	TransactionId horizon;
+	bool		any_deletable = false;
+
 	if (delstate->bottomup)
+	{
 		delstate->ndeltids = 0;
-	return InvalidTransactionId;
+		return InvalidTransactionId;
+	}
+	for (int i = 0; i < delstate->ndeltids && !any_deletable; i++)
+		any_deletable = delstate->status[delstate->deltids[i].id].knowndeletable;
+	if (!any_deletable)
+		return InvalidTransactionId;
+
+	horizon = GetOldestNonRemovableTransactionId(rel);
+	/* nothing normal is removable yet: nothing a standby could need */
+	if (!TransactionIdIsNormal(horizon) ||
+		!TransactionIdPrecedes(FirstNormalTransactionId, horizon))
+		return InvalidTransactionId;
+	TransactionIdRetreat(horizon);
+	return horizon;
 }
 
 /*
