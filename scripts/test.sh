@@ -3,8 +3,10 @@
 #
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
 # 2. pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
-# 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore)
-# 4. conformance: PostgreSQL's own regression and isolation suites, contrib/test_decoding's
+# 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore,
+#    damaged pages, pg_upgrade, ...)
+# 4. the decoders' fuzzers (scripts/fuzz.sh, a bounded run; with PostgreSQL 15 only)
+# 5. conformance: PostgreSQL's own regression and isolation suites, contrib/test_decoding's
 #    regression and isolation tests and the logical replication (subscription) TAP tests with
 #    default_table_access_method = colstore, which must pass at least as many tests as recorded
 #    in test/conformance/<suite>_regress.expected
@@ -94,6 +96,11 @@ run_tap() {
 		echo "== no TAP tests"
 		return
 	fi
+	# the scale-out test (015_citus.pl) runs on a Citus cluster: built for 15 (cached)
+	if [ "$PGVERSION" = 15 ] && ! bash scripts/build_citus.sh "$PG_CONFIG" >/dev/null; then
+		echo "== building Citus failed"
+		failed_phases+=("Citus build")
+	fi
 	echo "== TAP tests"
 	dir=$(mktemp -d /var/tmp/colstore-tap.XXXXXX)
 	cp -r test/t "$dir/t"
@@ -123,6 +130,19 @@ run_tap() {
 	failed=$((failed + bad))
 }
 
+# the decoders' libFuzzer harnesses (fuzz/), a bounded run; they are built against 15's headers
+# and do not depend on the server, so the matrix runs them once, with 15
+run_fuzz() {
+	[ "$PGVERSION" = 15 ] || return 0
+	echo "== decoder fuzzers (scripts/fuzz.sh)"
+	if bash scripts/fuzz.sh; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failed_phases+=("fuzz")
+	fi
+}
+
 run_conformance() {
 	echo "== conformance: PostgreSQL's regression and isolation suites with colstore as default access method"
 	if bash scripts/conformance.sh; then
@@ -135,6 +155,7 @@ run_conformance() {
 
 run_regress
 run_tap
+run_fuzz
 run_conformance
 
 echo

@@ -32,6 +32,8 @@
 #include "pg_compat.h"
 
 #include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/tupmacs.h"
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
@@ -361,9 +363,97 @@ VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf, Snapshot snapshot,
 }
 
 /*
+ * Raise ERRCODE_DATA_CORRUPTED unless the locked page in buf, which a
+ * directory entry or a promoted copy's TID names, is a heap page (or a new
+ * one): a damaged pointer can name one of colstore's own pages.
+ */
+static void
+CheckHeapPage(Relation rel, Buffer buf)
+{
+	Page		page = BufferGetPage(buf);
+
+	if (!PageIsNew(page) && ((PageHeader) page)->pd_special != BLCKSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": block %u, named as a heap page, is not one",
+								 RelationGetRelationName(rel), BufferGetBlockNumber(buf))));
+}
+
+/*
+ * HeapTupleCheckShape
+ *		Raise ERRCODE_DATA_CORRUPTED unless the heap tuple's header and
+ *		attributes fit inside it under desc, the descriptor it is about to be
+ *		deformed with (heap_deform_tuple trusts both): a damaged page without
+ *		a data checksum would otherwise let deforming read past the tuple (a
+ *		NULL bitmap flag, a varlena length).  desc is the caller's, not rel's:
+ *		a rewrite (ALTER COLUMN TYPE) reads the old rows with the old one.
+ */
+void
+HeapTupleCheckShape(Relation rel, HeapTuple tuple, TupleDesc desc)
+{
+	HeapTupleHeader tup = tuple->t_data;
+	int			natts = HeapTupleHeaderGetNatts(tup);
+	bool		hasnulls = HeapTupleHasNulls(tuple);
+	char	   *tp;
+	uint32		len;
+	uint32		off = 0;
+	int			attnum;
+
+	if (natts > desc->natts ||
+		tup->t_hoff < SizeofHeapTupleHeader + (hasnulls ? BITMAPLEN(natts) : 0) ||
+		tup->t_hoff > tuple->t_len)
+		goto bad;
+	tp = (char *) tup + tup->t_hoff;
+	len = tuple->t_len - tup->t_hoff;
+	for (attnum = 0; attnum < natts; attnum++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, attnum);
+		uint32		attlen;
+
+		if (hasnulls && att_isnull(attnum, tup->t_bits))
+			continue;
+		if (att->attlen > 0)
+		{
+			off = att_align_nominal(off, att->attalign);
+			attlen = att->attlen;
+		}
+		else if (att->attlen == -1)
+		{
+			/* a 1-byte header is never padded; else the 4-byte header's alignment */
+			if (off >= len)
+				goto bad;
+			off = att_align_pointer(off, att->attalign, -1, tp + off);
+			if (off >= len || (VARATT_IS_4B(tp + off) && len - off < VARHDRSZ))
+				goto bad;
+			attlen = VARSIZE_ANY(tp + off);
+		}
+		else
+		{
+			off = att_align_nominal(off, att->attalign);
+			if (off >= len)
+				goto bad;
+			attlen = strnlen(tp + off, len - off) + 1;
+		}
+		if (off > len || attlen > len - off)
+			goto bad;
+		off += attlen;
+	}
+	return;
+
+bad:
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\": heap tuple (%u,%u) does not fit its length",
+							 RelationGetRelationName(rel),
+							 ItemPointerGetBlockNumber(&tuple->t_self),
+							 ItemPointerGetOffsetNumber(&tuple->t_self))));
+}
+
+/*
  * HeapVersionRead
  *		Point tuple at item off of the locked heap page in buf, or return
- *		false if that item holds no tuple.
+ *		false if that item holds no tuple.  Raises ERRCODE_DATA_CORRUPTED if
+ *		the page is not a heap page or the item lies outside it.
  */
 bool
 HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
@@ -371,11 +461,19 @@ HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
 	Page		page = BufferGetPage(buf);
 	ItemId		lp;
 
+	CheckHeapPage(rel, buf);
 	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
 		return false;
 	lp = PageGetItemId(page, off);
 	if (!ItemIdIsNormal(lp))
 		return false;
+	if (ItemIdGetLength(lp) < SizeofHeapTupleHeader ||
+		ItemIdGetOffset(lp) < SizeOfPageHeaderData ||
+		ItemIdGetOffset(lp) + ItemIdGetLength(lp) > BLCKSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": heap item (%u,%u) lies outside its page",
+								 RelationGetRelationName(rel), BufferGetBlockNumber(buf), off)));
 	tuple->t_data = (HeapTupleHeader) PageGetItem(page, lp);
 	tuple->t_len = ItemIdGetLength(lp);
 	ItemPointerSet(&tuple->t_self, BufferGetBlockNumber(buf), off);
@@ -450,6 +548,8 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 			*raw_xmax = HeapTupleHeaderGetRawXmax(tuple.t_data);
 		if (!visible && surely_dead != NULL)
 			*surely_dead = !HeapTupleHeaderIsPromotedCopy(tuple.t_data) &&
+				!((tuple.t_data->t_infomask & HEAP_XMAX_COMMITTED) &&
+				  !TransactionIdIsNormal(HeapTupleHeaderGetRawXmax(tuple.t_data))) &&
 				HeapTupleIsSurelyDead(&tuple, GlobalVisTestFor(rel));
 	}
 	else if (surely_dead != NULL)
@@ -494,6 +594,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 				UnlockReleaseBuffer(buf);
 			buf = ReadBuffer(rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			CheckHeapPage(rel, buf);
 		}
 		if (HeapItemIsDead(buf, ItemPointerGetOffsetNumber(&copies[i])))
 		{

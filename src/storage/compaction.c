@@ -172,6 +172,7 @@ TakeTuple(CompactBatch *batch, ItemPointer phys)
 	UnlockReleaseBuffer(buf);
 	if (copy == NULL)
 		return false;
+	HeapTupleCheckShape(rel, copy, batch->heap_slot->tts_tupleDescriptor);
 	if (!DeleteUndecoded(rel, phys, batch->cid, true))
 	{
 		heap_freetuple(copy);

@@ -103,12 +103,76 @@ NewDirectory(Relation rel)
 	return dir;
 }
 
+/* Raise the error for directory entry index, found corrupted. */
+pg_noreturn static void
+ReportBadEntry(Relation rel, uint32 index, const char *detail)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\" has a corrupted directory entry for row group %u",
+							 RelationGetRelationName(rel), index),
+			 errdetail_internal("%s", detail)));
+}
+
+/*
+ * Check directory entry index as far as it can be checked alone: its kind
+ * and flags are known ones, its rows lie below the metapage's next row
+ * number, a delta page's rows are a pseudo-block, and the blocks it names
+ * lie inside the table's nblocks (the file's size, read after the metapage:
+ * an entry is published after the pages it names were added).  Directory
+ * entries carry no checksum of their own (data checksums cover them), so a
+ * damaged entry that passes these checks goes unnoticed here.
+ */
+static void
+CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
+		   uint64 next_row, BlockNumber nblocks)
+{
+	const uint16 known_flags = RG_FLAG_FROZEN | RG_FLAG_INVALID |
+		RG_FLAG_MOVED_ROWS | RG_FLAG_EMPTIED | RG_FLAG_FREED;
+
+	if (e->rg_kind != RG_KIND_ROWGROUP && e->rg_kind != RG_KIND_RESERVATION &&
+		e->rg_kind != RG_KIND_DELTA_PAGE)
+		ReportBadEntry(rel, index, psprintf("Unknown entry kind %u.", e->rg_kind));
+	if ((e->rg_flags & ~known_flags) != 0)
+		ReportBadEntry(rel, index, psprintf("Unknown flags 0x%04X.", e->rg_flags));
+	if (e->rg_first_row > next_row || e->rg_nrows > next_row - e->rg_first_row)
+		ReportBadEntry(rel, index,
+					   psprintf("Rows %llu to %llu lie beyond the reserved row numbers (%llu).",
+								(unsigned long long) e->rg_first_row,
+								(unsigned long long) (e->rg_first_row + e->rg_nrows),
+								(unsigned long long) next_row));
+	if (e->rg_kind == RG_KIND_DELTA_PAGE &&
+		(e->rg_first_row % ROWS_PER_TID_BLOCK != 0 || e->rg_nrows != ROWS_PER_TID_BLOCK ||
+		 e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
+		 e->rg_header.sp_block >= nblocks))
+		ReportBadEntry(rel, index,
+					   psprintf("Heap page %u of pseudo-block rows %llu to %llu.",
+								e->rg_header.sp_block,
+								(unsigned long long) e->rg_first_row,
+								(unsigned long long) (e->rg_first_row + e->rg_nrows)));
+	if (e->rg_kind == RG_KIND_ROWGROUP &&
+		(e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
+		 e->rg_header.sp_block >= nblocks || e->rg_state_root >= nblocks ||
+		 ((e->rg_flags & RG_FLAG_MOVED_ROWS) &&
+		  (e->rg_sources.sp_block == COLSTORE_METAPAGE_BLKNO ||
+		   e->rg_sources.sp_block >= nblocks))))
+		ReportBadEntry(rel, index,
+					   psprintf("Header at block %u, promotion map at block %u, sources at block %u, of %u blocks.",
+								e->rg_header.sp_block, e->rg_state_root,
+								e->rg_sources.sp_block, nblocks));
+}
+
 /* Read entries [dir->count, meta->cm_dir_count) from the page chain. */
 static void
 ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 			   const ColstoreMetaPageData *meta)
 {
 	uint32		target = meta->cm_dir_count;
+	BlockNumber nblocks;
+
+	if (dir->count >= target)
+		return;
+	nblocks = ColstorePhysicalBlocks(rel);
 
 	while (dir->count < target)
 	{
@@ -135,11 +199,27 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 				blkno = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
 				UnlockReleaseBuffer(buf);
 			}
-			if (blkno == InvalidBlockNumber || blkno == COLSTORE_METAPAGE_BLKNO)
+			if (blkno == InvalidBlockNumber || blkno == COLSTORE_METAPAGE_BLKNO ||
+				blkno >= nblocks)
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg_internal("colstore table \"%s\": directory chain ends before entry %u of %u",
-										 RelationGetRelationName(rel), dir->count, target)));
+										 RelationGetRelationName(rel), dir->count, target),
+						 errdetail_internal("The next directory page is block %u of %u.",
+											blkno, nblocks)));
+
+			/*
+			 * Directory pages are only ever added by extending the relation
+			 * (DirectoryAppend), so the chain ascends; a link that does not
+			 * would make a cycle that rereads the same entries up to
+			 * cm_dir_count (4 billion) times.
+			 */
+			if (dir->npages > 0 && blkno <= dir->pages[dir->npages - 1])
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg_internal("colstore table \"%s\": directory block %u links back to block %u",
+										 RelationGetRelationName(rel),
+										 dir->pages[dir->npages - 1], blkno)));
 			if (dir->npages == dir->pages_capacity)
 			{
 				dir->pages_capacity *= 2;
@@ -163,6 +243,8 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg_internal("colstore table \"%s\": directory block %u is missing entry %u",
 										 RelationGetRelationName(rel), blkno, dir->count)));
+			CheckEntry(rel, dir->count, (const RowGroupDirEntry *) src,
+					   meta->cm_next_row, nblocks);
 			if (dir->count == dir->capacity)
 			{
 				dir->capacity *= 2;
@@ -284,6 +366,26 @@ IndexNewEntries(ColstoreDirectory *dir)
 }
 
 /*
+ * Index of the first of two entries of the index array (n entries in
+ * first-row order) whose rows overlap, or -1.  Row numbers are handed out
+ * once, so no two row groups, nor two delta pages, share one.
+ */
+static int
+FindOverlap(ColstoreDirectory *dir, const int *index, int n)
+{
+	int			i;
+
+	for (i = 1; i < n; i++)
+	{
+		const RowGroupDirEntry *prev = &dir->entries[index[i - 1]];
+
+		if (prev->rg_first_row + prev->rg_nrows > dir->entries[index[i]].rg_first_row)
+			return index[i - 1];
+	}
+	return -1;
+}
+
+/*
  * DirectoryGet
  *		Return this backend's current copy of rel's directory, reading the
  *		metapage to validate it and the directory pages as needed.  Row
@@ -357,7 +459,21 @@ DirectoryGet(Relation rel)
 	dir->next_row = meta.cm_next_row;
 	dir->live_rows = meta.cm_live_rows;
 	if (dir->nindexed < (int) dir->count)
+	{
+		int			bad;
+
 		IndexNewEntries(dir);
+		bad = FindOverlap(dir, dir->groups, dir->ngroups);
+		if (bad < 0)
+			bad = FindOverlap(dir, dir->deltas, dir->ndeltas);
+		if (bad >= 0)
+		{
+			/* read it again next time, to fail again */
+			hash_search(DirectoryCache, &relid, HASH_REMOVE, NULL);
+			FreeDirectory(dir);
+			ReportBadEntry(rel, bad, "Its rows overlap those of another entry.");
+		}
+	}
 	return dir;
 }
 

@@ -99,6 +99,37 @@ ColstoreCheckPage(Relation rel, BlockNumber blkno, Page page,
 				 errdetail_internal("Expected page type 0x%04X.", expected_type)));
 }
 
+/*
+ * ColstoreBlockIsValid
+ *		Can blkno, a block number read from a page, name a page of rel other
+ *		than its metapage?  ReadBuffer itself reports a block past the end of
+ *		the file's first segment as data_corrupted, but one in a segment that
+ *		does not exist with whatever errno is left (an internal error, or
+ *		"could not open file"): so only block numbers from the second segment
+ *		on cost asking the kernel for the file's size.
+ */
+bool
+ColstoreBlockIsValid(Relation rel, BlockNumber blkno)
+{
+	return blkno != COLSTORE_METAPAGE_BLKNO &&
+		(blkno < RELSEG_SIZE || blkno < ColstorePhysicalBlocks(rel));
+}
+
+/*
+ * ColstoreCheckBlock
+ *		Raise ERRCODE_DATA_CORRUPTED unless ColstoreBlockIsValid; what names
+ *		the pointer blkno was read from.
+ */
+void
+ColstoreCheckBlock(Relation rel, BlockNumber blkno, const char *what)
+{
+	if (!ColstoreBlockIsValid(rel, blkno))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": %s points to block %u, outside the table",
+								 RelationGetRelationName(rel), what, blkno)));
+}
+
 static void
 CheckMeta(Relation rel, Page page)
 {

@@ -56,6 +56,40 @@ ReportShortMap(Relation rel, const RowGroupDirEntry *group)
 							 (unsigned long long) group->rg_first_row)));
 }
 
+/* Raise the error for a map page pointer or copy outside the table. */
+pg_noreturn static void
+ReportBadPointer(Relation rel, const RowGroupDirEntry *group, const char *what,
+				 BlockNumber blkno)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\": promotion map of the row group at row %llu is corrupted",
+							 RelationGetRelationName(rel),
+							 (unsigned long long) group->rg_first_row),
+			 errdetail_internal("A %s points to block %u.", what, blkno)));
+}
+
+/*
+ * Check the copies read from a leaf: each valid one must name a heap item
+ * of a page of the table, so that callers can read its block.
+ */
+static void
+CheckCopies(Relation rel, const RowGroupDirEntry *group,
+			const ItemPointerData *copies, uint32 n)
+{
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);
+
+		if (ItemPointerIsValid(&copies[i]) &&
+			(ItemPointerGetOffsetNumberNoCheck(&copies[i]) > MaxHeapTuplesPerPage ||
+			 !ColstoreBlockIsValid(rel, blkno)))
+			ReportBadPointer(rel, group, "leaf slot", blkno);
+	}
+}
+
 /* Root page holding row's leaf pointer, found by walking the chain. */
 static BlockNumber
 FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
@@ -73,6 +107,8 @@ FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 		UnlockReleaseBuffer(buf);
 		if (blkno == InvalidBlockNumber)
 			ReportShortMap(rel, group);
+		if (!ColstoreBlockIsValid(rel, blkno))
+			ReportBadPointer(rel, group, "root page's next page", blkno);
 	}
 	return blkno;
 }
@@ -93,7 +129,11 @@ FindLeaf(Relation rel, const RowGroupDirEntry *group, uint32 row)
 	ColstoreCheckPage(rel, rootblk, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
 	leaf = RootSlots(BufferGetPage(buf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];
 	UnlockReleaseBuffer(buf);
-	return leaf == 0 ? InvalidBlockNumber : leaf;
+	if (leaf == 0)
+		return InvalidBlockNumber;
+	if (!ColstoreBlockIsValid(rel, leaf))
+		ReportBadPointer(rel, group, "root page slot", leaf);
+	return leaf;
 }
 
 /*
@@ -115,6 +155,7 @@ PromotionMapGet(Relation rel, const RowGroupDirEntry *group, uint32 row,
 	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
 	*copy = LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS];
 	UnlockReleaseBuffer(buf);
+	CheckCopies(rel, group, copy, 1);
 	return ItemPointerIsValid(copy);
 }
 
@@ -151,8 +192,29 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 			memcpy(&copies[i], &LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS],
 				   sizeof(ItemPointerData) * run);
 			UnlockReleaseBuffer(buf);
+			CheckCopies(rel, group, &copies[i], run);
 		}
 		i += run;
+	}
+}
+
+/*
+ * Raise ERRCODE_DATA_CORRUPTED unless every block of blocks[0..n-1] is a
+ * leaf page of a promotion map: VACUUM gives these pages to the heap, so a
+ * corrupt root slot must not hand it any other page.
+ */
+static void
+CheckLeafPages(Relation rel, const BlockNumber *blocks, int n)
+{
+	int			i;
+
+	for (i = 0; i < n; i++)
+	{
+		Buffer		buf = ReadBuffer(rel, blocks[i]);
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		ColstoreCheckPage(rel, blocks[i], BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
+		UnlockReleaseBuffer(buf);
 	}
 }
 
@@ -160,7 +222,8 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
  * PromotionMapPages
  *		Set *blocks (palloc'd) to the blocks of group's promotion map, its
  *		root pages and then its leaves, and return how many there are (0 if
- *		no row was ever promoted).
+ *		no row was ever promoted).  Every page is checked to be of its kind
+ *		(ERRCODE_DATA_CORRUPTED if not).
  */
 int
 PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blocks)
@@ -170,6 +233,7 @@ PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blo
 	BlockNumber root = group->rg_state_root;
 	uint32		leaf = 0;
 	int			n = 0;
+	int			first;
 	uint32		r;
 
 	*blocks = palloc(sizeof(BlockNumber) * (nroots + nleaves));
@@ -183,17 +247,23 @@ PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blo
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		ColstoreCheckPage(rel, root, page, COLSTORE_PAGE_STATE_ROOT);
 		(*blocks)[n++] = root;
+		first = n;
 		for (; leaf < nleaves && leaf < (r + 1) * STATE_ROOT_SLOTS; leaf++)
 		{
 			BlockNumber blkno = RootSlots(page)[leaf % STATE_ROOT_SLOTS];
 
+			if (blkno != 0 && !ColstoreBlockIsValid(rel, blkno))
+				ReportBadPointer(rel, group, "root page slot", blkno);
 			if (blkno != 0)
 				(*blocks)[n++] = blkno;
 		}
 		root = ColstorePageGetOpaque(page)->cp_next;
 		UnlockReleaseBuffer(buf);
+		CheckLeafPages(rel, *blocks + first, n - first);
 		if (r + 1 < nroots && root == InvalidBlockNumber)
 			ReportShortMap(rel, group);
+		if (r + 1 < nroots && !ColstoreBlockIsValid(rel, root))
+			ReportBadPointer(rel, group, "root page's next page", root);
 	}
 	return n;
 }

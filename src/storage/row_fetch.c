@@ -98,6 +98,7 @@ StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot)
 	TransactionId xmin = HeapTupleHeaderGetXmin(tuple->t_data);
 
 	ExecClearTuple(slot);
+	HeapTupleCheckShape(rel, tuple, slot->tts_tupleDescriptor);
 	heap_deform_tuple(tuple, slot->tts_tupleDescriptor, slot->tts_values,
 					  slot->tts_isnull);
 	StoreFilledSlot(slot);

@@ -62,16 +62,28 @@ RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry
 	RowGroupHeader *h;
 	char	   *raw;
 	uint32		len = entry->rg_header_len;
+	Size		shift;
 	uint64		fixed;
 	pg_crc32c	crc;
 	pg_crc32c	stored;
 	uint32		c;
 
-	if (len < sizeof(RowGroupHeaderData) || len > MaxAllocSize)
+	if (len < sizeof(RowGroupHeaderData) || len > MaxAllocSize - 2 * MAXIMUM_ALIGNOF)
 		RowGroupReportCorruption(rel, dir_index, NULL, "header length out of range");
-	raw = palloc(MAXALIGN(sizeof(RowGroupHeader)) + len);
+
+	/*
+	 * The chunk descriptors follow nchunks + 1 uint32s without padding, so
+	 * place the header such that they land MAXALIGNed (the header's own
+	 * fields need only 4-byte alignment); a header whose count differs from
+	 * the entry's is refused below.
+	 */
+	shift = (sizeof(RowGroupHeaderData) +
+			 sizeof(uint32) * ((Size) entry->rg_nchunks + 1)) % MAXIMUM_ALIGNOF;
+	if (shift != 0)
+		shift = MAXIMUM_ALIGNOF - shift;
+	raw = palloc(MAXALIGN(sizeof(RowGroupHeader)) + shift + len);
 	h = (RowGroupHeader *) raw;
-	raw += MAXALIGN(sizeof(RowGroupHeader));
+	raw += MAXALIGN(sizeof(RowGroupHeader)) + shift;
 	StreamRead(rel, entry->rg_header, len, raw);
 	hdr = (RowGroupHeaderData *) raw;
 
@@ -274,7 +286,7 @@ ReadStatsValue(Form_pg_attribute att, const char **p, const char *end, bool *ok)
 	uint32		len;
 	Datum		value;
 
-	if (*p + sizeof(uint32) > end)
+	if (end - *p < (ptrdiff_t) sizeof(uint32))
 	{
 		*ok = false;
 		return (Datum) 0;
@@ -283,7 +295,7 @@ ReadStatsValue(Form_pg_attribute att, const char **p, const char *end, bool *ok)
 	*p += sizeof(uint32);
 	if (att->attbyval)
 	{
-		if (*p + sizeof(Datum) > end)
+		if (end - *p < (ptrdiff_t) sizeof(Datum))
 		{
 			*ok = false;
 			return (Datum) 0;
@@ -292,15 +304,32 @@ ReadStatsValue(Form_pg_attribute att, const char **p, const char *end, bool *ok)
 		*p += sizeof(Datum);
 		return value;
 	}
-	if (*p + len > end || len == 0 ||
-		(att->attlen > 0 && len != (uint32) att->attlen) ||
-		(att->attlen == -1 && VARSIZE_ANY(*p) != len))
+	if (len > end - *p || len == 0 ||
+		(att->attlen > 0 && len != (uint32) att->attlen))
 	{
 		*ok = false;
 		return (Datum) 0;
 	}
+	/* the stats bytes are unaligned: look at the value in its copy */
 	value = PointerGetDatum(palloc(len));
 	memcpy(DatumGetPointer(value), *p, len);
+
+	/*
+	 * A varlena is read only as far as its length allows, and must be the
+	 * plain in-line datum the writer keeps (never a TOAST pointer, which
+	 * would be dereferenced, nor compressed); a cstring must end in its NUL.
+	 */
+	if ((att->attlen == -1 &&
+		 (VARATT_IS_EXTERNAL(DatumGetPointer(value)) ||
+		  (!VARATT_IS_1B(DatumGetPointer(value)) &&
+		   (len < VARHDRSZ || VARATT_IS_COMPRESSED(DatumGetPointer(value)))) ||
+		  VARSIZE_ANY(DatumGetPointer(value)) != len)) ||
+		(att->attlen == -2 && DatumGetCString(value)[len - 1] != '\0'))
+	{
+		pfree(DatumGetPointer(value));
+		*ok = false;
+		return (Datum) 0;
+	}
 	*p += len;
 	return value;
 }

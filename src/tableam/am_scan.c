@@ -370,6 +370,7 @@ DeformDeltaRows(ColstoreScanDesc s)
 	}
 	for (row = 0; row < s->chunk_rows; row++)
 	{
+		HeapTupleCheckShape(s->rs_base.rs_rd, s->delta_tuples[row], desc);
 		heap_deform_tuple(s->delta_tuples[row], desc, values, isnull);
 		for (att = 0; att < desc->natts; att++)
 		{

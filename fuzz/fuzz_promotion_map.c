@@ -1,0 +1,89 @@
+/*-------------------------------------------------------------------------
+ *
+ * fuzz_promotion_map.c
+ *	  libFuzzer target: promotion maps (root and leaf pages), through
+ *	  PromotionMapPages, PromotionMapGetRange and PromotionMapGet.
+ *
+ * Input: bytes 0-3 the row group's row count, 4-7 its first root block
+ * (rg_state_root), 8-11 a row to look up, then the relation's blocks,
+ * BLCKSZ bytes each (at most 8, the last padded with zeros).  A copy the
+ * map returns must be a valid heap TID; the single and the range lookup
+ * agree.
+ *
+ * IDENTIFICATION
+ *	  fuzz/fuzz_promotion_map.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+
+#include "storage/promotion_map.h"
+
+#include "fuzz_common.h"
+
+#define MAX_PAGES	8
+#define MAX_RANGE	4096
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *pages = NULL;
+	RowGroupDirEntry group;
+	uint32		row;
+
+	if (size < 13 || size > 12 + MAX_PAGES * BLCKSZ)
+		return 0;
+	if (pages == NULL)
+		pages = malloc(MAX_PAGES * BLCKSZ);
+	memset(&group, 0, sizeof(group));
+	group.rg_kind = RG_KIND_ROWGROUP;
+	memcpy(&group.rg_nrows, data, 4);
+	memcpy(&group.rg_state_root, data + 4, 4);
+	memcpy(&row, data + 8, 4);
+	memset(pages, 0, MAX_PAGES * BLCKSZ);
+	memcpy(pages, data + 12, size - 12);
+	fuzz_pages = pages;
+	fuzz_npages = (size - 12 + BLCKSZ - 1) / BLCKSZ;
+
+	FUZZ_BEGIN("promotion_map");
+	{
+		Relation	rel = fuzz_relation();
+		BlockNumber *blocks;
+		int			n;
+		int			i;
+
+		n = PromotionMapPages(rel, &group, &blocks);
+		for (i = 0; i < n; i++)
+			FUZZ_ASSERT(blocks[i] < fuzz_npages, "map page beyond the relation");
+		if (group.rg_nrows > 0)
+		{
+			uint32		first;
+			uint32		cnt;
+			ItemPointerData copy;
+			ItemPointerData *copies;
+			bool		found;
+
+			row %= group.rg_nrows;
+			found = PromotionMapGet(rel, &group, row, &copy);
+			if (found)
+				FUZZ_ASSERT(ItemPointerGetOffsetNumberNoCheck(&copy) >= FirstOffsetNumber &&
+							ItemPointerGetOffsetNumberNoCheck(&copy) <= MaxHeapTuplesPerPage,
+							"copy TID offset out of range");
+			first = row > MAX_RANGE / 2 ? row - MAX_RANGE / 2 : 0;
+			cnt = Min(group.rg_nrows - first, MAX_RANGE);
+			copies = palloc(sizeof(ItemPointerData) * cnt);
+			PromotionMapGetRange(rel, &group, first, cnt, copies);
+			FUZZ_ASSERT(ItemPointerIsValid(&copies[row - first]) == found &&
+						(!found || memcmp(&copies[row - first], &copy, sizeof(copy)) == 0),
+						"single and range lookups disagree");
+			for (i = 0; i < (int) cnt; i++)
+				if (ItemPointerIsValid(&copies[i]))
+					FUZZ_ASSERT(ItemPointerGetOffsetNumberNoCheck(&copies[i]) <= MaxHeapTuplesPerPage,
+								"copy TID offset out of range");
+		}
+	}
+	FUZZ_END();
+	return 0;
+}
