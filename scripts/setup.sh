@@ -21,7 +21,8 @@ postgresql-server-dev-15=$PGPKGVERSION libpq5=$PGPKGVERSION libpq-dev=$PGPKGVERS
 	have=$(dpkg-query -W -f='${Version}' postgresql-server-dev-15 2>/dev/null || true)
 	if [ "$have" = "$PGPKGVERSION" ] && command -v zstd >/dev/null && [ -f /usr/include/lz4.h ] \
 		&& [ -f /usr/include/zstd.h ] && perl -MIPC::Run -e1 2>/dev/null && command -v dpkg-source >/dev/null \
-		&& command -v clang-14 >/dev/null && dpkg-query -W libclang-rt-14-dev >/dev/null 2>&1; then
+		&& command -v clang-14 >/dev/null && dpkg-query -W libclang-rt-14-dev >/dev/null 2>&1 \
+		&& command -v sqlsmith >/dev/null; then
 		log "packages present"
 		return
 	fi
@@ -33,7 +34,7 @@ postgresql-server-dev-15=$PGPKGVERSION libpq5=$PGPKGVERSION libpq-dev=$PGPKGVERS
 	apt-get update -q
 	# shellcheck disable=SC2086
 	apt-get install -y -q --allow-downgrades $pins libzstd-dev liblz4-dev zstd \
-		libipc-run-perl make gcc dpkg-dev clang-14 libclang-rt-14-dev
+		libipc-run-perl make gcc dpkg-dev clang-14 libclang-rt-14-dev sqlsmith
 	apt-mark hold postgresql-15 postgresql-client-15 postgresql-server-dev-15 libpq5 libpq-dev >/dev/null
 }
 

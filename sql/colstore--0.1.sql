@@ -13,9 +13,11 @@ COMMENT ON ACCESS METHOD colstore IS 'columnar table access method: compressed r
 
 -- Per-table storage options.  NULL means "use the server default"
 -- (colstore.default_* settings).  Kept by relation OID, so the options
--- survive TRUNCATE, VACUUM FULL and CLUSTER; dumped by pg_dump as
--- extension configuration data.  Always a heap table: colstore reads it
--- while writing colstore tables.
+-- survive TRUNCATE, VACUUM FULL and CLUSTER.  Always a heap table: colstore
+-- reads it while writing colstore tables.  Not configuration data for
+-- pg_dump: each table's options are also in its pg_class.reloptions, so
+-- pg_dump writes them in the table's CREATE TABLE ... WITH (...), which
+-- stores them again on restore.
 CREATE TABLE options (
 	relid regclass PRIMARY KEY,
 	codec text,
@@ -24,7 +26,6 @@ CREATE TABLE options (
 	chunk_size integer
 ) USING heap;
 COMMENT ON TABLE options IS 'per-table storage options of colstore tables (NULL: server default)';
-SELECT pg_catalog.pg_extension_config_dump('colstore.options', '');
 GRANT SELECT ON options TO PUBLIC;
 GRANT USAGE ON SCHEMA colstore TO PUBLIC;
 
@@ -71,6 +72,19 @@ COMMENT ON FUNCTION forget_dropped_options() IS
 	'event trigger function: removes the options of dropped colstore tables';
 CREATE EVENT TRIGGER colstore_forget_dropped_options ON sql_drop
 	EXECUTE FUNCTION forget_dropped_options();
+
+-- Store the options a CREATE statement carried (WITH (codec = ...)) as soon
+-- as its table exists, inside the statement: Citus makes a new partition's
+-- shards from the table's definition right after it.
+CREATE FUNCTION store_created_options()
+RETURNS event_trigger
+AS 'MODULE_PATHNAME', 'colstore_store_created_options'
+LANGUAGE C;
+COMMENT ON FUNCTION store_created_options() IS
+	'event trigger function: stores the colstore options of a table being created';
+CREATE EVENT TRIGGER colstore_store_created_options ON ddl_command_end
+	WHEN TAG IN ('CREATE TABLE', 'CREATE TABLE AS', 'SELECT INTO', 'CREATE MATERIALIZED VIEW')
+	EXECUTE FUNCTION store_created_options();
 
 CREATE FUNCTION row_groups(rel regclass,
 						   OUT row_group integer,

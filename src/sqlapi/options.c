@@ -8,14 +8,16 @@
  * the options live in the extension's configuration table
  * colstore.options, keyed by relation OID.  That keeps them across
  * TRUNCATE, VACUUM FULL and CLUSTER (which change the relfilenode, not the
- * OID), and pg_dump dumps the table's rows as extension configuration data.
- * A NULL column means the server default (the colstore.default_* GUC).
+ * OID); a copy in pg_class.reloptions carries them where a table's
+ * definition goes (pg_dump, Citus's shards; options_mirror.c).  A NULL
+ * column means the server default (the colstore.default_* GUC).
  *
  * Users set them with CREATE TABLE ... USING colstore WITH (codec = 'lz4',
  * ...), ALTER TABLE ... SET (...) / RESET (...), or colstore.set_options();
  * the utility hook takes the options out of the statement before core
  * validates it (core would reject them as unknown heap options) and stores
- * them: a CREATE's once the table exists, an ALTER's before it runs, so that
+ * them: a CREATE's once the table exists (at the statement's ddl_command_end
+ * event, or after it), an ALTER's before it runs, so that
  * ALTER TABLE ... SET ACCESS METHOD colstore, SET (...) converts the table
  * with them.  Integer options may be quoted, as reloptions may.  The rows are read and written by
  * options_store.c, so that logical decoding never sees an options change.
@@ -48,6 +50,7 @@
 #include "colstore.h"
 #include "encoding/chunk_encoding.h"
 #include "sqlapi/options.h"
+#include "sqlapi/options_mirror.h"
 #include "sqlapi/options_store.h"
 #include "tableam/am_handler.h"
 
@@ -70,8 +73,15 @@ struct ColstoreUtilityOptions
 	RangeVar   *relation;		/* the table the statement names */
 	bool		created;		/* CREATE: the table is new */
 	bool		before;			/* ALTER: store before the statement runs */
+	bool		stored;			/* CREATE: stored by the event trigger */
 	OptionValues values;
 };
+
+/*
+ * The CREATE statement whose options wait for its table to exist (the
+ * innermost one running), or NULL.
+ */
+static ColstoreUtilityOptions *RunningCreate = NULL;
 
 static void
 CheckRange(const char *name, int value, int min, int max)
@@ -263,6 +273,7 @@ colstore_set_options(PG_FUNCTION_ARGS)
 	}
 	CheckTableOptionsTarget(relid, true);
 	StoreOptions(relid, &v);
+	OptionsMirrorWrite(relid);
 	PG_RETURN_VOID();
 }
 
@@ -280,6 +291,7 @@ colstore_reset_options(PG_FUNCTION_ARGS)
 	v.reset = true;
 	CheckTableOptionsTarget(relid, true);
 	StoreOptions(relid, &v);
+	OptionsMirrorWrite(relid);
 	PG_RETURN_VOID();
 }
 
@@ -442,6 +454,17 @@ AlterTargetsColstore(AlterTableStmt *stmt)
 	return result;
 }
 
+/*
+ * Will a CREATE ... IF NOT EXISTS of relation do nothing, the relation
+ * existing?  Its options are then left in the statement, which core skips
+ * without looking at them, and never applied to the existing relation.
+ */
+static bool
+SkippedAsExisting(bool if_not_exists, RangeVar *relation)
+{
+	return if_not_exists && OidIsValid(RangeVarGetRelid(relation, NoLock, true));
+}
+
 /* Could OptionsExtractFromStatement modify stmt (so it must be copied)? */
 bool
 OptionsStatementNeedsCopy(Node *stmt)
@@ -469,6 +492,7 @@ OptionsExtractFromStatement(Node *stmt)
 		CreateStmt *cs = (CreateStmt *) stmt;
 
 		if (cs->partspec != NULL || !CreatesColstore(cs->accessMethod) ||
+			SkippedAsExisting(cs->if_not_exists, cs->relation) ||
 			!ExtractOptions(&cs->options, &result->values, false))
 			return NULL;
 		result->relation = cs->relation;
@@ -480,6 +504,7 @@ OptionsExtractFromStatement(Node *stmt)
 		IntoClause *into = ((CreateTableAsStmt *) stmt)->into;
 
 		if (into == NULL || !CreatesColstore(into->accessMethod) ||
+			SkippedAsExisting(((CreateTableAsStmt *) stmt)->if_not_exists, into->rel) ||
 			!ExtractOptions(&into->options, &result->values, false))
 			return NULL;
 		result->relation = into->rel;
@@ -547,21 +572,85 @@ OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted)
 	StoreOptions(relid, &extracted->values);
 }
 
+/* Store a CREATE's options for its new table, and copy them to pg_class. */
+static void
+StoreCreatedOptions(ColstoreUtilityOptions *extracted)
+{
+	Oid			relid = RangeVarGetRelid(extracted->relation, NoLock, true);
+
+	if (!OidIsValid(relid))
+		return;					/* e.g. CREATE TABLE IF NOT EXISTS skipped */
+	CheckTableOptionsTarget(relid, true);
+	StoreOptions(relid, &extracted->values);
+	OptionsMirrorWrite(relid);
+	extracted->stored = true;
+}
+
+/*
+ * OptionsEnterStatement
+ *		Note that the statement extracted came from (NULL: none) is about to
+ *		run; returns what OptionsLeaveStatement must restore, which the caller
+ *		does however the statement ends.
+ */
+ColstoreUtilityOptions *
+OptionsEnterStatement(ColstoreUtilityOptions *extracted)
+{
+	ColstoreUtilityOptions *outer = RunningCreate;
+
+	if (extracted != NULL && extracted->created)
+		RunningCreate = extracted;
+	return outer;
+}
+
+void
+OptionsLeaveStatement(ColstoreUtilityOptions *outer)
+{
+	RunningCreate = outer;
+}
+
+PG_FUNCTION_INFO_V1(colstore_store_created_options);
+
+/*
+ * Event trigger on ddl_command_end of CREATE TABLE (AS), SELECT INTO and
+ * CREATE MATERIALIZED VIEW: store the options the running statement
+ * carried, now that its table exists.  It fires inside the statement, before
+ * the utility hooks of other extensions that run around colstore's return:
+ * Citus makes the shards of a new partition of a distributed table there,
+ * from the table's pg_class.reloptions, which must hold the options by
+ * then.  Statements that fire no event trigger (inside functions, or with
+ * event triggers disabled) have their options stored by
+ * OptionsApplyAfterStatement.
+ */
+Datum
+colstore_store_created_options(PG_FUNCTION_ARGS)
+{
+	if (!CALLED_AS_EVENT_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("function \"store_created_options\" must be called as an event trigger")));
+	if (RunningCreate != NULL && !RunningCreate->stored)
+		StoreCreatedOptions(RunningCreate);
+	PG_RETURN_VOID();
+}
+
 /*
  * OptionsApplyAfterStatement
  *		Store the options taken out of a CREATE TABLE (AS), now that it has
- *		run.
+ *		run, unless the event trigger has; then, for an ALTER, copy the
+ *		table's options into its pg_class.reloptions (options_mirror.c).
  */
 void
 OptionsApplyAfterStatement(ColstoreUtilityOptions *extracted)
 {
 	Oid			relid;
 
-	if (extracted->before)
+	if (extracted->created)
+	{
+		if (!extracted->stored)
+			StoreCreatedOptions(extracted);
 		return;
+	}
 	relid = RangeVarGetRelid(extracted->relation, NoLock, true);
-	if (!OidIsValid(relid))
-		return;					/* e.g. CREATE TABLE IF NOT EXISTS skipped */
-	CheckTableOptionsTarget(relid, true);
-	StoreOptions(relid, &extracted->values);
+	if (OidIsValid(relid))
+		OptionsMirrorWrite(relid);
 }

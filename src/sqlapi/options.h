@@ -32,5 +32,7 @@ extern bool OptionsStatementNeedsCopy(Node *stmt);
 extern ColstoreUtilityOptions *OptionsExtractFromStatement(Node *stmt);
 extern void OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted);
 extern void OptionsApplyAfterStatement(ColstoreUtilityOptions *extracted);
+extern ColstoreUtilityOptions *OptionsEnterStatement(ColstoreUtilityOptions *extracted);
+extern void OptionsLeaveStatement(ColstoreUtilityOptions *outer);
 
 #endif							/* OPTIONS_H */

@@ -40,6 +40,7 @@
 
 #include "mvcc/row_state.h"
 #include "sqlapi/options.h"
+#include "sqlapi/options_mirror.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
@@ -92,6 +93,35 @@ ColstoreExecutorStart(QueryDesc *queryDesc, int eflags)
 	DeltaInsertNoteStatement(queryDesc);
 }
 
+/*
+ * Run the statement through the next utility hook, with the CREATE whose
+ * options extracted holds noted as running (OptionsEnterStatement) for as
+ * long as it runs, however it ends.
+ */
+static void
+RunStatement(ColstoreUtilityOptions *extracted, PlannedStmt *pstmt,
+			 const char *queryString, bool readOnlyTree,
+			 ProcessUtilityContext context, ParamListInfo params,
+			 QueryEnvironment *queryEnv, DestReceiver *dest, QueryCompletion *qc)
+{
+	ColstoreUtilityOptions *outer = OptionsEnterStatement(extracted);
+
+	PG_TRY();
+	{
+		if (prev_ProcessUtility)
+			prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
+								queryEnv, dest, qc);
+		else
+			standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+									params, queryEnv, dest, qc);
+	}
+	PG_FINALLY();
+	{
+		OptionsLeaveStatement(outer);
+	}
+	PG_END_TRY();
+}
+
 static void
 ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 					   bool readOnlyTree, ProcessUtilityContext context,
@@ -99,6 +129,7 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 					   DestReceiver *dest, QueryCompletion *qc)
 {
 	ColstoreUtilityOptions *extracted;
+	Oid			mirrored;
 
 	/*
 	 * Transaction control needs no flush: COMMIT and PREPARE flush in the
@@ -116,16 +147,15 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 	extracted = OptionsExtractFromStatement(pstmt->utilityStmt);
 	if (extracted != NULL)
 		OptionsApplyBeforeStatement(extracted);
+	mirrored = OptionsMirrorHide(pstmt->utilityStmt);
 
-	if (prev_ProcessUtility)
-		prev_ProcessUtility(pstmt, queryString, readOnlyTree, context, params,
-							queryEnv, dest, qc);
-	else
-		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
-								params, queryEnv, dest, qc);
+	RunStatement(extracted, pstmt, queryString, readOnlyTree, context, params,
+				 queryEnv, dest, qc);
 
 	if (extracted != NULL)
 		OptionsApplyAfterStatement(extracted);
+	if (OidIsValid(mirrored))
+		OptionsMirrorWrite(mirrored);
 }
 
 static void

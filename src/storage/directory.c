@@ -115,17 +115,35 @@ ReportBadEntry(Relation rel, uint32 index, const char *detail)
 }
 
 /*
+ * Is blkno inside rel's file?  *nblocks is the file's size as last read; a
+ * block past it is checked against the size read again, since the file may
+ * have grown since: a first promotion adds a promotion map root page and
+ * then records it in its row group's directory entry, in place, while a
+ * reader holding an older size reads the entry.  The file never shrinks
+ * under a reader, so a block below *nblocks needs no second look.
+ */
+static bool
+InsideFile(Relation rel, BlockNumber blkno, BlockNumber *nblocks)
+{
+	if (blkno < *nblocks)
+		return true;
+	*nblocks = ColstorePhysicalBlocks(rel);
+	return blkno < *nblocks;
+}
+
+/*
  * Check directory entry index as far as it can be checked alone: its kind
  * and flags are known ones, its rows lie below the metapage's next row
  * number, a delta page's rows are a pseudo-block, and the blocks it names
- * lie inside the table's nblocks (the file's size, read after the metapage:
- * an entry is published after the pages it names were added).  Directory
+ * lie inside the file (InsideFile: *nblocks, read after the metapage, since
+ * an entry is published after the pages it names were added, or read again
+ * for a promotion map root recorded later).  Directory
  * entries carry no checksum of their own (data checksums cover them), so a
  * damaged entry that passes these checks goes unnoticed here.
  */
 static void
 CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
-		   uint64 next_row, BlockNumber nblocks)
+		   uint64 next_row, BlockNumber *nblocks)
 {
 	const uint16 known_flags = RG_FLAG_FROZEN | RG_FLAG_INVALID |
 		RG_FLAG_MOVED_ROWS | RG_FLAG_EMPTIED | RG_FLAG_FREED;
@@ -144,7 +162,7 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 	if (e->rg_kind == RG_KIND_DELTA_PAGE &&
 		(e->rg_first_row % ROWS_PER_TID_BLOCK != 0 || e->rg_nrows != ROWS_PER_TID_BLOCK ||
 		 e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
-		 e->rg_header.sp_block >= nblocks))
+		 !InsideFile(rel, e->rg_header.sp_block, nblocks)))
 		ReportBadEntry(rel, index,
 					   psprintf("Heap page %u of pseudo-block rows %llu to %llu.",
 								e->rg_header.sp_block,
@@ -152,14 +170,15 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 								(unsigned long long) (e->rg_first_row + e->rg_nrows)));
 	if (e->rg_kind == RG_KIND_ROWGROUP &&
 		(e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
-		 e->rg_header.sp_block >= nblocks || e->rg_state_root >= nblocks ||
+		 !InsideFile(rel, e->rg_header.sp_block, nblocks) ||
+		 !InsideFile(rel, e->rg_state_root, nblocks) ||
 		 ((e->rg_flags & RG_FLAG_MOVED_ROWS) &&
 		  (e->rg_sources.sp_block == COLSTORE_METAPAGE_BLKNO ||
-		   e->rg_sources.sp_block >= nblocks))))
+		   !InsideFile(rel, e->rg_sources.sp_block, nblocks)))))
 		ReportBadEntry(rel, index,
 					   psprintf("Header at block %u, promotion map at block %u, sources at block %u, of %u blocks.",
 								e->rg_header.sp_block, e->rg_state_root,
-								e->rg_sources.sp_block, nblocks));
+								e->rg_sources.sp_block, *nblocks));
 }
 
 /* Read entries [dir->count, meta->cm_dir_count) from the page chain. */
@@ -200,7 +219,7 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 				UnlockReleaseBuffer(buf);
 			}
 			if (blkno == InvalidBlockNumber || blkno == COLSTORE_METAPAGE_BLKNO ||
-				blkno >= nblocks)
+				!InsideFile(rel, blkno, &nblocks))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg_internal("colstore table \"%s\": directory chain ends before entry %u of %u",
@@ -244,7 +263,7 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 						 errmsg_internal("colstore table \"%s\": directory block %u is missing entry %u",
 										 RelationGetRelationName(rel), blkno, dir->count)));
 			CheckEntry(rel, dir->count, (const RowGroupDirEntry *) src,
-					   meta->cm_next_row, nblocks);
+					   meta->cm_next_row, &nblocks);
 			if (dir->count == dir->capacity)
 			{
 				dir->capacity *= 2;

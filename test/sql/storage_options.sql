@@ -96,3 +96,46 @@ SELECT colstore.verify('o7');
 SELECT count(*), sum(a) FROM o7;
 DROP TABLE o5, o7;
 SELECT count(*) FROM colstore.options;
+
+-- The options are copied into pg_class.reloptions (what pg_dump, Citus and
+-- \d+ read), always from colstore.options, next to the table's other
+-- storage parameters, which keep working.
+CREATE TABLE m1 (a int, b text) USING colstore WITH (codec = 'lz4', chunk_size = 1000);
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+ALTER TABLE m1 SET (fillfactor = 70);
+ALTER TABLE m1 SET (codec = pglz, autovacuum_enabled = false);
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+ALTER TABLE m1 RESET (chunk_size, fillfactor);
+SELECT colstore.set_options('m1', row_group_size => 5000);
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+-- a failed statement leaves both copies as they were
+BEGIN;
+ALTER TABLE m1 SET (codec = zstd, fillfactor = 200);
+ROLLBACK;
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+SELECT codec, row_group_size, chunk_size FROM colstore.table_options WHERE relation = 'm1'::regclass;
+-- rewrites keep the copy; a heap table gets none (its own parameters stay)
+VACUUM FULL m1;
+ALTER TABLE m1 ALTER COLUMN a TYPE bigint;
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+ALTER TABLE m1 SET ACCESS METHOD heap;
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+ALTER TABLE m1 SET (fillfactor = 50);
+ALTER TABLE m1 SET ACCESS METHOD colstore;
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+SELECT colstore.reset_options('m1');
+SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+-- partitions and materialized views; a partitioned table has no options
+CREATE TABLE mp (a int) PARTITION BY RANGE (a);
+CREATE TABLE mp1 PARTITION OF mp FOR VALUES FROM (0) TO (10) USING colstore WITH (codec = none);
+CREATE MATERIALIZED VIEW mmv USING colstore WITH (compression_level = 9) AS SELECT 1 AS x;
+SELECT relname, reloptions FROM pg_class WHERE relname IN ('mp', 'mp1', 'mmv') ORDER BY 1;
+DROP TABLE m1, mp;
+DROP MATERIALIZED VIEW mmv;
+-- CREATE ... IF NOT EXISTS of an existing table leaves its options alone
+CREATE TABLE m2 (a int) USING colstore WITH (codec = zstd);
+CREATE TABLE IF NOT EXISTS m2 (a int) USING colstore WITH (codec = lz4);
+CREATE TABLE m3 (a int);
+CREATE TABLE IF NOT EXISTS m3 (a int) USING colstore WITH (codec = lz4);
+SELECT relname, reloptions FROM pg_class WHERE relname IN ('m2', 'm3') ORDER BY 1;
+DROP TABLE m2, m3;
