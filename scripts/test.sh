@@ -2,7 +2,8 @@
 # scripts/test.sh: run the whole test suite.
 #
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
-# 2. pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
+# 2. the layer check (scripts/check_layers.sh), pg_regress tests (test/sql, test/expected) and
+#    isolation specs (test/specs)
 # 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore,
 #    damaged pages, pg_upgrade, ...)
 # 4. the decoders' fuzzers (scripts/fuzz.sh, a bounded run; with PostgreSQL 15 only)
@@ -162,6 +163,17 @@ run_sqlsmith() {
 	fi
 }
 
+# includes point down the layers (scripts/check_layers.sh; its allowed list only shrinks)
+run_layers() {
+	echo "== layers (scripts/check_layers.sh)"
+	if bash scripts/check_layers.sh; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		failed_phases+=("layers")
+	fi
+}
+
 run_conformance() {
 	echo "== conformance: PostgreSQL's regression and isolation suites with colstore as default access method"
 	if bash scripts/conformance.sh; then
@@ -172,6 +184,7 @@ run_conformance() {
 	fi
 }
 
+run_layers
 run_regress
 run_tap
 run_fuzz

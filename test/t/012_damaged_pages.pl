@@ -194,6 +194,24 @@ sub damage_page
 	return "block $blkno bytes " . join(',', @flips);
 }
 
+# Call $change->(\$page, $offset) for each normal heap tuple of a heap page's
+# bytes; it changes the tuple in place and says whether it did.  Returns the
+# changed page, or undef if no tuple changed.
+sub change_tuples
+{
+	my ($page, $change) = @_;
+	my $lower = unpack('v', substr($page, 12, 2));
+	my $changed = 0;
+	for (my $lp = 24; $lp < $lower; $lp += 4)
+	{
+		my $w = unpack('V', substr($page, $lp, 4));
+		my ($off, $flags) = ($w & 0x7fff, ($w >> 15) & 3);
+		next unless $flags == 1;
+		$changed += $change->(\$page, $off);
+	}
+	return $changed ? $page : undef;
+}
+
 # Damage found by earlier runs, made on purpose (checksums off only): each
 # sub gets a page's bytes and returns them changed, or undef if the page has
 # nothing to change.  A block in a segment the table does not have (0xF00000)
@@ -223,37 +241,23 @@ my @targeted = (
 		return undef;
 	} ],
 	[ heap => 'heap tuples lose their HEAP_HASNULL flag' => sub {
-		my ($page) = @_;
-		my $lower = unpack('v', substr($page, 12, 2));
-		my $changed = 0;
-		for (my $lp = 24; $lp < $lower; $lp += 4)
-		{
-			my $w = unpack('V', substr($page, $lp, 4));
-			my ($off, $flags) = ($w & 0x7fff, ($w >> 15) & 3);
-			next unless $flags == 1;
-			my $infomask = unpack('v', substr($page, $off + 20, 2));
-			next unless $infomask & 1;
-			substr($page, $off + 20, 2) = pack('v', $infomask & ~1);
-			$changed++;
-		}
-		return $changed ? $page : undef;
+		return change_tuples($_[0], sub {
+			my ($page, $off) = @_;
+			my $infomask = unpack('v', substr($$page, $off + 20, 2));
+			return 0 unless $infomask & 1;
+			substr($$page, $off + 20, 2) = pack('v', $infomask & ~1);
+			return 1;
+		});
 	} ],
 	[ heap => 'heap tuples say their deleter committed, but have none' => sub {
-		my ($page) = @_;
-		my $lower = unpack('v', substr($page, 12, 2));
-		my $changed = 0;
-		for (my $lp = 24; $lp < $lower; $lp += 4)
-		{
-			my $w = unpack('V', substr($page, $lp, 4));
-			my ($off, $flags) = ($w & 0x7fff, ($w >> 15) & 3);
-			next unless $flags == 1;
+		return change_tuples($_[0], sub {
+			my ($page, $off) = @_;
 			# xmin committed, xmax 0 and committed (HEAP_XMAX_COMMITTED)
-			substr($page, $off + 4, 4) = pack('V', 0);
-			my $infomask = unpack('v', substr($page, $off + 20, 2));
-			substr($page, $off + 20, 2) = pack('v', ($infomask | 0x0100 | 0x0400) & ~(0x0800 | 0x1000 | 0x0080));
-			$changed++;
-		}
-		return $changed ? $page : undef;
+			substr($$page, $off + 4, 4) = pack('V', 0);
+			my $infomask = unpack('v', substr($$page, $off + 20, 2));
+			substr($$page, $off + 20, 2) = pack('v', ($infomask | 0x0100 | 0x0400) & ~(0x0800 | 0x1000 | 0x0080));
+			return 1;
+		});
 	} ],
 );
 
