@@ -137,59 +137,29 @@ run_tap() {
 	failed=$((failed + bad))
 }
 
-# the decoders' libFuzzer harnesses (fuzz/), a bounded run; they are built against 15's headers
-# and do not depend on the server, so the matrix runs them once, with 15
-run_fuzz() {
-	[ "$PGVERSION" = 15 ] || return 0
-	echo "== decoder fuzzers (scripts/fuzz.sh)"
-	if bash scripts/fuzz.sh; then
+# run_script NAME TITLE SCRIPT: a phase that is one script, counted as one test
+run_script() {
+	echo "== $2 ($3)"
+	if bash "$3"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		failed_phases+=("fuzz")
+		failed_phases+=("$1")
 	fi
 }
 
-# random SQL against colstore tables on the server under test (scripts/sqlsmith.sh, a bounded
-# run); the matrix runs it once, on 18 (COLSTORE_SQLSMITH=0 skips it)
-run_sqlsmith() {
-	[ "${COLSTORE_SQLSMITH:-1}" = 1 ] || return 0
-	echo "== sqlsmith: random SQL against colstore tables (scripts/sqlsmith.sh)"
-	if bash scripts/sqlsmith.sh; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failed_phases+=("sqlsmith")
-	fi
-}
-
-# includes point down the layers (scripts/check_layers.sh; its allowed list only shrinks)
-run_layers() {
-	echo "== layers (scripts/check_layers.sh)"
-	if bash scripts/check_layers.sh; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failed_phases+=("layers")
-	fi
-}
-
-run_conformance() {
-	echo "== conformance: PostgreSQL's regression and isolation suites with colstore as default access method"
-	if bash scripts/conformance.sh; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failed_phases+=("conformance")
-	fi
-}
-
-run_layers
+# includes point down the layers (the allowed list only shrinks)
+run_script layers "layers" scripts/check_layers.sh
 run_regress
 run_tap
-run_fuzz
-run_sqlsmith
-run_conformance
+# the decoders' libFuzzer harnesses (fuzz/), a bounded run; they are built against 15's headers
+# and do not depend on the server, so the matrix runs them once, with 15
+[ "$PGVERSION" = 15 ] && run_script fuzz "decoder fuzzers" scripts/fuzz.sh
+# random SQL against colstore tables on the server under test, a bounded run; the matrix runs it
+# once, on 18 (COLSTORE_SQLSMITH=0 skips it)
+[ "${COLSTORE_SQLSMITH:-1}" = 1 ] && run_script sqlsmith "sqlsmith: random SQL against colstore tables" scripts/sqlsmith.sh
+run_script conformance "conformance: PostgreSQL's regression and isolation suites with colstore as default access method" \
+	scripts/conformance.sh
 
 echo
 if [ ${#failed_phases[@]} -gt 0 ]; then

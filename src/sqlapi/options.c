@@ -636,21 +636,13 @@ colstore_store_created_options(PG_FUNCTION_ARGS)
 /*
  * OptionsApplyAfterStatement
  *		Store the options taken out of a CREATE TABLE (AS), now that it has
- *		run, unless the event trigger has; then, for an ALTER, copy the
- *		table's options into its pg_class.reloptions (options_mirror.c).
+ *		run, unless the event trigger has.  (An ALTER's were stored before it
+ *		ran; the utility hook copies them to pg_class after it, through
+ *		OptionsMirrorHide and OptionsMirrorWrite.)
  */
 void
 OptionsApplyAfterStatement(ColstoreUtilityOptions *extracted)
 {
-	Oid			relid;
-
-	if (extracted->created)
-	{
-		if (!extracted->stored)
-			StoreCreatedOptions(extracted);
-		return;
-	}
-	relid = RangeVarGetRelid(extracted->relation, NoLock, true);
-	if (OidIsValid(relid))
-		OptionsMirrorWrite(relid);
+	if (extracted->created && !extracted->stored)
+		StoreCreatedOptions(extracted);
 }

@@ -144,10 +144,11 @@ ColstoreProcessUtility(PlannedStmt *pstmt, const char *queryString,
 		pstmt = copyObject(pstmt);
 		readOnlyTree = false;
 	}
+	/* before extraction, which drops SET (...) commands left empty */
+	mirrored = OptionsMirrorHide(pstmt->utilityStmt);
 	extracted = OptionsExtractFromStatement(pstmt->utilityStmt);
 	if (extracted != NULL)
 		OptionsApplyBeforeStatement(extracted);
-	mirrored = OptionsMirrorHide(pstmt->utilityStmt);
 
 	RunStatement(extracted, pstmt, queryString, readOnlyTree, context, params,
 				 queryEnv, dest, qc);

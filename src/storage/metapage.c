@@ -115,21 +115,6 @@ ColstoreBlockIsValid(Relation rel, BlockNumber blkno)
 		(blkno < RELSEG_SIZE || blkno < ColstorePhysicalBlocks(rel));
 }
 
-/*
- * ColstoreCheckBlock
- *		Raise ERRCODE_DATA_CORRUPTED unless ColstoreBlockIsValid; what names
- *		the pointer blkno was read from.
- */
-void
-ColstoreCheckBlock(Relation rel, BlockNumber blkno, const char *what)
-{
-	if (!ColstoreBlockIsValid(rel, blkno))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg_internal("colstore table \"%s\": %s points to block %u, outside the table",
-								 RelationGetRelationName(rel), what, blkno)));
-}
-
 static void
 CheckMeta(Relation rel, Page page)
 {

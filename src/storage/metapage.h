@@ -21,7 +21,6 @@ extern Buffer ColstoreLockMetaForUpdate(Relation rel);
 extern void ColstoreInitPage(Page page, uint16 page_type);
 extern Buffer ColstoreExtend(Relation rel);
 extern bool ColstoreBlockIsValid(Relation rel, BlockNumber blkno);
-extern void ColstoreCheckBlock(Relation rel, BlockNumber blkno, const char *what);
 extern void ColstoreCheckPage(Relation rel, BlockNumber blkno, Page page,
 							  uint16 expected_type);
 
