@@ -137,10 +137,10 @@ run_tap() {
 	failed=$((failed + bad))
 }
 
-# run_script NAME TITLE SCRIPT: a phase that is one script, counted as one test
+# run_script NAME TITLE SCRIPT [ARGS]: a phase that is one script, counted as one test
 run_script() {
 	echo "== $2 ($3)"
-	if bash "$3"; then
+	if bash "$3" "${@:4}"; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))

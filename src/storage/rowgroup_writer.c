@@ -370,7 +370,9 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 	/* Phase 2: write and publish, under the writer lock. */
 	LockWriterAndReadMeta(rel, &meta);
 
-	StreamWriterBegin(&sw, rel, (StreamPointer) {meta.cm_stream_tail, meta.cm_stream_offset});
+	tail.sp_block = meta.cm_stream_tail;
+	tail.sp_offset = meta.cm_stream_offset;
+	StreamWriterBegin(&sw, rel, tail);
 	for (c = 0; c < (uint32) (natts * nchunks); c++)
 	{
 		descs[c].cd_location = StreamWrite(&sw, images[c].data, images[c].len);
