@@ -140,6 +140,20 @@ is(shard_options('ev_c'), 'lz4 20000|4', 'every shard has the table\'s options')
 is(cq("SELECT DISTINCT codec FROM colstore.chunks('ev_c') WHERE codec <> 'none'"), '',
 	'the coordinator\'s table kept no rows');
 
+# ALTER TABLE SET/RESET on a distributed table reaches its existing shards:
+# Citus sends the statement to each shard, where colstore's hook stores it,
+# inside Citus's distributed transaction
+cq("ALTER TABLE acc_c SET (codec = pglz, row_group_size = 5000)");
+is(shard_options('acc_c'), 'pglz 5000|4', 'ALTER TABLE SET reaches every existing shard');
+cq("INSERT INTO acc_$_ SELECT i, 'acct ' || i, i % 3 FROM generate_series(1000, 2999) i") foreach qw(h c);
+is(cq(qq{SELECT count(*) FROM run_command_on_placements('acc_c',
+	\$\$SELECT count(*) > 0 FROM colstore.chunks('%1\$s') WHERE codec = 'pglz'\$\$)
+	WHERE result = 't'}), '4', 'every shard writes its new rows with it');
+cq("BEGIN; ALTER TABLE acc_c RESET (codec); ROLLBACK;");
+is(shard_options('acc_c'), 'pglz 5000|4', 'a rolled-back ALTER TABLE changes no shard');
+cq("ALTER TABLE acc_c RESET (codec, row_group_size)");
+is(shard_options('acc_c'), 'zstd 122880|4', 'ALTER TABLE RESET reaches every existing shard');
+
 my $digest = 'SELECT count(*), sum(hashtext(t::text)) FROM ev_%E t';
 same('rows after distribution', $digest);
 same('aggregates pushed down', 'SELECT kind, count(*), sum(amount), min(at), max(id) FROM ev_%E GROUP BY kind ORDER BY kind');
@@ -279,6 +293,6 @@ is(cq("SELECT a.amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.o
 	'colstore', 'undistribute_table keeps a colstore table');
 is(cq('SELECT count(*), sum(hashtext(t::text)) FROM acc_c t'),
 	cq('SELECT count(*), sum(hashtext(t::text)) FROM acc_h t'), 'with every row');
-is(cq("SELECT colstore.verify('acc_c')"), '50', 'and verify() passes');
+is(cq("SELECT colstore.verify('acc_c')"), '2050', 'and verify() passes');
 
 done_testing();
