@@ -31,7 +31,8 @@
 #
 # Usage: bash bench/citus_tpch.sh [--scale SF] [--port P] [--limit S] [--keep]
 #   --keep leaves the data directories (the servers are always stopped on exit).
-# Never run by CI; results go to bench/results/<timestamp>-citus-tpch-<SF>.md (not committed).
+# scripts/test.sh runs it at scale factor 0.01 (with 15) for its check that colstore shards return
+# heap shards' rows; results go to bench/results/<timestamp>-citus-tpch-<SF>.md (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh

@@ -6,7 +6,9 @@
 #    isolation specs (test/specs)
 # 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore,
 #    damaged pages, pg_upgrade, ...)
-# 4. the decoders' fuzzers (scripts/fuzz.sh, a bounded run; with PostgreSQL 15 only)
+# 4. the decoders' fuzzers (scripts/fuzz.sh, a bounded run) and distributed TPC-H at scale factor
+#    0.01 on a Citus cluster, colstore shards' results against heap shards' (bench/citus_tpch.sh);
+#    with PostgreSQL 15 only
 # 5. sqlsmith: random SQL against colstore tables (scripts/sqlsmith.sh, a bounded run; in the
 #    matrix with 18 only)
 # 6. conformance: PostgreSQL's own regression and isolation suites, contrib/test_decoding's
@@ -155,6 +157,10 @@ run_tap
 # the decoders' libFuzzer harnesses (fuzz/), a bounded run; they are built against 15's headers
 # and do not depend on the server, so the matrix runs them once, with 15
 [ "$PGVERSION" = 15 ] && run_script fuzz "decoder fuzzers" scripts/fuzz.sh
+# TPC-H on a Citus cluster (scale factor 0.01): colstore shards must return heap shards' rows for
+# every query Citus runs; once, with 15 (Citus is built for it in the TAP phase)
+[ "$PGVERSION" = 15 ] && run_script citus_tpch "distributed TPC-H, colstore shards against heap shards" \
+	bench/citus_tpch.sh --scale 0.01 --limit 30
 # random SQL against colstore tables on the server under test, a bounded run; the matrix runs it
 # once, on 18 (COLSTORE_SQLSMITH=0 skips it)
 [ "${COLSTORE_SQLSMITH:-1}" = 1 ] && run_script sqlsmith "sqlsmith: random SQL against colstore tables" scripts/sqlsmith.sh
