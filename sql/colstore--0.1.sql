@@ -152,3 +152,25 @@ CROSS JOIN LATERAL colstore.row_groups(c.oid) g
 WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't';
 GRANT SELECT ON row_group TO PUBLIC;
 COMMENT ON VIEW row_group IS 'row groups of every colstore table of this database (temporary tables of other sessions excluded)';
+
+CREATE FUNCTION compaction_progress(
+	OUT pid integer, OUT datid oid, OUT relid oid, OUT command text, OUT phase text,
+	OUT round integer, OUT started timestamptz,
+	OUT heap_tuples_found bigint, OUT heap_tuples_moved bigint,
+	OUT row_groups_rewritten bigint, OUT row_groups_merged bigint,
+	OUT group_rows_moved bigint, OUT row_groups_written bigint)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'colstore_compaction_progress'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION compaction_progress() IS
+	'one row per running compaction (colstore.compact() or the background worker), as pg_stat_progress_vacuum';
+
+CREATE VIEW compaction_progress AS
+SELECT p.pid, p.datid, d.datname, p.relid, p.command, p.phase, p.round, p.started,
+	p.heap_tuples_found, p.heap_tuples_moved, p.row_groups_rewritten, p.row_groups_merged,
+	p.group_rows_moved, p.row_groups_written
+FROM colstore.compaction_progress() p
+LEFT JOIN pg_catalog.pg_database d ON d.oid = p.datid;
+GRANT SELECT ON compaction_progress TO PUBLIC;
+COMMENT ON VIEW compaction_progress IS
+	'running compactions of colstore tables, with phase and counters (NULL unless the caller may see the compacting role''s statistics)';

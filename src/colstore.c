@@ -28,6 +28,7 @@
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/colstore_wal.h"
+#include "storage/compaction_progress.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
 
@@ -171,4 +172,5 @@ _PG_init(void)
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();
 	ColstoreWalRegister();
+	CompactionProgressShmemInit();
 }

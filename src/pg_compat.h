@@ -190,6 +190,23 @@ typedef struct ReorderBufferTupleBuf *ChangeTuple;
 #define MayMaintainRelation(relid, roleid)	RelationOwnedBy(relid, roleid)
 #endif
 
+/* 18 dropped ExecutorRun's execute_once argument. */
+#if PG_VERSION_NUM >= 180000
+#define EXECUTOR_RUN_PARAMS		QueryDesc *queryDesc, ScanDirection direction, uint64 count
+#define EXECUTOR_RUN_ARGS		queryDesc, direction, count
+#else
+#define EXECUTOR_RUN_PARAMS \
+	QueryDesc *queryDesc, ScanDirection direction, uint64 count, bool execute_once
+#define EXECUTOR_RUN_ARGS		queryDesc, direction, count, execute_once
+#endif
+
+/* This backend's PGPROC number: 17 made it a global of its own. */
+#if PG_VERSION_NUM >= 170000
+#define ColstoreMyProcNumber()	MyProcNumber
+#else
+#define ColstoreMyProcNumber()	(MyProc->pgprocno)
+#endif
+
 /* 17 renamed the process-kind tests. */
 #if PG_VERSION_NUM >= 170000
 #define InAutoVacuumWorker()	AmAutoVacuumWorkerProcess()

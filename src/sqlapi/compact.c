@@ -28,6 +28,7 @@
 
 #include "sqlapi/introspection.h"
 #include "storage/compaction.h"
+#include "storage/compaction_progress.h"
 
 PG_FUNCTION_INFO_V1(colstore_compact);
 
@@ -59,7 +60,9 @@ colstore_compact(PG_FUNCTION_ARGS)
 	 * changed by itself.
 	 */
 	CommandCounterIncrement();
+	CompactionProgressStart(COMPACTION_FUNCTION, relid);
 	moved = ColstoreCompact(rel, 1, 0);
+	CompactionProgressEnd();
 	relation_close(rel, NoLock);
 	PG_RETURN_INT64((int64) moved);
 }

@@ -9,7 +9,11 @@
  * statement starts, from ExecutorStart and ProcessUtility.  That keeps
  * parallel plans and parallel index builds, which may not write, from ever
  * meeting rows that still have to be written, and makes a statement's
- * rows reach disk when the next statement begins.
+ * rows reach disk when the next statement begins.  A statement nested in a
+ * running one (a row trigger's, a function's: ExecutorRun and
+ * ExecutorFinish count how many run) writes them only if its plan may be
+ * parallel: the outer statement's rows would otherwise become a row group
+ * per row, and each read of a table writes that table's rows anyway.
  *
  * The ProcessUtility hook also takes colstore's storage options out of
  * CREATE TABLE ... WITH (...) and ALTER TABLE ... SET/RESET (...) before
@@ -50,6 +54,11 @@
 #include "tableam/am_handler.h"
 
 static ExecutorStart_hook_type prev_ExecutorStart = NULL;
+static ExecutorRun_hook_type prev_ExecutorRun = NULL;
+static ExecutorFinish_hook_type prev_ExecutorFinish = NULL;
+
+/* Statements running (in ExecutorRun or ExecutorFinish) in this backend. */
+static int	ExecutorDepth = 0;
 static ProcessUtility_hook_type prev_ProcessUtility = NULL;
 
 /*
@@ -83,7 +92,8 @@ DisablePrefetchWalker(PlanState *ps, void *context)
 static void
 ColstoreExecutorStart(QueryDesc *queryDesc, int eflags)
 {
-	WriteBufferFlushAll();
+	if (ExecutorDepth == 0 || queryDesc->plannedstmt->parallelModeNeeded)
+		WriteBufferFlushAll();
 	if (prev_ExecutorStart)
 		prev_ExecutorStart(queryDesc, eflags);
 	else
@@ -91,6 +101,42 @@ ColstoreExecutorStart(QueryDesc *queryDesc, int eflags)
 	if (queryDesc->planstate != NULL)
 		DisablePrefetchWalker(queryDesc->planstate, NULL);
 	DeltaInsertNoteStatement(queryDesc);
+}
+
+static void
+ColstoreExecutorRun(EXECUTOR_RUN_PARAMS)
+{
+	ExecutorDepth++;
+	PG_TRY();
+	{
+		if (prev_ExecutorRun)
+			prev_ExecutorRun(EXECUTOR_RUN_ARGS);
+		else
+			standard_ExecutorRun(EXECUTOR_RUN_ARGS);
+	}
+	PG_FINALLY();
+	{
+		ExecutorDepth--;
+	}
+	PG_END_TRY();
+}
+
+static void
+ColstoreExecutorFinish(QueryDesc *queryDesc)
+{
+	ExecutorDepth++;
+	PG_TRY();
+	{
+		if (prev_ExecutorFinish)
+			prev_ExecutorFinish(queryDesc);
+		else
+			standard_ExecutorFinish(queryDesc);
+	}
+	PG_FINALLY();
+	{
+		ExecutorDepth--;
+	}
+	PG_END_TRY();
 }
 
 /*
@@ -173,6 +219,10 @@ StatementHooksInstall(void)
 {
 	prev_ExecutorStart = ExecutorStart_hook;
 	ExecutorStart_hook = ColstoreExecutorStart;
+	prev_ExecutorRun = ExecutorRun_hook;
+	ExecutorRun_hook = ColstoreExecutorRun;
+	prev_ExecutorFinish = ExecutorFinish_hook;
+	ExecutorFinish_hook = ColstoreExecutorFinish;
 	prev_ProcessUtility = ProcessUtility_hook;
 	ProcessUtility_hook = ColstoreProcessUtility;
 	CacheRegisterRelcacheCallback(ColstoreRelcacheCallback, (Datum) 0);

@@ -72,6 +72,7 @@
 #include "sqlapi/options.h"
 #include "storage/colstore_wal.h"
 #include "storage/compaction.h"
+#include "storage/compaction_progress.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
@@ -101,6 +102,7 @@ typedef struct CompactBatch
 	EState	   *estate;
 	ResultRelInfo *result_rel;	/* the table with its indexes open */
 	uint64		moved;
+	bool		moving_groups;	/* rows of row groups, not heap tuples */
 } CompactBatch;
 
 /* Heap blocks of the table's delta pages, ascending (so sources are). */
@@ -214,6 +216,9 @@ FlushBatch(CompactBatch *batch)
 	}
 	RowGroupBuilderWrite(batch->builder, rel, first, xid, batch->cid, 0,
 						 &batch->opts, batch->sources, ROWGROUP_DECODE_NONE);
+	CompactionProgressAdd(batch->moving_groups ? COMPACTION_GROUP_ROWS_MOVED :
+						  COMPACTION_HEAP_TUPLES_MOVED, batch->nrows);
+	CompactionProgressAdd(COMPACTION_GROUPS_WRITTEN, 1);
 	batch->moved += batch->nrows;
 	batch->nrows = 0;
 }
@@ -385,6 +390,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool merge_small)
 		if (deleted == e.rg_nrows || deleted < e.rg_nrows / 2 + e.rg_nrows % 2)
 			continue;
 		ListGroupCopies(rel, &e, list);
+		CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, 1);
 	}
 	for (g = 0; g < nsmall; g++)
 	{
@@ -392,6 +398,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool merge_small)
 
 		ListGroupCopies(rel, &e, list);
 	}
+	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nsmall);
 	pfree(groups);
 	if (small != NULL)
 		pfree(small);
@@ -417,6 +424,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	if (!TransactionIdIsNormal(batch.update_cutoff) ||
 		TransactionIdFollows(batch.update_cutoff, batch.oldest_xmin))
 		batch.update_cutoff = FirstNormalTransactionId;
+	CompactionProgressSetPhase(COMPACTION_PHASE_SCANNING_HEAP);
 	blocks = DeltaBlocks(rel, &nblocks);
 	movable.n = 0;
 	movable.capacity = 1024;
@@ -426,6 +434,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	pfree(blocks);
 	if (movable.n < min_rows)
 		movable.n = 0;
+	CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, movable.n);
 
 	ColstoreGetOptions(RelationGetRelid(rel), &batch.opts);
 	batch.cid = GetCurrentCommandId(true);
@@ -438,9 +447,12 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	InitResultRelInfo(batch.result_rel, rel, 1, NULL, 0);
 	ExecOpenIndices(batch.result_rel, false);
 
+	CompactionProgressSetPhase(COMPACTION_PHASE_MOVING_HEAP);
 	MoveTuples(&batch, &movable);
 
 	/* the live rows of mostly deleted and of small row groups, in new ones */
+	CompactionProgressSetPhase(COMPACTION_PHASE_REWRITING_GROUPS);
+	batch.moving_groups = true;
 	movable.n = 0;
 	/* colstore.compact(); the worker does not merge (see the file header) */
 	FindGroupRows(&batch, &movable, min_rows <= 1);

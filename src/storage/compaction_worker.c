@@ -75,6 +75,7 @@
 
 #include "colstore.h"
 #include "storage/compaction.h"
+#include "storage/compaction_progress.h"
 #include "storage/compaction_worker.h"
 #include "storage/metapage.h"
 #include "tableam/am_handler.h"
@@ -225,12 +226,26 @@ WaitForSnapshotsBefore(TransactionId limit, int timeout_ms)
 }
 
 /*
+ * Show in pg_stat_activity's query column which round of relid's compaction
+ * runs, and what it does.
+ */
+static void
+ReportRound(Oid relid, int round, const char *doing)
+{
+	char		activity[128];
+
+	snprintf(activity, sizeof(activity),
+			 "colstore compaction of table %u, round %d: %s", relid, round, doing);
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+/*
  * Compact relid in a transaction of our own if at least COMPACT_MIN_ROWS
  * rows can move; returns the transaction's id if it moved rows, else
  * InvalidTransactionId.
  */
 static TransactionId
-CompactInOwnTransaction(Oid relid)
+CompactInOwnTransaction(Oid relid, int round)
 {
 	TransactionId xid = InvalidTransactionId;
 	Relation	rel;
@@ -238,7 +253,7 @@ CompactInOwnTransaction(Oid relid)
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	PushActiveSnapshot(GetTransactionSnapshot());
-	pgstat_report_activity(STATE_RUNNING, "colstore compaction");
+	ReportRound(relid, round, "compacting");
 	/* another compaction or a VACUUM is at it: leave the table to them */
 	if (ConditionalLockRelationOid(relid, ShareUpdateExclusiveLock))
 	{
@@ -263,7 +278,7 @@ CompactInOwnTransaction(Oid relid)
  * outside any transaction.
  */
 static void
-VacuumTable(Oid relid, MemoryContext cxt)
+VacuumTable(Oid relid, int round, MemoryContext cxt)
 {
 	VacuumParams params;
 	MemoryContext oldcxt;
@@ -294,7 +309,7 @@ VacuumTable(Oid relid, MemoryContext cxt)
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	pgstat_report_activity(STATE_RUNNING, "colstore compaction: vacuum");
+	ReportRound(relid, round, "vacuum");
 	VacuumRelations(rels, &params, strategy, cxt);
 	CommitTransactionCommand();
 	MemoryContextReset(cxt);
@@ -312,6 +327,7 @@ colstore_compaction_main(Datum main_arg)
 	Oid			dboid;
 	LOCKTAG		tag;
 	int			idle = 0;
+	int			round = 0;
 	bool		moved_any = false;
 	MemoryContext vacuum_cxt;
 
@@ -337,6 +353,7 @@ colstore_compaction_main(Datum main_arg)
 	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL ||
 		!FreeSlot(true))
 		proc_exit(0);
+	CompactionProgressStart(COMPACTION_WORKER, relid);
 
 	/* a worker that never found work (young UPDATE versions) leaves soon */
 	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))
@@ -348,17 +365,25 @@ colstore_compaction_main(Datum main_arg)
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
 		}
-		mover = CompactInOwnTransaction(relid);
+		round++;
+		CompactionProgressSetRound(round);
+		mover = CompactInOwnTransaction(relid, round);
 
 		if (TransactionIdIsValid(mover))
 		{
 			idle = 0;
 			moved_any = true;
+			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_SNAPSHOTS);
+			ReportRound(relid, round, "waiting for old snapshots");
 			if (WaitForSnapshotsBefore(mover, COMPACT_WAIT_MS))
-				VacuumTable(relid, vacuum_cxt);
+			{
+				CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
+				VacuumTable(relid, round, vacuum_cxt);
+			}
 		}
 		else
 			idle++;
+		CompactionProgressSetPhase(COMPACTION_PHASE_SLEEPING);
 		pgstat_report_activity(STATE_IDLE, NULL);
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 COMPACT_NAP_MS, PG_WAIT_EXTENSION);

@@ -33,8 +33,12 @@
  *
  * The decision is per statement, keyed by the backend's local transaction
  * id and the statement's command id, which no other statement of the
- * transaction shares; a nested statement may take the key over, which
- * only sends later rows of the outer statement to the column buffer.
+ * transaction shares.  Statements nested in one (a row trigger's INSERT, a
+ * function's) are decided each on its own and keep the outer statement's
+ * decision: up to SMALL_COMMANDS of them are remembered, the outermost
+ * always (a trigger that inserts once per row would otherwise send the
+ * outer statement's later rows to the column buffer, a row group of a
+ * few rows).
  *
  * IDENTIFICATION
  *	  src/storage/delta_insert.c
@@ -61,12 +65,21 @@
 #include "storage/directory.h"
 #include "tableam/am_slot.h"
 
-/* The statement whose inserts go to heap pages, if any. */
-static LocalTransactionId SmallLxid = InvalidLocalTransactionId;
-static CommandId SmallCid = InvalidCommandId;
+/*
+ * The statements of local transaction SmallLxid whose inserts go to heap
+ * pages, outermost first, each with the rows it sent there (of all tables).
+ */
+#define SMALL_COMMANDS	8
 
-/* Rows the statement sent to heap pages (of all tables). */
-static uint64 CountedRows = 0;
+typedef struct SmallCommand
+{
+	CommandId	cid;
+	uint64		counted;
+} SmallCommand;
+
+static LocalTransactionId SmallLxid = InvalidLocalTransactionId;
+static SmallCommand SmallCommands[SMALL_COMMANDS];
+static int	NumSmallCommands = 0;
 
 /* Is an INSERT or MERGE under ps estimated at more than *context rows? */
 static bool
@@ -105,9 +118,17 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 		return;
 	if (SomeInsertLarge(queryDesc->planstate, &limit))
 		return;
-	SmallLxid = MyLocalTransactionId();
-	SmallCid = estate->es_output_cid;
-	CountedRows = 0;
+	if (SmallLxid != MyLocalTransactionId())
+	{
+		SmallLxid = MyLocalTransactionId();
+		NumSmallCommands = 0;
+	}
+	/* full: the latest nested statement gives way, the outer ones stay */
+	if (NumSmallCommands == SMALL_COMMANDS)
+		NumSmallCommands--;
+	SmallCommands[NumSmallCommands].cid = estate->es_output_cid;
+	SmallCommands[NumSmallCommands].counted = 0;
+	NumSmallCommands++;
 }
 
 /*
@@ -118,15 +139,25 @@ DeltaInsertNoteStatement(QueryDesc *queryDesc)
 bool
 DeltaInsertWanted(CommandId cid)
 {
+	int			i;
+
 	/* the logical replication worker applies each row as a command of its own */
 	if (IsLogicalWorker())
 		return colstore_delta_insert_rows > 0;
-	if (cid != SmallCid || MyLocalTransactionId() != SmallLxid)
+	if (MyLocalTransactionId() != SmallLxid)
 		return false;
-	if (CountedRows >= (uint64) colstore_delta_insert_rows)
-		return false;
-	CountedRows++;
-	return true;
+	for (i = NumSmallCommands - 1; i >= 0; i--)
+	{
+		SmallCommand *small = &SmallCommands[i];
+
+		if (small->cid != cid)
+			continue;
+		if (small->counted >= (uint64) colstore_delta_insert_rows)
+			return false;
+		small->counted++;
+		return true;
+	}
+	return false;
 }
 
 /*

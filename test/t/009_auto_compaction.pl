@@ -17,9 +17,11 @@ use Test::More;
 
 my $node = PostgreSQL::Test::Cluster->new('compaction');
 $node->init;
-# (versions UPDATE wrote move at once, not after a million transactions)
+# (versions UPDATE wrote move at once, not after a million transactions;
+# preloaded, as in production, for colstore.compaction_progress's shared memory)
 $node->append_conf('postgresql.conf',
-	"autovacuum = off\nmax_worker_processes = 8\ncolstore.compaction_update_age = 0");
+	"autovacuum = off\nmax_worker_processes = 8\ncolstore.compaction_update_age = 0\n"
+	  . "shared_preload_libraries = 'colstore'");
 $node->start;
 $node->safe_psql('postgres', q{
 	CREATE EXTENSION colstore;
@@ -100,7 +102,18 @@ $node->safe_psql('postgres', q{
 	UPDATE same_in_heap SET c2 = upper(c2) WHERE c1 % 3 = 0;
 	VACUUM small;
 });
+# the worker shows in colstore.compaction_progress and in pg_stat_activity,
+# with its round, for as long as it runs (it keeps running for a second of
+# idle rounds after its work)
+ok($node->poll_query_until('postgres', q{
+	SELECT EXISTS (SELECT FROM colstore.compaction_progress p JOIN pg_stat_activity a USING (pid)
+		WHERE p.command = 'worker' AND p.relid = 'small'::regclass AND p.round >= 1
+		AND p.datname = current_database() AND a.backend_type = 'colstore compaction'
+		AND a.query LIKE 'colstore compaction of table ' || p.relid || ', round %')}),
+	'the worker shows in colstore.compaction_progress and pg_stat_activity');
 wait_for_workers();
+is($node->safe_psql('postgres', 'SELECT count(*) FROM colstore.compaction_progress'), '0',
+	'a worker that exited leaves nothing in colstore.compaction_progress');
 ok($node->safe_psql('postgres', "SELECT colstore.compact('small')") < 1000,
 	'the VACUUM after an UPDATE started a worker that moved the new versions');
 is($node->safe_psql('postgres', q{
