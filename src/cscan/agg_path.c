@@ -67,20 +67,22 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/typcache.h"
 
-#include "colstore.h"
 #include "cscan/agg_exec.h"
 #include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_path.h"
 #include "cscan/numeric_expr.h"
 #include "cscan/numeric_sum.h"
-#include "sqlapi/options.h"
 #include "storage/integer_order.h"
+#include "storage/table_options.h"
 #include "tableam/am_handler.h"
+
+bool		colstore_enable_custom_agg = true;
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
@@ -773,4 +775,16 @@ ColstoreAggPathInit(void)
 {
 	prev_create_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = ColstoreCreateUpperPaths;
+}
+
+/* Define colstore.enable_custom_agg (from _PG_init). */
+void
+ColstoreAggPathDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_custom_agg",
+							 "Enables the planner's use of the colstore aggregate scan (aggregates folded from decoded chunks).",
+							 NULL,
+							 &colstore_enable_custom_agg,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

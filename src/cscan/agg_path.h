@@ -28,10 +28,14 @@ typedef enum ColstoreAggKind
 /* resname of the scan tuple entry that names the table */
 #define COLSTORE_AGG_TABLE_ENTRY	"colstore_table"
 
+/* colstore.enable_custom_agg */
+extern bool colstore_enable_custom_agg;
+
 extern ColstoreAggKind ColstoreAggClassify(Aggref *aggref, Index relid,
 										   AttrNumber *attno);
 extern bool ColstoreAggGroupKeyType(Oid type, Oid collation, bool *byval,
 									bool *blank_padded);
 extern void ColstoreAggPathInit(void);
+extern void ColstoreAggPathDefineSettings(void);
 
 #endif							/* AGG_PATH_H */

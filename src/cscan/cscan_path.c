@@ -66,6 +66,7 @@
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "storage/smgr.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/spccache.h"
@@ -75,9 +76,10 @@
 #include "cscan/cscan_path.h"
 #include "cscan/ordered_path.h"
 #include "storage/directory.h"
-#include "colstore.h"
-#include "sqlapi/options.h"
+#include "storage/table_options.h"
 #include "tableam/am_handler.h"
+
+bool		colstore_enable_custom_scan = true;
 
 /* Without a batch filter, offer the path only if pruning skips this share. */
 #define MIN_EXPECTED_SKIP	0.1
@@ -604,4 +606,16 @@ ColstoreScanPathInit(void)
 {
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = ColstoreSetRelPathlist;
+}
+
+/* Define colstore.enable_custom_scan (from _PG_init). */
+void
+ColstoreScanPathDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_custom_scan",
+							 "Enables the planner's use of the colstore custom scan (column projection, chunk pruning).",
+							 NULL,
+							 &colstore_enable_custom_scan,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

@@ -13,7 +13,7 @@
 
 #include "nodes/pathnodes.h"
 #include "storage/block.h"
-#include "sqlapi/options.h"
+#include "storage/table_options.h"
 
 /*
  * Decoding and folding or testing one value of a batch costs about a tenth
@@ -22,6 +22,9 @@
  * their per-value work as this share of cpu_operator_cost.
  */
 #define COLSTORE_PER_VALUE_COST_FACTOR	0.1
+
+/* colstore.enable_custom_scan */
+extern bool colstore_enable_custom_scan;
 
 extern double ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel,
 									int *npruning);
@@ -37,5 +40,6 @@ extern AttrNumber ColstoreScanPathOrderColumn(Path *path);
 extern Path *ColstoreScanPathInKeyRange(Path *path, AttrNumber attno, int lo_param,
 										int hi_param);
 extern void ColstoreScanPathInit(void);
+extern void ColstoreScanPathDefineSettings(void);
 
 #endif							/* CSCAN_PATH_H */

@@ -68,13 +68,15 @@
 #include "parser/parsetree.h"
 #include "parser/parse_oper.h"
 #include "rewrite/rewriteManip.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/typcache.h"
 
-#include "colstore.h"
 #include "cscan/decorrelate.h"
 #include "tableam/am_handler.h"
+
+bool		colstore_enable_decorrelation = true;
 
 static planner_hook_type prev_planner_hook = NULL;
 
@@ -584,4 +586,16 @@ DecorrelateInit(void)
 {
 	prev_planner_hook = planner_hook;
 	planner_hook = DecorrelatePlanner;
+}
+
+/* Define colstore.enable_decorrelation (from _PG_init). */
+void
+DecorrelateDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_decorrelation",
+							 "Enables the planner's rewrite of correlated aggregate subqueries over colstore tables into joins with grouped aggregates, when cheaper.",
+							 NULL,
+							 &colstore_enable_decorrelation,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

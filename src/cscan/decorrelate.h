@@ -11,6 +11,10 @@
 #ifndef DECORRELATE_H
 #define DECORRELATE_H
 
+/* colstore.enable_decorrelation */
+extern bool colstore_enable_decorrelation;
+
 extern void DecorrelateInit(void);
+extern void DecorrelateDefineSettings(void);
 
 #endif							/* DECORRELATE_H */

@@ -29,8 +29,12 @@
 #define ColstoreIndexScanIndexOid(cscan)		((Oid) intVal(linitial((cscan)->custom_private)))
 #define ColstoreIndexScanDirection(cscan)		((ScanDirection) intVal(lsecond((cscan)->custom_private)))
 
+/* colstore.enable_custom_index_scan */
+extern bool colstore_enable_custom_index_scan;
+
 extern const CustomScanMethods *ColstoreIndexScanPlanMethods(void);
 extern void ColstoreIndexScanExecInit(void);
 extern void ColstoreIndexScanPathInit(void);
+extern void ColstoreIndexScanPathDefineSettings(void);
 
 #endif							/* INDEX_SCAN_H */

@@ -49,12 +49,14 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "colstore.h"
 #include "cscan/cscan_path.h"
 #include "cscan/index_scan.h"
 #include "tableam/am_handler.h"
+
+bool		colstore_enable_custom_index_scan = true;
 
 static set_rel_pathlist_hook_type prev_set_rel_pathlist_hook = NULL;
 
@@ -235,4 +237,16 @@ ColstoreIndexScanPathInit(void)
 {
 	prev_set_rel_pathlist_hook = set_rel_pathlist_hook;
 	set_rel_pathlist_hook = ColstoreIndexScanSetRelPathlist;
+}
+
+/* Define colstore.enable_custom_index_scan (from _PG_init). */
+void
+ColstoreIndexScanPathDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_custom_index_scan",
+							 "Enables the planner's use of the colstore index scan (fetching only the columns a plan reads).",
+							 NULL,
+							 &colstore_enable_custom_index_scan,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

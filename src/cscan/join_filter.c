@@ -60,14 +60,16 @@
 #include "nodes/nodeFuncs.h"
 #include "port/pg_bitutils.h"
 #include "utils/dsa.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 
-#include "colstore.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "cscan/semi_join_distinct.h"
 #include "tableam/am_scan.h"
+
+bool		colstore_enable_join_filter = true;
 
 /* Larger hash tables get no filter (it would take 16 bits per bucket). */
 #define JOIN_FILTER_MAX_BUCKETS		(1 << 23)
@@ -524,4 +526,16 @@ JoinFilterInit(void)
 {
 	prev_ExecutorStart_hook = ExecutorStart_hook;
 	ExecutorStart_hook = JoinFilterExecutorStart;
+}
+
+/* Define colstore.enable_join_filter (from _PG_init). */
+void
+JoinFilterDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_join_filter",
+							 "Enables filtering a hash join's probe-side colstore scan by the keys of its hash table, and dropping repeated rows from the colstore scan that fills a semi or anti join's hash table.",
+							 NULL,
+							 &colstore_enable_join_filter,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

@@ -18,11 +18,15 @@
 
 typedef struct JoinFilter JoinFilter;
 
+/* colstore.enable_join_filter */
+extern bool colstore_enable_join_filter;
+
 extern bool JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows,
 							bool *selected);
 extern void JoinFilterReset(JoinFilter *filter);
 extern List *JoinFilterColumns(const JoinFilter *filter);
 extern uint64 JoinFilterRowsRemoved(const JoinFilter *filter);
 extern void JoinFilterInit(void);
+extern void JoinFilterDefineSettings(void);
 
 #endif							/* JOIN_FILTER_H */

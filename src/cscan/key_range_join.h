@@ -34,10 +34,14 @@ typedef enum KeyRangePrivateIndex
 	KEY_RANGE_LABEL
 } KeyRangePrivateIndex;
 
+/* colstore.enable_key_range_join */
+extern bool colstore_enable_key_range_join;
+
 extern bool KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno);
 extern const CustomScanMethods *KeyRangeJoinPlanMethods(void);
 extern bool IsKeyRangeJoinState(PlanState *ps);
 extern void KeyRangeJoinExecInit(void);
 extern void KeyRangeJoinPathInit(void);
+extern void KeyRangeJoinPathDefineSettings(void);
 
 #endif							/* KEY_RANGE_JOIN_H */

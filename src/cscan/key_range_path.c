@@ -67,14 +67,17 @@
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/typcache.h"
 
-#include "colstore.h"
 #include "cscan/cscan_path.h"
+#include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "storage/integer_order.h"
+
+bool		colstore_enable_key_range_join = true;
 
 /* Inner joins keeping less of their larger side are left to hash joins. */
 #define KEY_RANGE_MIN_KEPT_SHARE	0.5
@@ -437,4 +440,16 @@ KeyRangeJoinPathInit(void)
 {
 	prev_set_join_pathlist_hook = set_join_pathlist_hook;
 	set_join_pathlist_hook = ColstoreSetJoinPathlist;
+}
+
+/* Define colstore.enable_key_range_join (from _PG_init). */
+void
+KeyRangeJoinPathDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_key_range_join",
+							 "Enables the planner's use of the colstore key-range join (a parallel merge join of two colstore tables split into ranges of a key both hold in order).",
+							 NULL,
+							 &colstore_enable_key_range_join,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

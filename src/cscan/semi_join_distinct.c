@@ -42,7 +42,6 @@
 #include "optimizer/optimizer.h"
 #include "utils/memutils.h"
 
-#include "colstore.h"
 #include "cscan/cscan_exec.h"
 #include "cscan/semi_join_distinct.h"
 #include "tableam/am_scan.h"

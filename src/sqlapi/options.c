@@ -20,7 +20,9 @@
  * event, or after it), an ALTER's before it runs, so that
  * ALTER TABLE ... SET ACCESS METHOD colstore, SET (...) converts the table
  * with them.  Integer options may be quoted, as reloptions may.  The rows are read and written by
- * options_store.c, so that logical decoding never sees an options change.
+ * storage/options_store.c, so that logical decoding never sees an options
+ * change; storage/table_options.c resolves a table's effective options
+ * (with the server defaults) for the code that writes and plans.
  *
  * IDENTIFICATION
  *	  src/sqlapi/options.c
@@ -30,8 +32,6 @@
 #include "postgres.h"
 
 #include "pg_compat.h"
-
-#include <ctype.h>
 
 #include "access/relation.h"
 #include "catalog/namespace.h"
@@ -44,14 +44,13 @@
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
-#include "utils/lsyscache.h"
 #include "utils/rel.h"
 
-#include "colstore.h"
 #include "encoding/chunk_encoding.h"
 #include "sqlapi/options.h"
 #include "sqlapi/options_mirror.h"
-#include "sqlapi/options_store.h"
+#include "storage/options_store.h"
+#include "storage/table_options.h"
 #include "tableam/am_handler.h"
 
 /* One set of option values; has_* say which were given. */
@@ -125,59 +124,6 @@ ParseCodec(const char *name)
 				 errmsg("invalid value \"%s\" for colstore option \"codec\"", name),
 				 errhint("Valid values are \"none\", \"pglz\", \"lz4\", and \"zstd\".")));
 	return (int) codec;
-}
-
-/*
- * The table whose new contents relid is being filled with, or InvalidOid.
- * A rewrite by ALTER TABLE or REFRESH MATERIALIZED VIEW writes the rows
- * into a transient table that make_new_heap names pg_temp_<the table's
- * OID>, in the table's schema, and then swaps the two tables' files: the
- * rows must be written with the table's options.
- */
-static Oid
-RewrittenTable(Oid relid)
-{
-	char	   *name = get_rel_name(relid);
-	char	   *end;
-	unsigned long source;
-
-	if (name == NULL || strncmp(name, "pg_temp_", 8) != 0 ||
-		!isdigit((unsigned char) name[8]))
-		return InvalidOid;
-	errno = 0;
-	source = strtoul(name + 8, &end, 10);
-	if (errno != 0 || *end != '\0' || source > PG_UINT32_MAX ||
-		(Oid) source == relid ||
-		get_rel_namespace((Oid) source) != get_rel_namespace(relid))
-		return InvalidOid;
-	return (Oid) source;
-}
-
-/*
- * ColstoreGetOptions
- *		Effective options of relation relid: its row in colstore.options
- *		(for a rewrite's transient table without one, the rewritten
- *		table's), with NULLs (or no row) filled from the server defaults.
- */
-void
-ColstoreGetOptions(Oid relid, ColstoreOptions *opts)
-{
-	OptionsRow	row;
-
-	if (!OptionsRowRead(relid, &row))
-	{
-		Oid			rewritten = RewrittenTable(relid);
-
-		if (OidIsValid(rewritten))
-			(void) OptionsRowRead(rewritten, &row);
-	}
-	opts->codec = row.codec >= 0 ? row.codec : colstore_default_codec;
-	opts->compression_level = row.compression_level >= 0 ?
-		row.compression_level : colstore_default_compression_level;
-	opts->row_group_size = row.row_group_size >= 0 ?
-		row.row_group_size : colstore_default_row_group_size;
-	opts->chunk_size = row.chunk_size >= 0 ?
-		row.chunk_size : colstore_default_chunk_size;
 }
 
 /*

@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * options.h
- *	  Per-table storage options of colstore tables.
+ *	  Per-table storage options of colstore tables: taking them out of
+ *	  CREATE/ALTER TABLE statements and storing them.
  *
  * IDENTIFICATION
  *	  src/sqlapi/options.h
@@ -13,21 +14,12 @@
 
 #include "nodes/nodes.h"
 
-typedef struct ColstoreOptions
-{
-	int			codec;			/* ColstoreCodec */
-	int			compression_level;
-	int			row_group_size;
-	int			chunk_size;
-} ColstoreOptions;
-
 /*
  * Options taken out of a CREATE/ALTER TABLE statement: an ALTER's are
  * stored before it runs, a CREATE's after.
  */
 typedef struct ColstoreUtilityOptions ColstoreUtilityOptions;
 
-extern void ColstoreGetOptions(Oid relid, ColstoreOptions *opts);
 extern bool OptionsStatementNeedsCopy(Node *stmt);
 extern ColstoreUtilityOptions *OptionsExtractFromStatement(Node *stmt);
 extern void OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted);

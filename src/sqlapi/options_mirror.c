@@ -4,7 +4,7 @@
  *	  A copy of each colstore table's storage options in pg_class.reloptions.
  *
  * colstore reads a table's options from its row in colstore.options
- * (options_store.c).  The copy in pg_class.reloptions is for whatever
+ * (storage/options_store.c).  The copy in pg_class.reloptions is for whatever
  * rebuilds a table from its catalog definition: pg_dump writes it in the
  * table's CREATE TABLE ... WITH (...), Citus in the definition of every
  * shard it creates (create_distributed_table, shard moves and splits, new
@@ -47,7 +47,7 @@
 
 #include "encoding/chunk_encoding.h"
 #include "sqlapi/options_mirror.h"
-#include "sqlapi/options_store.h"
+#include "storage/options_store.h"
 #include "tableam/am_handler.h"
 
 /* Is reloption "name=value" one of colstore's? */

@@ -50,6 +50,7 @@
 #include "storage/chunk_order.h"
 #include "storage/delta_insert.h"
 #include "storage/directory.h"
+#include "storage/table_options.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_handler.h"
 
@@ -212,6 +213,7 @@ ColstoreRelcacheCallback(Datum arg, Oid relid)
 	RowStateForget(relid);
 	ChunkCacheInvalidate(relid);
 	ColumnOrderForget(relid);
+	TableOptionsInvalidate(relid);
 }
 
 void

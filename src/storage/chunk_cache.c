@@ -26,13 +26,17 @@
 
 #include "pg_compat.h"
 
+#include <limits.h>
+
 #include "lib/ilist.h"
+#include "utils/guc.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "colstore.h"
 #include "storage/chunk_cache.h"
+
+int			colstore_chunk_cache_size_kb = 131072;
 
 typedef struct ChunkCacheKey
 {
@@ -223,4 +227,16 @@ ChunkCacheGetReader(Relation rel, const RowGroupHeader *h,
 		Account(ce);
 	}
 	return ce->reader;
+}
+
+/* Define colstore.chunk_cache_size (from _PG_init). */
+void
+ChunkCacheDefineSettings(void)
+{
+	DefineCustomIntVariable("colstore.chunk_cache_size",
+							"Sets the memory each backend may use to cache decoded chunks for index lookups.",
+							NULL,
+							&colstore_chunk_cache_size_kb,
+							131072, 0, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 }

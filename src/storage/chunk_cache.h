@@ -14,6 +14,9 @@
 
 #include "storage/rowgroup_reader.h"
 
+/* colstore.chunk_cache_size, in kilobytes */
+extern int	colstore_chunk_cache_size_kb;
+
 extern const RowGroupHeader *ChunkCacheGetHeader(Relation rel, uint32 dir_index,
 												 const RowGroupDirEntry *entry);
 extern ChunkReader *ChunkCacheGetReader(Relation rel, const RowGroupHeader *h,
@@ -22,5 +25,6 @@ extern ChunkReader *ChunkCacheGetReader(Relation rel, const RowGroupHeader *h,
 										uint32 chunkno);
 extern void ChunkCacheTrim(void);
 extern void ChunkCacheInvalidate(Oid relid);
+extern void ChunkCacheDefineSettings(void);
 
 #endif							/* CHUNK_CACHE_H */

@@ -69,7 +69,6 @@
 
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
-#include "sqlapi/options.h"
 #include "storage/colstore_wal.h"
 #include "storage/compaction.h"
 #include "storage/compaction_progress.h"
@@ -79,6 +78,7 @@
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
+#include "storage/table_options.h"
 
 /*
  * Row groups of fewer rows than this share of row_group_size are merged

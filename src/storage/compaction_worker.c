@@ -73,7 +73,6 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
-#include "colstore.h"
 #include "storage/compaction.h"
 #include "storage/compaction_progress.h"
 #include "storage/compaction_worker.h"
@@ -92,6 +91,10 @@
 #define COMPACT_LOCKTAG_KIND		0x4353
 
 PGDLLEXPORT void colstore_compaction_main(Datum main_arg);
+
+bool		colstore_auto_compaction = true;
+int			colstore_max_compaction_workers = 2;
+int			colstore_compaction_update_age = 1000000;
 
 /* are we a compaction worker (whose own VACUUMs start no other)? */
 static bool InCompactionWorker = false;
@@ -391,4 +394,28 @@ colstore_compaction_main(Datum main_arg)
 		CHECK_FOR_INTERRUPTS();
 	}
 	proc_exit(0);
+}
+
+/* Define the compaction workers' settings (from _PG_init). */
+void
+CompactionWorkerDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.auto_compaction",
+							 "Starts background workers that compact colstore tables whose heap pages small inserts have grown.",
+							 NULL,
+							 &colstore_auto_compaction,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.max_compaction_workers",
+							"Sets the most compaction workers that run at once, across all databases.",
+							"They come out of max_worker_processes.",
+							&colstore_max_compaction_workers,
+							2, 0, 64,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("colstore.compaction_update_age",
+							"Sets how many transactions older than every snapshot a row version UPDATE wrote must be before compaction workers move it.",
+							"Rows of small INSERTs move as soon as every snapshot sees them; colstore.compact() moves both at once.",
+							&colstore_compaction_update_age,
+							1000000, 0, 1000000000,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
 }

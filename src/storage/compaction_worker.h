@@ -13,7 +13,13 @@
 
 #include "utils/rel.h"
 
+/* colstore.auto_compaction, max_compaction_workers, compaction_update_age */
+extern bool colstore_auto_compaction;
+extern int	colstore_max_compaction_workers;
+extern int	colstore_compaction_update_age;
+
 extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages,
 										double live_rows, double sparse_rows);
+extern void CompactionWorkerDefineSettings(void);
 
 #endif							/* COMPACTION_WORKER_H */

@@ -56,14 +56,16 @@
 #include "nodes/nodeFuncs.h"
 #include "replication/logicalworker.h"
 #include "storage/proc.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "colstore.h"
 #include "storage/compaction_worker.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_insert.h"
 #include "storage/directory.h"
 #include "tableam/am_slot.h"
+
+int			colstore_delta_insert_rows = 100;
 
 /*
  * The statements of local transaction SmallLxid whose inserts go to heap
@@ -200,4 +202,16 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 spec_to
 	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	if (shouldFree)
 		heap_freetuple(tuple);
+}
+
+/* Define colstore.delta_insert_rows (from _PG_init). */
+void
+DeltaInsertDefineSettings(void)
+{
+	DefineCustomIntVariable("colstore.delta_insert_rows",
+							"Sets the estimated size up to which an INSERT statement's rows become heap tuples, compacted into row groups later.",
+							"Also the most rows of one statement that go to one table's heap pages. 0 sends every row to row groups.",
+							&colstore_delta_insert_rows,
+							100, 0, 1000000,
+							PGC_USERSET, 0, NULL, NULL, NULL);
 }

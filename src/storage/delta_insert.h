@@ -16,9 +16,13 @@
 #include "executor/tuptable.h"
 #include "utils/rel.h"
 
+/* colstore.delta_insert_rows */
+extern int	colstore_delta_insert_rows;
+
 extern void DeltaInsertNoteStatement(QueryDesc *queryDesc);
 extern bool DeltaInsertWanted(CommandId cid);
 extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid,
 						   uint32 spec_token);
+extern void DeltaInsertDefineSettings(void);
 
 #endif							/* DELTA_INSERT_H */

@@ -12,8 +12,8 @@
 #define ROWGROUP_BUILDER_H
 
 #include "executor/tuptable.h"
-#include "sqlapi/options.h"
 #include "storage/rowgroup_writer.h"
+#include "storage/table_options.h"
 #include "utils/rel.h"
 
 typedef struct RowGroupBuilder

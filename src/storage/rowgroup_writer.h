@@ -12,8 +12,8 @@
 #define ROWGROUP_WRITER_H
 
 #include "fmgr.h"
-#include "sqlapi/options.h"
 #include "storage/rowgroup_format.h"
+#include "storage/table_options.h"
 #include "utils/rel.h"
 
 /*

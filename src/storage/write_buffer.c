@@ -44,9 +44,9 @@
 #include "utils/rel.h"
 #include "utils/relcache.h"
 
-#include "sqlapi/options.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
+#include "storage/table_options.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
 

@@ -50,7 +50,6 @@
 
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
-#include "sqlapi/options.h"
 #include "storage/chunk_cache.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
@@ -58,6 +57,7 @@
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/rowgroup_writer.h"
+#include "storage/table_options.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_ddl.h"
 

@@ -139,3 +139,71 @@ CREATE TABLE m3 (a int);
 CREATE TABLE IF NOT EXISTS m3 (a int) USING colstore WITH (codec = lz4);
 SELECT relname, reloptions FROM pg_class WHERE relname IN ('m2', 'm3') ORDER BY 1;
 DROP TABLE m2, m3;
+
+-- Each backend caches the options it reads (storage/table_options.c); a
+-- change invalidates them, for this session's next statement too, and a
+-- rolled-back one leaves the old options in effect.  last_write shows the
+-- row groups of the latest transaction that wrote any, with their codec.
+CREATE FUNCTION last_write(rel regclass)
+RETURNS TABLE (state text, row_count bigint, codec text) LANGUAGE sql AS $$
+	SELECT g.state, g.row_count,
+		   (SELECT string_agg(DISTINCT c.codec, ',') FROM colstore.chunks(rel) c
+			WHERE c.row_group = g.row_group AND c.column_name = 'b')
+	FROM colstore.row_groups(rel) g
+	WHERE g.inserted_by = (SELECT inserted_by FROM colstore.row_groups(rel)
+						   ORDER BY first_row DESC LIMIT 1)
+	ORDER BY g.first_row
+$$;
+CREATE TABLE c1 (a int, b text) USING colstore WITH (codec = lz4, row_group_size = 2000);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+SELECT colstore.set_options('c1', codec => 'pglz', row_group_size => 3000);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+ALTER TABLE c1 SET (codec = none, row_group_size = 4000);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+-- in a transaction that rolls back: its writes use the new options, later
+-- ones the old
+BEGIN;
+SELECT colstore.set_options('c1', codec => 'zstd', row_group_size => 1000);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 2500) g;
+SELECT * FROM last_write('c1');
+ROLLBACK;
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+BEGIN;
+ALTER TABLE c1 SET (codec = lz4, row_group_size = 1500);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 2500) g;
+SELECT * FROM last_write('c1');
+ROLLBACK;
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+-- a rolled-back subtransaction
+BEGIN;
+SAVEPOINT s;
+SELECT colstore.reset_options('c1');
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+ROLLBACK TO s;
+COMMIT;
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+SELECT codec, row_group_size FROM colstore.table_options WHERE relation = 'c1'::regclass;
+-- a changed server default applies to a table without its own value, also
+-- once that table's options are cached
+ALTER TABLE c1 RESET (codec, row_group_size);
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+SET colstore.default_codec = 'pglz';
+SET colstore.default_row_group_size = 1500;
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+RESET colstore.default_codec;
+RESET colstore.default_row_group_size;
+INSERT INTO c1 SELECT g, 'row ' || g FROM generate_series(1, 5000) g;
+SELECT * FROM last_write('c1');
+SELECT count(*) FROM c1;
+DROP TABLE c1;
+DROP FUNCTION last_write(regclass);
+SELECT count(*) FROM colstore.options;

@@ -20,12 +20,19 @@
  * change only by committed transactions and our own, and it works in
  * parallel mode, where taking a new snapshot does not.
  *
+ * Every change queues a relcache invalidation of the table whose row it
+ * is, in the changing transaction: backends cache the rows they read
+ * (table_options.c) and drop them on that invalidation, which this backend
+ * processes at its next command (and again if the transaction aborts) and
+ * the others once it commits.  So the rows must be written only through
+ * this file, never by hand.
+ *
  * The rows still arrive as data where the table's contents are copied:
  * pg_dump's configuration data, and a publication FOR ALL TABLES's initial
  * sync (as for any extension's table).
  *
  * IDENTIFICATION
- *	  src/sqlapi/options_store.c
+ *	  src/storage/options_store.c
  *
  *-------------------------------------------------------------------------
  */
@@ -43,13 +50,15 @@
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "encoding/chunk_encoding.h"
-#include "sqlapi/options_store.h"
 #include "storage/colstore_wal.h"
+#include "storage/options_store.h"
 
 /* Columns of colstore.options */
 #define Anum_options_relid				1
@@ -59,7 +68,11 @@
 #define Anum_options_chunk_size			5
 #define Natts_options					5
 
-/* OID of colstore.options, or InvalidOid (extension not installed). */
+/*
+ * OID of colstore.options, or InvalidOid (extension not installed).  Found
+ * by schema and name, never through search_path, which PostgreSQL 17
+ * restricts for VACUUM, ANALYZE and index builds.
+ */
 static Oid
 OptionsTableOid(void)
 {
@@ -188,8 +201,9 @@ OpenForWrite(Oid relid)
 
 /*
  * OptionsRowWrite
- *		Make *row relid's row of colstore.options (replacing any).  The
- *		caller has checked that the current user owns relid.
+ *		Make *row relid's row of colstore.options (replacing any), and
+ *		invalidate relid's relcache entry (so every backend's cached row).
+ *		The caller has checked that the current user owns relid.
  */
 void
 OptionsRowWrite(Oid relid, const OptionsRow *row)
@@ -215,13 +229,15 @@ OptionsRowWrite(Oid relid, const OptionsRow *row)
 	values[Anum_options_chunk_size - 1] = Int32GetDatum(row->chunk_size);
 	tuple = heap_form_tuple(RelationGetDescr(optrel), values, isnull);
 	InsertRow(optrel, tuple);
-	CommandCounterIncrement();
+	CacheInvalidateRelcacheByRelid(relid);
+	CommandCounterIncrement();	/* also processes the invalidation here */
 	table_close(optrel, RowExclusiveLock);
 }
 
 /*
  * OptionsRowForget
- *		Delete relid's row of colstore.options, if any (relid was dropped).
+ *		Delete relid's row of colstore.options, if any (relid was dropped:
+ *		dropping it invalidated its relcache entry, so the cached rows).
  */
 void
 OptionsRowForget(Oid relid)
@@ -236,6 +252,10 @@ OptionsRowForget(Oid relid)
 	optrel = table_open(tableoid, RowExclusiveLock);
 	old = FindRow(optrel, relid);
 	if (old != NULL)
+	{
 		DeleteRow(optrel, old, relid);
+		if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+			CacheInvalidateRelcacheByRelid(relid);
+	}
 	table_close(optrel, RowExclusiveLock);
 }

@@ -4,7 +4,7 @@
  *	  Reading and writing rows of colstore.options (see options_store.c).
  *
  * IDENTIFICATION
- *	  src/sqlapi/options_store.h
+ *	  src/storage/options_store.h
  *
  *-------------------------------------------------------------------------
  */
