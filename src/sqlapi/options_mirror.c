@@ -159,8 +159,10 @@ ReplaceColstoreReloptions(Oid relid, List *mirrored)
  *		Make relid's pg_class.reloptions hold its colstore options as stored
  *		in colstore.options (the ones set; the others are the server
  *		defaults and are not written), or none if relid is not a colstore
- *		table or materialized view.  Takes ShareUpdateExclusiveLock, as
- *		ALTER TABLE SET does.
+ *		table or materialized view; a table or materialized view of another
+ *		access method (converted by SET ACCESS METHOD) also loses its row of
+ *		colstore.options.  Takes ShareUpdateExclusiveLock, as ALTER TABLE
+ *		SET does.
  */
 void
 OptionsMirrorWrite(Oid relid)
@@ -174,8 +176,18 @@ OptionsMirrorWrite(Oid relid)
 	if (rel == NULL)
 		return;
 	if ((rel->rd_rel->relkind == RELKIND_RELATION ||
-		 rel->rd_rel->relkind == RELKIND_MATVIEW) &&
-		RelationIsColstore(rel) && OptionsRowRead(relid, &row))
+		 rel->rd_rel->relkind == RELKIND_MATVIEW) && !RelationIsColstore(rel))
+	{
+		/*
+		 * Converted to another access method: its colstore options go, as
+		 * they do from pg_class.reloptions (a dump of the table has none),
+		 * so converting it back starts from the server defaults.
+		 */
+		OptionsRowForget(relid);
+	}
+	else if ((rel->rd_rel->relkind == RELKIND_RELATION ||
+			  rel->rd_rel->relkind == RELKIND_MATVIEW) &&
+			 OptionsRowRead(relid, &row))
 	{
 		if (row.codec >= 0)
 			mirrored = lappend(mirrored, psprintf("codec=%s", ColstoreCodecName(row.codec)));

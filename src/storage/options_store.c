@@ -236,8 +236,9 @@ OptionsRowWrite(Oid relid, const OptionsRow *row)
 
 /*
  * OptionsRowForget
- *		Delete relid's row of colstore.options, if any (relid was dropped:
- *		dropping it invalidated its relcache entry, so the cached rows).
+ *		Delete relid's row of colstore.options, if any: relid was dropped
+ *		(dropping it invalidated its relcache entry, so the cached rows), or
+ *		converted to another access method.
  */
 void
 OptionsRowForget(Oid relid)

@@ -114,7 +114,9 @@ ALTER TABLE m1 SET (codec = zstd, fillfactor = 200);
 ROLLBACK;
 SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
 SELECT codec, row_group_size, chunk_size FROM colstore.table_options WHERE relation = 'm1'::regclass;
--- rewrites keep the copy; a heap table gets none (its own parameters stay)
+-- rewrites keep the copy; a heap table gets none (its own parameters stay),
+-- and its colstore options go with the conversion, so converting it back
+-- starts from the server defaults, as a dump and restore of it would
 VACUUM FULL m1;
 ALTER TABLE m1 ALTER COLUMN a TYPE bigint;
 SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
@@ -123,6 +125,7 @@ SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
 ALTER TABLE m1 SET (fillfactor = 50);
 ALTER TABLE m1 SET ACCESS METHOD colstore;
 SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
+SELECT count(*) FROM colstore.options WHERE relid = 'm1'::regclass;
 SELECT colstore.reset_options('m1');
 SELECT reloptions FROM pg_class WHERE oid = 'm1'::regclass;
 -- partitions and materialized views; a partitioned table has no options
