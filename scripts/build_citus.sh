@@ -26,16 +26,9 @@ tree="${COLSTORE_CITUS_CACHE:-/var/tmp/colstore-citus}/$sum-$pgsum"
 log() { echo "== $*" >&2; }
 
 if [ ! -f "$tree/.complete" ]; then
-	need=()
-	for p in libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev \
-		libssl-dev make gcc autoconf; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need+=("$p")
-	done
-	if [ "${#need[@]}" -gt 0 ]; then
-		log "installing ${need[*]}"
-		DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2
-	fi
+	. "$(dirname "$0")/packages.sh"
+	install_packages libkrb5-dev liblz4-dev libzstd-dev libselinux1-dev libxslt1-dev libpam0g-dev \
+		libssl-dev make gcc autoconf
 	log "building Citus 13.2.2 for PostgreSQL $major into $tree"
 	rm -rf "$tree"
 	mkdir -p "$tree"

@@ -41,16 +41,9 @@ if [ -x "$prefix/bin/postgres" ] && [ -f "$prefix/.complete" ]; then
 fi
 
 log() { echo "== $*" >&2; }
-need=()
-for p in bison flex zlib1g-dev liblz4-dev libzstd-dev libicu-dev libxml2-dev pkg-config \
-	libipc-run-perl make gcc; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || need+=("$p")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-	log "installing ${need[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >&2
-fi
+. "$(dirname "$0")/packages.sh"
+install_packages bison flex zlib1g-dev liblz4-dev libzstd-dev libicu-dev libxml2-dev pkg-config \
+	libipc-run-perl make gcc
 
 log "building PostgreSQL $major ($flavour) into $prefix"
 rm -rf "$prefix"
