@@ -30,11 +30,11 @@
 #include "storage/chunk_cache.h"
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
-#include "storage/compaction_worker.h"
 #include "storage/delta_insert.h"
 #include "storage/table_options.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
+#include "tableam/compaction_worker.h"
 
 PG_MODULE_MAGIC;
 

@@ -47,7 +47,7 @@
 
 #include "cscan/cscan_exec.h"
 #include "cscan/index_scan.h"
-#include "storage/row_fetch.h"
+#include "mvcc/row_fetch.h"
 #include "storage/rowgroup_format.h"
 
 typedef struct ColstoreIndexScanState

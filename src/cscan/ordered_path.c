@@ -37,7 +37,7 @@
 #include "utils/typcache.h"
 
 #include "cscan/ordered_path.h"
-#include "storage/chunk_order.h"
+#include "mvcc/table_order.h"
 
 /*
  * The columns of rel (1-based attnos) that some equivalence class names as

@@ -5,7 +5,7 @@
  *
  * The planner offers a ColstoreScan whose rows come out in ascending order
  * of a column (cscan_path.c) when the table holds that column in order
- * (chunk_order.c).  Rows may arrive between planning and execution, so the
+ * (table_order.c).  Rows may arrive between planning and execution, so the
  * executor checks the row groups its own scan will return before the first
  * row (ColstoreScanReturnsSortedBy).  If they are in order, rows come
  * straight from the scan, and a merge join's mark and restore are the

@@ -44,13 +44,13 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/promotion_map.h"
-#include "storage/row_fetch.h"
 
 /*
  * Rows a statement promotes one after the other (a bulk DELETE or UPDATE
@@ -363,23 +363,6 @@ VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf, Snapshot snapshot,
 }
 
 /*
- * Raise ERRCODE_DATA_CORRUPTED unless the locked page in buf, which a
- * directory entry or a promoted copy's TID names, is a heap page (or a new
- * one): a damaged pointer can name one of colstore's own pages.
- */
-static void
-CheckHeapPage(Relation rel, Buffer buf)
-{
-	Page		page = BufferGetPage(buf);
-
-	if (!PageIsNew(page) && ((PageHeader) page)->pd_special != BLCKSZ)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg_internal("colstore table \"%s\": block %u, named as a heap page, is not one",
-								 RelationGetRelationName(rel), BufferGetBlockNumber(buf))));
-}
-
-/*
  * HeapTupleCheckShape
  *		Raise ERRCODE_DATA_CORRUPTED unless the heap tuple's header and
  *		attributes fit inside it under desc, the descriptor it is about to be
@@ -447,52 +430,6 @@ bad:
 							 RelationGetRelationName(rel),
 							 ItemPointerGetBlockNumber(&tuple->t_self),
 							 ItemPointerGetOffsetNumber(&tuple->t_self))));
-}
-
-/*
- * HeapVersionRead
- *		Point tuple at item off of the locked heap page in buf, or return
- *		false if that item holds no tuple.  Raises ERRCODE_DATA_CORRUPTED if
- *		the page is not a heap page or the item lies outside it.
- */
-bool
-HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
-{
-	Page		page = BufferGetPage(buf);
-	ItemId		lp;
-
-	CheckHeapPage(rel, buf);
-	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
-		return false;
-	lp = PageGetItemId(page, off);
-	if (!ItemIdIsNormal(lp))
-		return false;
-	if (ItemIdGetLength(lp) < SizeofHeapTupleHeader ||
-		ItemIdGetOffset(lp) < SizeOfPageHeaderData ||
-		ItemIdGetOffset(lp) + ItemIdGetLength(lp) > BLCKSZ)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg_internal("colstore table \"%s\": heap item (%u,%u) lies outside its page",
-								 RelationGetRelationName(rel), BufferGetBlockNumber(buf), off)));
-	tuple->t_data = (HeapTupleHeader) PageGetItem(page, lp);
-	tuple->t_len = ItemIdGetLength(lp);
-	ItemPointerSet(&tuple->t_self, BufferGetBlockNumber(buf), off);
-	tuple->t_tableOid = RelationGetRelid(rel);
-	return true;
-}
-
-/*
- * HeapItemIsDead
- *		Is item off of the locked heap page in buf LP_DEAD?  For a promoted
- *		copy that means VACUUM pruned it: the row is deleted for everyone.
- */
-bool
-HeapItemIsDead(Buffer buf, OffsetNumber off)
-{
-	Page		page = BufferGetPage(buf);
-
-	return off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
-		ItemIdIsDead(PageGetItemId(page, off));
 }
 
 /*
@@ -594,7 +531,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 				UnlockReleaseBuffer(buf);
 			buf = ReadBuffer(rel, blkno);
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			CheckHeapPage(rel, buf);
+			HeapPageCheck(rel, buf);
 		}
 		if (HeapItemIsDead(buf, ItemPointerGetOffsetNumber(&copies[i])))
 		{

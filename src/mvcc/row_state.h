@@ -48,11 +48,8 @@ extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
 extern void RowStatePromote(Relation rel, RowState *state);
 extern void RowStateForget(Oid relid);
 
-extern bool HeapItemIsDead(Buffer buf, OffsetNumber off);
 extern bool HeapVersionExists(Relation rel, ItemPointer phys);
 extern void HeapTupleCheckShape(Relation rel, HeapTuple tuple, TupleDesc desc);
-extern bool HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off,
-							HeapTuple tuple);
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 							   HeapTuple *copy, TransactionId *raw_xmax,
 							   bool *surely_dead);

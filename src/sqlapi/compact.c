@@ -4,7 +4,7 @@
  *	  colstore.compact(regclass): move a colstore table's heap tuples into
  *	  row groups on demand.
  *
- * Runs storage/compaction.c in the caller's transaction, holding
+ * Runs tableam/compaction.c in the caller's transaction, holding
  * ShareUpdateExclusiveLock as VACUUM does: DML goes on meanwhile, and
  * VACUUM, ANALYZE, index builds and other compactions wait.  Only the
  * table's owner may compact it, as for VACUUM.
@@ -27,8 +27,8 @@
 #include "utils/rel.h"
 
 #include "sqlapi/introspection.h"
-#include "storage/compaction.h"
 #include "storage/compaction_progress.h"
+#include "tableam/compaction.h"
 
 PG_FUNCTION_INFO_V1(colstore_compact);
 

@@ -47,7 +47,7 @@
 #include "sqlapi/options_mirror.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
-#include "storage/chunk_order.h"
+#include "mvcc/table_order.h"
 #include "storage/delta_insert.h"
 #include "storage/directory.h"
 #include "storage/table_options.h"

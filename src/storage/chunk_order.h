@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * chunk_order.h
- *	  Is a column stored in ascending order?  (chunk_order.c)
+ *	  Do row groups hold a column in ascending order?  (chunk_order.c)
  *
  * IDENTIFICATION
  *	  src/storage/chunk_order.h
@@ -30,7 +30,5 @@ typedef struct ChunkOrderCheck
 extern bool ChunkOrderBegin(ChunkOrderCheck *check, Form_pg_attribute att, int attno);
 extern bool ChunkOrderNextGroup(ChunkOrderCheck *check, const RowGroupHeader *h);
 extern void ChunkOrderEnd(ChunkOrderCheck *check);
-extern bool ColstoreColumnStoredInOrder(Relation rel, int attno);
-extern void ColumnOrderForget(Oid relid);
 
 #endif							/* CHUNK_ORDER_H */

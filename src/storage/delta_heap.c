@@ -32,6 +32,10 @@
  * logical TID (pseudo-block, i): inside the TID space that scans, TID
  * bitmaps, BRIN and TABLESAMPLE cover, with the same offsets as on the page.
  *
+ * Reading an item of a heap page (HeapVersionRead) checks what a damaged
+ * page or pointer could get wrong: that the page is a heap page and the
+ * item lies inside it.  Whether a version is visible is mvcc/'s business.
+ *
  * IDENTIFICATION
  *	  src/storage/delta_heap.c
  *
@@ -385,4 +389,68 @@ DeltaPagesHoldTuples(Relation rel, int max_pages)
 		holds = DeltaPageHoldsTuples(rel, blocks[i]);
 	pfree(blocks);
 	return holds;
+}
+
+/*
+ * HeapPageCheck
+ *		Raise ERRCODE_DATA_CORRUPTED unless the locked page in buf, which a
+ *		directory entry or a promoted copy's TID names, is a heap page (or a
+ *		new one): a damaged pointer can name one of colstore's own pages.
+ */
+void
+HeapPageCheck(Relation rel, Buffer buf)
+{
+	Page		page = BufferGetPage(buf);
+
+	if (!PageIsNew(page) && ((PageHeader) page)->pd_special != BLCKSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": block %u, named as a heap page, is not one",
+								 RelationGetRelationName(rel), BufferGetBlockNumber(buf))));
+}
+
+/*
+ * HeapVersionRead
+ *		Point tuple at item off of the locked heap page in buf, or return
+ *		false if that item holds no tuple.  Raises ERRCODE_DATA_CORRUPTED if
+ *		the page is not a heap page or the item lies outside it.
+ */
+bool
+HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off, HeapTuple tuple)
+{
+	Page		page = BufferGetPage(buf);
+	ItemId		lp;
+
+	HeapPageCheck(rel, buf);
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+		return false;
+	lp = PageGetItemId(page, off);
+	if (!ItemIdIsNormal(lp))
+		return false;
+	if (ItemIdGetLength(lp) < SizeofHeapTupleHeader ||
+		ItemIdGetOffset(lp) < SizeOfPageHeaderData ||
+		ItemIdGetOffset(lp) + ItemIdGetLength(lp) > BLCKSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": heap item (%u,%u) lies outside its page",
+								 RelationGetRelationName(rel), BufferGetBlockNumber(buf), off)));
+	tuple->t_data = (HeapTupleHeader) PageGetItem(page, lp);
+	tuple->t_len = ItemIdGetLength(lp);
+	ItemPointerSet(&tuple->t_self, BufferGetBlockNumber(buf), off);
+	tuple->t_tableOid = RelationGetRelid(rel);
+	return true;
+}
+
+/*
+ * HeapItemIsDead
+ *		Is item off of the locked heap page in buf LP_DEAD?  For a promoted
+ *		copy that means VACUUM pruned it: the row is deleted for everyone.
+ */
+bool
+HeapItemIsDead(Buffer buf, OffsetNumber off)
+{
+	Page		page = BufferGetPage(buf);
+
+	return off >= FirstOffsetNumber && off <= PageGetMaxOffsetNumber(page) &&
+		ItemIdIsDead(PageGetItemId(page, off));
 }

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * delta_heap.h
- *	  Heap pages inside a colstore relation, and their place in the TID
- *	  space.
+ *	  Heap pages inside a colstore relation, their place in the TID space,
+ *	  and reading their items.
  *
  * IDENTIFICATION
  *	  src/storage/delta_heap.h
@@ -14,6 +14,7 @@
 
 #include "access/htup_details.h"
 #include "access/tableam.h"
+#include "storage/buf.h"
 #include "storage/rowgroup_format.h"
 #include "storage/itemptr.h"
 #include "utils/rel.h"
@@ -61,5 +62,9 @@ extern void DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logic
 extern void DeltaHeapUncountInserts(Relation rel, int n);
 extern bool DeltaPageHoldsTuples(Relation rel, BlockNumber blkno);
 extern bool DeltaPagesHoldTuples(Relation rel, int max_pages);
+extern void HeapPageCheck(Relation rel, Buffer buf);
+extern bool HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off,
+							HeapTuple tuple);
+extern bool HeapItemIsDead(Buffer buf, OffsetNumber off);
 
 #endif							/* DELTA_HEAP_H */

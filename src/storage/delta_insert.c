@@ -11,7 +11,7 @@
  * or MERGE in the plan estimated at no more than colstore.delta_insert_rows
  * rows: a MERGE's join rows bound what it inserts) become
  * heap tuples on the table's heap pages, as UPDATE's new versions do, and
- * compaction later moves them into row groups (storage/compaction.c).
+ * compaction later moves them into row groups (tableam/compaction.c).
  * Estimates can be wrong: at most colstore.delta_insert_rows rows of one
  * statement go to heap pages (of all the tables it inserts into); the rest
  * go to the column buffer.  The logical replication worker's inserts (which
@@ -27,9 +27,9 @@
  * is (a row group per row would cost a header, chunks and a directory entry
  * each, as upserts once did).
  *
- * Registering a new heap page may start a compaction worker
- * (storage/compaction_worker.c), which moves the rows into row groups and
- * vacuums the table, so the heap pages get reused.
+ * Registering a new heap page is reported to the caller, which may start a
+ * compaction worker (tableam/compaction_worker.c), which moves the rows
+ * into row groups and vacuums the table, so the heap pages get reused.
  *
  * The decision is per statement, keyed by the backend's local transaction
  * id and the statement's command id, which no other statement of the
@@ -59,11 +59,10 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "storage/compaction_worker.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_insert.h"
 #include "storage/directory.h"
-#include "tableam/am_slot.h"
+#include "storage/row_slot.h"
 
 int			colstore_delta_insert_rows = 100;
 
@@ -168,8 +167,10 @@ DeltaInsertWanted(CommandId cid)
  *		slot->tts_tid to its colstore TID.  A non-zero spec_token makes it a
  *		speculative insertion (INSERT ... ON CONFLICT), which the caller
  *		completes with heap_finish_speculative or heap_abort_speculative.
+ *		Returns rel's number of heap pages if the row had to register a new
+ *		one (the existing ones are full: time to compact?), else 0.
  */
-void
+int
 DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 spec_token)
 {
 	bool		shouldFree = true;
@@ -194,14 +195,12 @@ DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 spec_to
 	if (spec_token != 0)
 		HeapTupleHeaderSetSpeculativeToken(tuple->t_data, spec_token);
 	DeltaHeapInsert(rel, tuple, cid, spec_token != 0 ? HEAP_INSERT_SPECULATIVE : 0);
-	/* a new heap page: the existing ones are full, time to compact? */
 	after = DirectoryGet(rel)->ndeltas;
-	if (after > heap_pages)
-		CompactionWorkerMaybeLaunch(rel, after, -1, 0);
 	DeltaHeapToLogical(rel, &tuple->t_self, &slot->tts_tid);
 	ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 	if (shouldFree)
 		heap_freetuple(tuple);
+	return after > heap_pages ? after : 0;
 }
 
 /* Define colstore.delta_insert_rows (from _PG_init). */

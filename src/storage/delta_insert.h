@@ -21,7 +21,7 @@ extern int	colstore_delta_insert_rows;
 
 extern void DeltaInsertNoteStatement(QueryDesc *queryDesc);
 extern bool DeltaInsertWanted(CommandId cid);
-extern void DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid,
+extern int	DeltaInsertRow(Relation rel, TupleTableSlot *slot, CommandId cid,
 						   uint32 spec_token);
 extern void DeltaInsertDefineSettings(void);
 

@@ -64,7 +64,6 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
-#include "mvcc/row_state.h"
 #include "storage/delta_freeze.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"

@@ -1,14 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * group_reclaim.c
- *	  VACUUM's reclaiming of whole row groups: retiring the groups whose
- *	  rows are all gone, and giving their space to new heap tuples.
+ *	  VACUUM's freeing of whole row groups: giving the space of the groups
+ *	  no backend can read any more to new heap tuples.
  *
  * A row group's space can be reused only when no backend can read it any
  * more, and a scan reads the groups of the directory it copied when it
  * began.  So reclaiming takes two VACUUMs, as btree's page recycling does:
  *
- * 1. GroupReclaimRetire: a row group every row of which has a promoted copy
+ * 1. GroupReclaimRetire (mvcc/group_retire.c, which decides whether the
+ *	  rows are gone): a row group every row of which has a promoted copy
  *	  that VACUUM pruned (LP_DEAD: deleted for every snapshot, its index
  *	  entries removed) is marked INVALID | EMPTIED, and its rg_xmin becomes
  *	  the next transaction id: its stamp.  From then on no scan, fetch or
@@ -34,6 +35,9 @@
  *	  (XLOG_BTREE_REUSE_PAGE); it names this relation and touches no page
  *	  (LogStandbyConflict, delta_wal.c).
  *
+ * Step 2 is this file's: it judges a group only by its directory flags and
+ * stamp against the horizon VACUUM passes in.
+ *
  * Row numbers are never reused, so index entries that still name a retired
  * group's rows (left by a VACUUM that failed before its index pass) read as
  * dead rows, never as other rows.
@@ -57,8 +61,6 @@
 #include "storage/freespace.h"
 #include "utils/rel.h"
 
-#include "mvcc/row_state.h"
-#include "mvcc/visibility.h"
 #include "storage/delta_vacuum.h"
 #include "storage/delta_wal.h"
 #include "storage/directory.h"
@@ -74,126 +76,19 @@ ComparePositions(const void *a, const void *b)
 	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
 }
 
-/* Promoted copies of group's rows, sorted by position (invalid ones, rows never promoted, last). */
-static ItemPointerData *
-SortedCopies(Relation rel, const RowGroupDirEntry *group)
+/*
+ * GroupSortedCopies
+ *		The promoted copies of group's rows, sorted by position (invalid
+ *		ones, rows never promoted, last), palloc'd.
+ */
+ItemPointerData *
+GroupSortedCopies(Relation rel, const RowGroupDirEntry *group)
 {
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * Max(group->rg_nrows, 1));
 
 	PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies);
 	qsort(copies, group->rg_nrows, sizeof(ItemPointerData), ComparePositions);
 	return copies;
-}
-
-/*
- * GroupCountDeleted
- *		How many rows of group are deleted by committed transactions (their
- *		promoted copies are dead or recently dead as of oldest_xmin, or
- *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD).
- */
-uint32
-GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
-				  BufferAccessStrategy strategy, uint32 *pruned)
-{
-	ItemPointerData *copies;
-	Buffer		buf = InvalidBuffer;
-	uint32		deleted = 0;
-	uint32		i;
-
-	*pruned = 0;
-	if (group->rg_state_root == 0)
-		return 0;
-	copies = SortedCopies(rel, group);
-	for (i = 0; i < group->rg_nrows; i++)
-	{
-		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);
-		OffsetNumber off = ItemPointerGetOffsetNumberNoCheck(&copies[i]);
-		HeapTupleData tuple;
-
-		if (!ItemPointerIsValid(&copies[i]))
-			continue;			/* never promoted: not deleted */
-		if (!BufferIsValid(buf) || BufferGetBlockNumber(buf) != blkno)
-		{
-			if (BufferIsValid(buf))
-				UnlockReleaseBuffer(buf);
-			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-		}
-		if (HeapItemIsDead(buf, off))
-		{
-			(*pruned)++;
-			deleted++;
-		}
-		else if (HeapVersionRead(rel, buf, off, &tuple))
-		{
-			HTSV_Result r = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf);
-
-			if (r == HEAPTUPLE_DEAD || r == HEAPTUPLE_RECENTLY_DEAD)
-				deleted++;
-		}
-	}
-	if (BufferIsValid(buf))
-		UnlockReleaseBuffer(buf);
-	pfree(copies);
-	return deleted;
-}
-
-/*
- * GroupReclaimRetire
- *		Step 1 of the file header.  Call after VACUUM's index passes, so the
- *		copies it pruned have lost their rows' index entries.  Returns the
- *		number of row groups retired; *sparse_rows is set to the number of
- *		rows left in groups at least half of whose rows are deleted, which
- *		compaction rewrites (storage/compaction.c).
- */
-uint32
-GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
-				   double *sparse_rows)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			ncandidates = 0;
-	int		   *candidates = palloc(sizeof(int) * Max(dir->ngroups, 1));
-	uint32		retired = 0;
-	int			i;
-
-	*sparse_rows = 0;
-	for (i = 0; i < dir->ngroups; i++)
-	{
-		const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
-
-		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID))
-			candidates[ncandidates++] = dir->groups[i];
-	}
-	for (i = 0; i < ncandidates; i++)
-	{
-		RowGroupDirEntry e = DirectoryGet(rel)->entries[candidates[i]];
-		uint32		deleted;
-		uint32		pruned;
-
-		VacuumDelayPoint();
-		if (!RowGroupInsertCommitted(&e))
-			continue;
-		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
-		if (pruned < e.rg_nrows)
-		{
-			if (deleted >= e.rg_nrows / 2 + e.rg_nrows % 2)
-				*sparse_rows += e.rg_nrows - deleted;
-			continue;
-		}
-		/* a row's copy, once pruned, stays so: the entry cannot have changed */
-		ColstoreLockWriter(rel);
-		e = DirectoryGet(rel)->entries[candidates[i]];
-		if (!(e.rg_flags & RG_FLAG_INVALID))
-		{
-			e.rg_flags |= RG_FLAG_INVALID | RG_FLAG_EMPTIED;
-			e.rg_xmin = ReadNextTransactionId();
-			DirectoryUpdateEntry(rel, candidates[i], &e);
-			retired++;
-		}
-		ColstoreUnlockWriter(rel);
-	}
-	pfree(candidates);
-	return retired;
 }
 
 /* True if no backend can still read invalid row group e (see the file header). */
@@ -301,7 +196,7 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 static void
 FreeCopyItems(Relation rel, const RowGroupDirEntry *group, BufferAccessStrategy strategy)
 {
-	ItemPointerData *copies = SortedCopies(rel, group);
+	ItemPointerData *copies = GroupSortedCopies(rel, group);
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	uint32		i = 0;
 

@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * group_reclaim.h
- *	  VACUUM's reclaiming of whole row groups: retiring the groups whose
- *	  rows are all gone, and giving their space to new heap tuples.
+ *	  VACUUM's freeing of whole row groups: giving the space of the groups
+ *	  no backend can read any more to new heap tuples.
  *
  * IDENTIFICATION
  *	  src/storage/group_reclaim.h
@@ -16,11 +16,7 @@
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
-extern uint32 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group,
-								TransactionId oldest_xmin, BufferAccessStrategy strategy,
-								uint32 *pruned);
-extern uint32 GroupReclaimRetire(Relation rel, TransactionId oldest_xmin,
-								 BufferAccessStrategy strategy, double *sparse_rows);
+extern ItemPointerData *GroupSortedCopies(Relation rel, const RowGroupDirEntry *group);
 extern BlockNumber GroupReclaimFree(Relation rel, TransactionId oldest_xmin,
 									BufferAccessStrategy strategy, double *freed_rows);
 

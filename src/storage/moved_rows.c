@@ -3,7 +3,7 @@
  * moved_rows.c
  *	  Where a heap tuple that compaction moved into a row group went.
  *
- * Compaction (storage/compaction.c) moves a heap tuple of a delta page
+ * Compaction (tableam/compaction.c) moves a heap tuple of a delta page
  * into a row group in transaction C: it deletes the tuple with heap_delete
  * as C, with the "moved to another partition" marker as its t_ctid, so
  * heapam never follows that link, and writes the row group with rg_xmin =
@@ -15,7 +15,9 @@
  * with the marker from heapam; MovedRowFind turns the tuple's heap position
  * into the row's new TID, so EvalPlanQual follows the row into its row
  * group as it would follow an UPDATE.  A marker for which no group of C
- * lists the position is a real move to another partition.
+ * lists the position is a real move to another partition.  Whether a
+ * snapshot sees the row in its new place is mvcc/row_fetch.c's question
+ * (MovedRowLatestVisible).
  *
  * IDENTIFICATION
  *	  src/storage/moved_rows.c
@@ -27,17 +29,14 @@
 #include "pg_compat.h"
 
 #include "access/htup_details.h"
-#include "access/tableam.h"
 #include "access/transam.h"
 #include "catalog/pg_type.h"
-#include "executor/tuptable.h"
 #include "storage/bufmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "encoding/chunk_encoding.h"
-#include "mvcc/row_state.h"
-#include "storage/row_fetch.h"
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/moved_rows.h"
 #include "storage/page_stream.h"
@@ -263,29 +262,4 @@ MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid)
 		mover = HeapTupleHeaderGetUpdateXid(tuple.t_data);
 	UnlockReleaseBuffer(buf);
 	return TransactionIdIsValid(mover) && MovedRowFind(rel, mover, phys, tid);
-}
-
-/*
- * MovedRowLatestVisible
- *		If the heap tuple at phys was moved into a row group and snapshot
- *		sees the row there, set *tid to the row's TID and return true.
- */
-bool
-MovedRowLatestVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-					  ItemPointer tid)
-{
-	ItemPointerData moved;
-	TupleTableSlot *slot;
-	uint64		rownum = 0;
-	bool		visible;
-
-	if (!MovedVersionOf(rel, phys, &moved))
-		return false;
-	slot = table_slot_create(rel, NULL);
-	(void) ItemPointerToRowNumber(&moved, &rownum);
-	visible = RowFetch(rel, rownum, snapshot, slot) == ROW_VISIBLE;
-	ExecDropSingleTupleTableSlot(slot);
-	if (visible)
-		*tid = moved;
-	return visible;
 }

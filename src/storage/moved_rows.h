@@ -18,7 +18,5 @@
 extern bool MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
 						 ItemPointer tid);
 extern bool MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid);
-extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
-								  Snapshot snapshot, ItemPointer tid);
 
 #endif							/* MOVED_ROWS_H */

@@ -23,9 +23,9 @@
 #include "utils/datum.h"
 #include "utils/memutils.h"
 
+#include "storage/row_slot.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
-#include "tableam/am_slot.h"
 
 RowGroupBuilder *
 RowGroupBuilderCreate(TupleDesc tupdesc, MemoryContext parent)

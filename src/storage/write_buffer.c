@@ -48,7 +48,7 @@
 #include "storage/rowgroup_writer.h"
 #include "storage/table_options.h"
 #include "storage/write_buffer.h"
-#include "tableam/am_slot.h"
+#include "storage/row_slot.h"
 
 /* First reservation of a buffer; later ones double up to row_group_size. */
 #define INITIAL_RESERVATION		1024

@@ -35,11 +35,11 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
 #include "storage/moved_rows.h"
-#include "storage/row_fetch.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
 #include "tableam/am_dml.h"

@@ -4,7 +4,7 @@
  *	  Index support of colstore tables: fetching rows by TID for index
  *	  scans, and scanning the table to build and validate indexes.
  *
- * Fetches go through RowFetch (storage/row_fetch.c), which decodes one
+ * Fetches go through RowFetch (mvcc/row_fetch.c), which decodes one
  * chunk per needed column through the backend's chunk cache, or reads a
  * delta page's heap tuple.  Every row version has its own TID and its own
  * index entries (UPDATE makes new ones), so call_again is always false, and
@@ -39,7 +39,7 @@
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
-#include "storage/row_fetch.h"
+#include "mvcc/row_fetch.h"
 #include "storage/rowgroup_format.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_index.h"

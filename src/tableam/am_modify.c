@@ -28,6 +28,20 @@
 #include "storage/delta_insert.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_modify.h"
+#include "tableam/compaction_worker.h"
+
+/*
+ * Insert the row in slot as a heap tuple (storage/delta_insert.c).  One
+ * that had to register a new heap page may start a compaction worker.
+ */
+static void
+InsertHeapTuple(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 specToken)
+{
+	int			heap_pages = DeltaInsertRow(rel, slot, cid, specToken);
+
+	if (heap_pages > 0)
+		CompactionWorkerMaybeLaunch(rel, heap_pages, -1, 0);
+}
 
 void
 colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
@@ -36,7 +50,7 @@ colstore_tuple_insert(Relation rel, TupleTableSlot *slot, CommandId cid,
 	/* heap_insert does the conflict check and the counting itself */
 	if (WriteBufferRefusesTable(rel) || DeltaInsertWanted(cid))
 	{
-		DeltaInsertRow(rel, slot, cid, 0);
+		InsertHeapTuple(rel, slot, cid, 0);
 		return;
 	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
@@ -51,7 +65,7 @@ colstore_tuple_insert_speculative(Relation rel, TupleTableSlot *slot,
 								  uint32 specToken)
 {
 	/* heap_insert does the conflict check and the counting itself */
-	DeltaInsertRow(rel, slot, cid, specToken);
+	InsertHeapTuple(rel, slot, cid, specToken);
 }
 
 /*
@@ -88,7 +102,7 @@ colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 	if (WriteBufferRefusesTable(rel))
 	{
 		for (i = 0; i < nslots; i++)
-			DeltaInsertRow(rel, slots[i], cid, 0);
+			InsertHeapTuple(rel, slots[i], cid, 0);
 		return;
 	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);

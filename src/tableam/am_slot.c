@@ -28,6 +28,10 @@
  * colstore slot is never mistaken for a plain virtual slot whose values
  * are all present.
  *
+ * The slot's first part, the row's inserter and xmax, and the ops struct
+ * itself are storage/row_slot.c's, so that storage and mvcc can record
+ * the inserter of the rows they store; this file fills the ops struct.
+ *
  * IDENTIFICATION
  *	  src/tableam/am_slot.c
  *
@@ -46,19 +50,13 @@
 
 typedef struct ColstoreTupleTableSlot
 {
-	VirtualTupleTableSlot base;
-	TransactionId xmin;			/* inserter, or Invalid if unknown */
-	CommandId	cmin;
-	TransactionId xmax;			/* raw xmax of a changed row's heap tuple, or
-								 * Invalid */
+	ColstoreRowSlot row;		/* the virtual slot, the row's xmin/cmin/xmax */
 	/* lazy source: fills attributes [tts_nvalid, natts) of the row, or NULL */
 	ColstoreSlotFill fill;
 	void	   *fill_arg;
 	int			fill_pos;
 	uint32		fill_generation;
 } ColstoreTupleTableSlot;
-
-TupleTableSlotOps TTSOpsColstore;
 
 static Datum
 ColstoreSlotGetSysAttr(TupleTableSlot *slot, int attnum, bool *isnull)
@@ -69,16 +67,16 @@ ColstoreSlotGetSysAttr(TupleTableSlot *slot, int attnum, bool *isnull)
 	switch (attnum)
 	{
 		case MinTransactionIdAttributeNumber:
-			if (!TransactionIdIsValid(cslot->xmin))
+			if (!TransactionIdIsValid(cslot->row.xmin))
 				break;
-			return TransactionIdGetDatum(cslot->xmin);
+			return TransactionIdGetDatum(cslot->row.xmin);
 		case MaxTransactionIdAttributeNumber:
-			return TransactionIdGetDatum(cslot->xmax);
+			return TransactionIdGetDatum(cslot->row.xmax);
 		case MinCommandIdAttributeNumber:
 		case MaxCommandIdAttributeNumber:
-			if (!TransactionIdIsValid(cslot->xmin))
+			if (!TransactionIdIsValid(cslot->row.xmin))
 				break;
-			return CommandIdGetDatum(cslot->cmin);
+			return CommandIdGetDatum(cslot->row.cmin);
 		default:
 			break;
 	}
@@ -105,8 +103,8 @@ ColstoreSlotClear(TupleTableSlot *slot)
 {
 	ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
 
-	cslot->xmin = InvalidTransactionId;
-	cslot->xmax = InvalidTransactionId;
+	cslot->row.xmin = InvalidTransactionId;
+	cslot->row.xmax = InvalidTransactionId;
 	cslot->fill = NULL;
 	TTSOpsVirtual.clear(slot);
 }
@@ -167,9 +165,9 @@ ColstoreSlotCopySlot(TupleTableSlot *slot, TupleTableSlot *src)
 	{
 		ColstoreTupleTableSlot *csrc = (ColstoreTupleTableSlot *) src;
 
-		cslot->xmin = csrc->xmin;
-		cslot->cmin = csrc->cmin;
-		cslot->xmax = csrc->xmax;
+		cslot->row.xmin = csrc->row.xmin;
+		cslot->row.cmin = csrc->row.cmin;
+		cslot->row.xmax = csrc->row.xmax;
 	}
 }
 
@@ -243,32 +241,4 @@ ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill, void *arg,
 	cslot->fill_generation = generation;
 	slot->tts_flags &= ~TTS_FLAG_EMPTY;
 	slot->tts_nvalid = 0;
-}
-
-/* Record the row's inserter in slot, if it is a colstore slot. */
-void
-ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
-						  CommandId cmin)
-{
-	if (TTS_IS_COLSTORE(slot))
-	{
-		ColstoreTupleTableSlot *cslot = (ColstoreTupleTableSlot *) slot;
-
-		cslot->xmin = xmin;
-		cslot->cmin = cmin;
-		cslot->xmax = InvalidTransactionId;
-	}
-}
-
-/*
- * ColstoreSlotSetXmax
- *		Record the raw xmax of the row's heap tuple (its deleter, updater or
- *		locker) for the xmax system column; call after
- *		ColstoreSlotSetInsertInfo, which clears it.  Other slot types ignore it.
- */
-void
-ColstoreSlotSetXmax(TupleTableSlot *slot, TransactionId xmax)
-{
-	if (TTS_IS_COLSTORE(slot))
-		((ColstoreTupleTableSlot *) slot)->xmax = xmax;
 }

@@ -12,8 +12,7 @@
 #define AM_SLOT_H
 
 #include "executor/tuptable.h"
-
-extern PGDLLIMPORT TupleTableSlotOps TTSOpsColstore;
+#include "storage/row_slot.h"		/* TTSOpsColstore, the row's inserter */
 
 /*
  * Writes attributes [from, to) of row pos of a lazy source into slot;
@@ -24,13 +23,8 @@ typedef void (*ColstoreSlotFill) (void *arg, int pos, uint32 generation,
 								  TupleTableSlot *slot, int from, int to);
 
 extern void ColstoreSlotOpsInit(void);
-extern void ColstoreSlotSetXmax(TupleTableSlot *slot, TransactionId xmax);
-extern void ColstoreSlotSetInsertInfo(TupleTableSlot *slot, TransactionId xmin,
-									  CommandId cmin);
 
 extern void ColstoreSlotStoreLazy(TupleTableSlot *slot, ColstoreSlotFill fill,
 								  void *arg, int pos, uint32 generation);
-
-#define TTS_IS_COLSTORE(slot) ((slot)->tts_ops == &TTSOpsColstore)
 
 #endif							/* AM_SLOT_H */

@@ -21,13 +21,13 @@
  *	  summaries, GIN pending lists).
  * 4. relfrozenxid and relminmxid become the oldest xid and multixact still
  *	  referenced by a live entry or a heap tuple.
- * 5. Whole row groups (storage/group_reclaim.c): the space of invalid
- *	  ones (aborted, or retired by an earlier VACUUM) that nobody can read
- *	  any more goes to new heap tuples; groups all of whose rows this or an
- *	  earlier VACUUM pruned are retired.
+ * 5. Whole row groups: the space of invalid ones (aborted, or retired by
+ *	  an earlier VACUUM) that nobody can read any more goes to new heap
+ *	  tuples (storage/group_reclaim.c); groups all of whose rows this or an
+ *	  earlier VACUUM pruned are retired (mvcc/group_retire.c).
  * 6. With enough live row versions on the heap pages, or live rows left in
  *	  mostly deleted row groups, a background worker is started to compact
- *	  them into row groups (storage/compaction_worker.c); VACUUM itself
+ *	  them into row groups (tableam/compaction_worker.c); VACUUM itself
  *	  cannot, as it may not take a transaction id.
  *
  * Not reclaimed yet: deleted rows of row groups less than half deleted
@@ -56,9 +56,9 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
-#include "storage/compaction_worker.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
 #include "storage/directory.h"
@@ -66,6 +66,7 @@
 #include "storage/metapage.h"
 #include "storage/promotion_map.h"
 #include "tableam/am_vacuum.h"
+#include "tableam/compaction_worker.h"
 
 /*
  * Decide the new state of one directory entry.  Returns true if it must be

@@ -40,15 +40,16 @@
  * if they have no heap copy yet, and the copies are moved like heap tuples,
  * so writers follow them alike, into full-sized row groups.  Once VACUUM
  * has pruned the moved copies, the old group has no row left and VACUUM
- * retires and frees it (storage/group_reclaim.c).  Small groups are merged
- * by colstore.compact() only (when there are at least two), not by the
- * worker: the merged group is appended to the file, and the old groups'
- * space, once freed, takes only heap tuples, so merging on its own while
- * small inserts go on grows the file (009_auto_compaction's rows ended 27%
- * larger than heap's instead of smaller).
+ * retires and frees it (mvcc/group_retire.c, storage/group_reclaim.c).
+ * Small groups are merged by colstore.compact() only (when there are at
+ * least two), not by the worker: the merged group is appended to the file,
+ * and the old groups' space, once freed, takes only heap tuples, so
+ * merging on its own while small inserts go on grows the file
+ * (009_auto_compaction's rows ended 27% larger than heap's instead of
+ * smaller).
  *
  * IDENTIFICATION
- *	  src/storage/compaction.c
+ *	  src/tableam/compaction.c
  *
  *-------------------------------------------------------------------------
  */
@@ -67,18 +68,18 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/colstore_wal.h"
-#include "storage/compaction.h"
 #include "storage/compaction_progress.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
-#include "storage/group_reclaim.h"
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
 #include "storage/table_options.h"
+#include "tableam/compaction.h"
 
 /*
  * Row groups of fewer rows than this share of row_group_size are merged

@@ -4,7 +4,7 @@
  *	  Automatic compaction of colstore tables by a background worker.
  *
  * IDENTIFICATION
- *	  src/storage/compaction_worker.h
+ *	  src/tableam/compaction_worker.h
  *
  *-------------------------------------------------------------------------
  */

@@ -4,7 +4,7 @@
  *	  Fetching one row by row number, as index scans and TID access need.
  *
  * IDENTIFICATION
- *	  src/storage/row_fetch.h
+ *	  src/mvcc/row_fetch.h
  *
  *-------------------------------------------------------------------------
  */
@@ -31,5 +31,7 @@ extern RowFetchState RowFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 							  TupleTableSlot *slot);
 extern RowFetchState RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 									 TupleTableSlot *slot, const bool *needed);
+extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
+								  Snapshot snapshot, ItemPointer tid);
 
 #endif							/* ROW_FETCH_H */

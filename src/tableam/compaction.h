@@ -5,7 +5,7 @@
  *	  groups.
  *
  * IDENTIFICATION
- *	  src/storage/compaction.h
+ *	  src/tableam/compaction.h
  *
  *-------------------------------------------------------------------------
  */

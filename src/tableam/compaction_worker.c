@@ -15,14 +15,14 @@
  * background worker for the table (if colstore.auto_compaction is on and
  * the table is not a temporary one, which only its session can read),
  * and also when VACUUM found live rows left in row groups at least half of
- * whose rows are deleted (storage/group_reclaim.c), which compaction
+ * whose rows are deleted (mvcc/group_retire.c), which compaction
  * rewrites,
  * unless one is running for it (each worker holds a session lock of its
  * own tag for its lifetime), colstore.max_compaction_workers are running
  * (each holds one of that many slot locks), or no background worker slot
  * is free.  The worker repeats, while there is work:
  *
- * 1. compact the table in a transaction of its own (storage/compaction.c):
+ * 1. compact the table in a transaction of its own (tableam/compaction.c):
  *    its heap tuples if at least COMPACT_MIN_ROWS can move, and the live
  *    rows of mostly deleted row groups, unless another compaction
  *    or a VACUUM holds the table (it does not wait for them);
@@ -44,7 +44,7 @@
  * was.
  *
  * IDENTIFICATION
- *	  src/storage/compaction_worker.c
+ *	  src/tableam/compaction_worker.c
  *
  *-------------------------------------------------------------------------
  */
@@ -73,11 +73,11 @@
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
 
-#include "storage/compaction.h"
 #include "storage/compaction_progress.h"
-#include "storage/compaction_worker.h"
 #include "storage/metapage.h"
 #include "tableam/am_handler.h"
+#include "tableam/compaction.h"
+#include "tableam/compaction_worker.h"
 
 #define COMPACT_MIN_HEAP_PAGES		16
 #define COMPACT_HEAP_SHARE			0.1

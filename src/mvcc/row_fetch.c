@@ -2,7 +2,7 @@
  *
  * row_fetch.c
  *	  Fetch one row by row number for index scans, TID scans, bitmap heap
- *	  scans, TABLESAMPLE and ANALYZE.
+ *	  scans, TABLESAMPLE and ANALYZE, if the snapshot sees it.
  *
  * The row is looked up in this order: this backend's buffered rows, the row
  * groups of the directory, and the reservations.  A row number that only a
@@ -20,14 +20,20 @@
  * (no chunk is decoded as a whole), and are copied into the slot, which is
  * materialised, so the slot stays valid whatever the cache does later.
  *
+ * Every fetch decides visibility: of the row group (mvcc/visibility.c), of
+ * a promoted row's copy and of a heap tuple (mvcc/row_state.c), so this is
+ * mvcc's code; storage gives it the buffered rows, the directory, the
+ * promotion maps and the chunk readers.
+ *
  * IDENTIFICATION
- *	  src/storage/row_fetch.c
+ *	  src/mvcc/row_fetch.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/tableam.h"
 #include "access/tupdesc_details.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
@@ -36,16 +42,17 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/moved_rows.h"
 #include "storage/promotion_map.h"
-#include "storage/row_fetch.h"
+#include "storage/row_slot.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/write_buffer.h"
-#include "tableam/am_slot.h"
 
 /* Scratch memory of one fetch, reset by the next. */
 static MemoryContext FetchContext = NULL;
@@ -307,4 +314,29 @@ RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 	RowNumberToItemPointer(rownum, &slot->tts_tid);
 	slot->tts_tableOid = RelationGetRelid(rel);
 	return ROW_VISIBLE;
+}
+
+/*
+ * MovedRowLatestVisible
+ *		If the heap tuple at phys was moved into a row group and snapshot
+ *		sees the row there, set *tid to the row's TID and return true.
+ */
+bool
+MovedRowLatestVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
+					  ItemPointer tid)
+{
+	ItemPointerData moved;
+	TupleTableSlot *slot;
+	uint64		rownum = 0;
+	bool		visible;
+
+	if (!MovedVersionOf(rel, phys, &moved))
+		return false;
+	slot = table_slot_create(rel, NULL);
+	(void) ItemPointerToRowNumber(&moved, &rownum);
+	visible = RowFetch(rel, rownum, snapshot, slot) == ROW_VISIBLE;
+	ExecDropSingleTupleTableSlot(slot);
+	if (visible)
+		*tid = moved;
+	return visible;
 }

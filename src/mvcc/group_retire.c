@@ -1,0 +1,150 @@
+/*-------------------------------------------------------------------------
+ *
+ * group_retire.c
+ *	  Which row groups have lost their rows: counting a group's deleted
+ *	  rows, and retiring the groups all of whose rows VACUUM has pruned.
+ *
+ * Step 1 of reclaiming a row group (storage/group_reclaim.c describes both
+ * steps; step 2 frees the space of the groups retired here once no backend
+ * can read them): a row group every row of which has a promoted copy that
+ * VACUUM pruned (LP_DEAD: deleted for every snapshot, its index entries
+ * removed) is marked INVALID | EMPTIED, and its rg_xmin becomes the next
+ * transaction id, its stamp.  From then on no scan, fetch or verify reads
+ * it.  Deciding that takes the visibility of the group's insert
+ * (mvcc/visibility.c) and of its rows' deletes (their promoted copies, as
+ * HeapTupleSatisfiesVacuum sees them), which is why it is mvcc's.
+ * Compaction asks the same count of deleted rows to choose the groups it
+ * rewrites (tableam/compaction.c).
+ *
+ * IDENTIFICATION
+ *	  src/mvcc/group_retire.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "pg_compat.h"
+
+#include "access/heapam.h"
+#include "access/transam.h"
+#include "commands/vacuum.h"
+#include "storage/bufmgr.h"
+#include "utils/rel.h"
+
+#include "mvcc/group_retire.h"
+#include "mvcc/visibility.h"
+#include "storage/delta_heap.h"
+#include "storage/directory.h"
+#include "storage/group_reclaim.h"
+#include "storage/metapage.h"
+
+/*
+ * GroupCountDeleted
+ *		How many rows of group are deleted by committed transactions (their
+ *		promoted copies are dead or recently dead as of oldest_xmin, or
+ *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD).
+ */
+uint32
+GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
+				  BufferAccessStrategy strategy, uint32 *pruned)
+{
+	ItemPointerData *copies;
+	Buffer		buf = InvalidBuffer;
+	uint32		deleted = 0;
+	uint32		i;
+
+	*pruned = 0;
+	if (group->rg_state_root == 0)
+		return 0;
+	copies = GroupSortedCopies(rel, group);
+	for (i = 0; i < group->rg_nrows; i++)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);
+		OffsetNumber off = ItemPointerGetOffsetNumberNoCheck(&copies[i]);
+		HeapTupleData tuple;
+
+		if (!ItemPointerIsValid(&copies[i]))
+			continue;			/* never promoted: not deleted */
+		if (!BufferIsValid(buf) || BufferGetBlockNumber(buf) != blkno)
+		{
+			if (BufferIsValid(buf))
+				UnlockReleaseBuffer(buf);
+			buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+		}
+		if (HeapItemIsDead(buf, off))
+		{
+			(*pruned)++;
+			deleted++;
+		}
+		else if (HeapVersionRead(rel, buf, off, &tuple))
+		{
+			HTSV_Result r = HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf);
+
+			if (r == HEAPTUPLE_DEAD || r == HEAPTUPLE_RECENTLY_DEAD)
+				deleted++;
+		}
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+	pfree(copies);
+	return deleted;
+}
+
+/*
+ * GroupReclaimRetire
+ *		Step 1 of the file header.  Call after VACUUM's index passes, so the
+ *		copies it pruned have lost their rows' index entries.  Returns the
+ *		number of row groups retired; *sparse_rows is set to the number of
+ *		rows left in groups at least half of whose rows are deleted, which
+ *		compaction rewrites (tableam/compaction.c).
+ */
+uint32
+GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
+				   double *sparse_rows)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			ncandidates = 0;
+	int		   *candidates = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	uint32		retired = 0;
+	int			i;
+
+	*sparse_rows = 0;
+	for (i = 0; i < dir->ngroups; i++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
+
+		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID))
+			candidates[ncandidates++] = dir->groups[i];
+	}
+	for (i = 0; i < ncandidates; i++)
+	{
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[candidates[i]];
+		uint32		deleted;
+		uint32		pruned;
+
+		VacuumDelayPoint();
+		if (!RowGroupInsertCommitted(&e))
+			continue;
+		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
+		if (pruned < e.rg_nrows)
+		{
+			if (deleted >= e.rg_nrows / 2 + e.rg_nrows % 2)
+				*sparse_rows += e.rg_nrows - deleted;
+			continue;
+		}
+		/* a row's copy, once pruned, stays so: the entry cannot have changed */
+		ColstoreLockWriter(rel);
+		e = DirectoryGet(rel)->entries[candidates[i]];
+		if (!(e.rg_flags & RG_FLAG_INVALID))
+		{
+			e.rg_flags |= RG_FLAG_INVALID | RG_FLAG_EMPTIED;
+			e.rg_xmin = ReadNextTransactionId();
+			DirectoryUpdateEntry(rel, candidates[i], &e);
+			retired++;
+		}
+		ColstoreUnlockWriter(rel);
+	}
+	pfree(candidates);
+	return retired;
+}

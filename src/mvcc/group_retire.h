@@ -1,0 +1,25 @@
+/*-------------------------------------------------------------------------
+ *
+ * group_retire.h
+ *	  Which row groups have lost their rows: counting a group's deleted
+ *	  rows, and retiring the groups all of whose rows VACUUM has pruned.
+ *
+ * IDENTIFICATION
+ *	  src/mvcc/group_retire.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GROUP_RETIRE_H
+#define GROUP_RETIRE_H
+
+#include "storage/buf.h"
+#include "storage/rowgroup_format.h"
+#include "utils/rel.h"
+
+extern uint32 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group,
+								TransactionId oldest_xmin, BufferAccessStrategy strategy,
+								uint32 *pruned);
+extern uint32 GroupReclaimRetire(Relation rel, TransactionId oldest_xmin,
+								 BufferAccessStrategy strategy, double *sparse_rows);
+
+#endif							/* GROUP_RETIRE_H */
