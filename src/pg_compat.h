@@ -295,6 +295,13 @@ CollationIsC(Oid coll)
 #define PopulateCompactAttribute(desc, att)	((void) 0)
 #endif
 
+/* 17 added LockHeldByMe's "or a stronger mode" argument. */
+#if PG_VERSION_NUM >= 170000
+#define LockHeldByMeInMode(tag, mode)	LockHeldByMe(tag, mode, false)
+#else
+#define LockHeldByMeInMode(tag, mode)	LockHeldByMe(tag, mode)
+#endif
+
 /* 18 tells vacuum_delay_point whether ANALYZE or VACUUM is waiting. */
 #if PG_VERSION_NUM >= 180000
 #define VacuumDelayPoint()	vacuum_delay_point(false)

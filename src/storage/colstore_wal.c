@@ -10,6 +10,16 @@
  * delta_freeze.c).  The records for logical decoding change no page, so
  * their redo does nothing.
  *
+ * wal_consistency_checking: every record of this resource manager that
+ * references a block changes a heap page (one inside a colstore relation,
+ * or one of colstore.options, a heap table) as heapam would, so the mask
+ * is heap's (ColstoreMask).  The setting must name the resource manager
+ * ('colstore'): 'all' is resolved when the server starts, before
+ * shared_preload_libraries register custom resource managers, and so
+ * covers only the built-in ones (until a configuration reload resolves it
+ * again).  Without a mask function, naming it kept the server from
+ * starting.
+ *
  * IDENTIFICATION
  *	  src/storage/colstore_wal.c
  *
@@ -19,6 +29,8 @@
 
 #include "pg_compat.h"
 
+#include "access/bufmask.h"
+#include "access/heapam_xlog.h"
 #include "access/xlog_internal.h"
 #include "miscadmin.h"
 
@@ -27,6 +39,7 @@
 static void ColstoreRedo(XLogReaderState *record);
 static void ColstoreDesc(StringInfo buf, XLogReaderState *record);
 static const char *ColstoreIdentify(uint8 info);
+static void ColstoreMask(char *pagedata, BlockNumber blkno);
 
 static RmgrData ColstoreRmgr = {
 	.rm_name = COLSTORE_RMGR_NAME,
@@ -34,6 +47,7 @@ static RmgrData ColstoreRmgr = {
 	.rm_desc = ColstoreDesc,
 	.rm_identify = ColstoreIdentify,
 	.rm_decode = ColstoreDecode,
+	.rm_mask = ColstoreMask,
 };
 
 /*
@@ -99,6 +113,40 @@ ColstoreRedo(XLogReaderState *record)
 		default:
 			elog(PANIC, "colstore redo: unknown record kind %u", info);
 	}
+}
+
+/*
+ * ColstoreMask
+ *		rm_mask: mask, in a copy of the page at blkno as the primary logged
+ *		it or as redo left it, what may legitimately differ between the two.
+ *
+ * XLOG_COLSTORE_DELETE, _PRUNE and _FREEZE reference one block each, a
+ * heap page (no special space), and change it as heap's delete, prune and
+ * freeze do; the other records reference none and are never masked.  So
+ * what may differ is what heap_mask masks: the LSN and checksum, page hint
+ * bits (PD_PAGE_FULL, PD_HAS_FREE_LINES, PD_ALL_VISIBLE, pd_prune_xid),
+ * the free space between pd_lower and pd_upper, tuples' hint bits (all
+ * transaction bits of a tuple whose xmin is not frozen: hints are set
+ * without WAL; the xmax hints of a frozen one, such as a promoted copy),
+ * command ids (redo writes FirstCommandId), a speculative tuple's token and
+ * the padding after each tuple.  colstore's own marks on heap tuples
+ * (HEAP_COLSTORE_PROMOTED in t_infomask2, the moved marker in t_ctid) are
+ * logged, so they stay compared.
+ *
+ * A page of another kind (a colstore page has special space) never appears
+ * here; should a future record reference one, heap_mask would misread its
+ * contents as line pointers, so only the LSN and checksum are masked and
+ * everything else must match.
+ */
+static void
+ColstoreMask(char *pagedata, BlockNumber blkno)
+{
+	Page		page = (Page) pagedata;
+
+	if (!PageIsNew(page) && PageGetSpecialSize(page) == 0)
+		heap_mask(pagedata, blkno);
+	else
+		mask_page_lsn_and_checksum(page);
 }
 
 static void

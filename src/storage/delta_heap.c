@@ -183,6 +183,14 @@ DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("colstore table \"%s\": heap block %u has no pseudo-block",
 								 RelationGetRelationName(rel), blkno)));
+	/* a heap page's items are its pseudo-block's: item 292 would be another's row */
+	if (ItemPointerGetOffsetNumberNoCheck(phys) < FirstOffsetNumber ||
+		ItemPointerGetOffsetNumberNoCheck(phys) > MaxHeapTuplesPerPage)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": heap position (%u,%u) is not an item of a heap page",
+								 RelationGetRelationName(rel), blkno,
+								 ItemPointerGetOffsetNumberNoCheck(phys))));
 	DeltaPageRowOfItem(&dir->entries[index], ItemPointerGetOffsetNumberNoCheck(phys),
 					   logical);
 }

@@ -38,6 +38,8 @@
 static inline void
 DeltaPageItemOfRow(const RowGroupDirEntry *page, uint64 rownum, ItemPointer phys)
 {
+	Assert(page->rg_kind == RG_KIND_DELTA_PAGE && rownum >= page->rg_first_row &&
+		   rownum - page->rg_first_row < ROWS_PER_TID_BLOCK);
 	ItemPointerSet(phys, page->rg_header.sp_block,
 				   (OffsetNumber) (rownum - page->rg_first_row + 1));
 }
@@ -45,6 +47,7 @@ DeltaPageItemOfRow(const RowGroupDirEntry *page, uint64 rownum, ItemPointer phys
 static inline void
 DeltaPageRowOfItem(const RowGroupDirEntry *page, OffsetNumber off, ItemPointer logical)
 {
+	Assert(page->rg_kind == RG_KIND_DELTA_PAGE && off >= FirstOffsetNumber);
 	RowNumberToItemPointer(page->rg_first_row + off - 1, logical);
 }
 

@@ -28,6 +28,7 @@
 #include "pg_compat.h"
 
 #include "access/generic_xlog.h"
+#include "access/transam.h"
 #include "storage/bufmgr.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -132,8 +133,121 @@ InsideFile(Relation rel, BlockNumber blkno, BlockNumber *nblocks)
 }
 
 /*
+ * Do e's flags make one of the states an entry can be in?  Retired
+ * (EMPTIED) and freed (FREED) entries are invalid ones, and only row groups
+ * are retired, freed or hold moved rows.  The code makes no other
+ * combination (AssertEntryState, AssertEntryTransition); CheckEntry refuses
+ * them on disk.
+ */
+static bool
+EntryFlagsConsistent(const RowGroupDirEntry *e)
+{
+	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED)) != 0 &&
+		(e->rg_flags & RG_FLAG_INVALID) == 0)
+		return false;
+	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED | RG_FLAG_MOVED_ROWS)) != 0 &&
+		e->rg_kind != RG_KIND_ROWGROUP)
+		return false;
+	return true;
+}
+
+#ifdef USE_ASSERT_CHECKING
+/*
+ * The invariants of an entry the code is about to write (src/README.md,
+ * "On-disk format" and "TIDs"): a known kind with known flags in a
+ * consistent combination, rows inside the TID space, and a delta page entry
+ * names a whole pseudo-block.  An entry read from disk has passed
+ * CheckEntry, which checks the same, and the transitions keep them.
+ */
+static void
+AssertEntryState(const RowGroupDirEntry *e)
+{
+	Assert(e->rg_kind == RG_KIND_ROWGROUP || e->rg_kind == RG_KIND_RESERVATION ||
+		   e->rg_kind == RG_KIND_DELTA_PAGE);
+	Assert((e->rg_flags & ~(RG_FLAG_FROZEN | RG_FLAG_INVALID | RG_FLAG_MOVED_ROWS |
+							RG_FLAG_EMPTIED | RG_FLAG_FREED)) == 0);
+	Assert(EntryFlagsConsistent(e));
+	Assert(e->rg_first_row + e->rg_nrows <= COLSTORE_MAX_ROW_NUMBER);
+	Assert(e->rg_kind != RG_KIND_DELTA_PAGE ||
+		   (e->rg_first_row % ROWS_PER_TID_BLOCK == 0 &&
+			e->rg_nrows == ROWS_PER_TID_BLOCK));
+}
+
+/*
+ * A new entry, besides: a delta page is frozen from the start, a row group
+ * has rows and chunks, and reservations carry no flags.
+ */
+static void
+AssertNewEntryState(const RowGroupDirEntry *e)
+{
+	AssertEntryState(e);
+	Assert(e->rg_kind != RG_KIND_DELTA_PAGE || e->rg_flags == RG_FLAG_FROZEN);
+	Assert(e->rg_kind != RG_KIND_ROWGROUP || (e->rg_nrows > 0 && e->rg_nchunks > 0));
+	Assert(e->rg_kind != RG_KIND_RESERVATION || e->rg_flags == 0);
+	Assert(e->rg_state_root == 0);
+}
+
+/*
+ * The state transitions DirectoryUpdateEntry may make (src/README.md,
+ * "Vacuum" and "Promotion map"): kind, rows and where the group lives never
+ * change; flags are only ever added: FROZEN or INVALID to an entry that has
+ * neither (VACUUM's step 1; a frozen entry's xmin becomes FrozenXid),
+ * INVALID | EMPTIED to a committed row group (retiring: its xmin becomes
+ * VACUUM's stamp), FREED to an invalid one (freeing); MOVED_ROWS never; and
+ * the promotion map's first root page is set once.
+ */
+static void
+AssertEntryTransition(const RowGroupDirEntry *old, const RowGroupDirEntry *new)
+{
+	uint16		added = new->rg_flags & ~old->rg_flags;
+
+	AssertEntryState(new);
+	Assert(new->rg_kind == old->rg_kind && new->rg_first_row == old->rg_first_row &&
+		   new->rg_nrows == old->rg_nrows && new->rg_nchunks == old->rg_nchunks &&
+		   new->rg_header.sp_block == old->rg_header.sp_block &&
+		   new->rg_header.sp_offset == old->rg_header.sp_offset);
+	Assert((old->rg_flags & ~new->rg_flags) == 0);
+	Assert((added & RG_FLAG_MOVED_ROWS) == 0);
+	Assert((added & (RG_FLAG_FROZEN | RG_FLAG_INVALID)) == 0 ||
+		   (added & RG_FLAG_EMPTIED) != 0 ||
+		   (old->rg_flags & (RG_FLAG_FROZEN | RG_FLAG_INVALID)) == 0);
+	Assert((added & RG_FLAG_EMPTIED) == 0 ||
+		   ((added & RG_FLAG_INVALID) != 0 && new->rg_kind == RG_KIND_ROWGROUP));
+	Assert((added & RG_FLAG_FREED) == 0 || (old->rg_flags & RG_FLAG_INVALID) != 0);
+	Assert(new->rg_xmin == old->rg_xmin || (added & RG_FLAG_EMPTIED) != 0 ||
+		   ((added & RG_FLAG_FROZEN) != 0 && new->rg_xmin == FrozenTransactionId));
+	Assert(old->rg_state_root == 0 || new->rg_state_root == old->rg_state_root);
+}
+
+/*
+ * The index arrays IndexNewEntries built: every entry in exactly one of the
+ * first-row arrays, each ascending, and the delta pages by block ascending.
+ */
+static void
+AssertIndexArrays(const ColstoreDirectory *dir)
+{
+	int			i;
+
+	Assert(dir->ngroups + dir->nreservations + dir->ndeltas == dir->nindexed);
+	for (i = 1; i < dir->ngroups; i++)
+		Assert(dir->entries[dir->groups[i - 1]].rg_first_row <=
+			   dir->entries[dir->groups[i]].rg_first_row);
+	for (i = 1; i < dir->nreservations; i++)
+		Assert(dir->entries[dir->reservations[i - 1]].rg_first_row <=
+			   dir->entries[dir->reservations[i]].rg_first_row);
+	for (i = 1; i < dir->ndeltas; i++)
+	{
+		Assert(dir->entries[dir->deltas[i - 1]].rg_first_row <=
+			   dir->entries[dir->deltas[i]].rg_first_row);
+		Assert(dir->entries[dir->deltas_by_block[i - 1]].rg_header.sp_block <=
+			   dir->entries[dir->deltas_by_block[i]].rg_header.sp_block);
+	}
+}
+#endif							/* USE_ASSERT_CHECKING */
+
+/*
  * Check directory entry index as far as it can be checked alone: its kind
- * and flags are known ones, its rows lie below the metapage's next row
+ * and flags are known ones in a consistent combination, its rows lie below the metapage's next row
  * number, a delta page's rows are a pseudo-block, and the blocks it names
  * lie inside the file (InsideFile: *nblocks, read after the metapage, since
  * an entry is published after the pages it names were added, or read again
@@ -153,6 +267,9 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 		ReportBadEntry(rel, index, psprintf("Unknown entry kind %u.", e->rg_kind));
 	if ((e->rg_flags & ~known_flags) != 0)
 		ReportBadEntry(rel, index, psprintf("Unknown flags 0x%04X.", e->rg_flags));
+	if (!EntryFlagsConsistent(e))
+		ReportBadEntry(rel, index, psprintf("Flags 0x%04X do not fit an entry of kind %u.",
+											e->rg_flags, e->rg_kind));
 	if (e->rg_first_row > next_row || e->rg_nrows > next_row - e->rg_first_row)
 		ReportBadEntry(rel, index,
 					   psprintf("Rows %llu to %llu lie beyond the reserved row numbers (%llu).",
@@ -382,6 +499,12 @@ IndexNewEntries(ColstoreDirectory *dir)
 	if (sort_blocks)
 		qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
 	dir->nindexed = dir->count;
+#ifdef USE_ASSERT_CHECKING
+	if (sort_groups || sort_reservations || sort_deltas || sort_blocks)
+		AssertIndexArrays(dir);
+	else
+		Assert(dir->ngroups + dir->nreservations + dir->ndeltas == dir->nindexed);
+#endif
 }
 
 /*
@@ -580,10 +703,18 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 	uint32		index;
 	int			slot;
 
+	Assert(ColstoreWriterLockHeld(rel));
+#ifdef USE_ASSERT_CHECKING
+	AssertNewEntryState(entry);
+#endif
+	/* an entry's rows are reserved, by it or before it */
+	Assert(entry->rg_first_row + entry->rg_nrows <= newmeta->cm_next_row);
 	metabuf = ColstoreLockMetaForUpdate(rel);
 	state = GenericXLogStart(rel);
 	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
 	meta = ColstorePageGetMeta(metapage);
+	/* row numbers are handed out once: the next one never goes back */
+	Assert(newmeta->cm_next_row >= meta->cm_next_row);
 	index = meta->cm_dir_count;
 	slot = index % DIR_ENTRIES_PER_PAGE;
 
@@ -653,9 +784,14 @@ DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentr
 	BlockNumber blkno;
 	int			pageno = index / DIR_ENTRIES_PER_PAGE;
 
+	Assert(ColstoreWriterLockHeld(rel));
 	if (index >= dir->count || pageno >= dir->npages)
 		elog(ERROR, "could not find directory entry %u of colstore table \"%s\"",
 			 index, RelationGetRelationName(rel));
+#ifdef USE_ASSERT_CHECKING
+	/* under the writer lock our copy is current: it is the old state */
+	AssertEntryTransition(&dir->entries[index], newentry);
+#endif
 	blkno = dir->pages[pageno];
 
 	metabuf = ColstoreLockMetaForUpdate(rel);

@@ -24,9 +24,12 @@
  */
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "access/generic_xlog.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
+#include "storage/lock.h"
 #include "storage/smgr.h"
 #include "utils/rel.h"
 
@@ -55,6 +58,17 @@ ColstoreUnlockWriter(Relation rel)
 
 	WriterLockTid(&tid);
 	UnlockTuple(rel, &tid, ExclusiveLock);
+}
+
+/* Does this backend hold rel's writer lock?  For assertions. */
+bool
+ColstoreWriterLockHeld(Relation rel)
+{
+	LOCKTAG		tag;
+
+	SET_LOCKTAG_TUPLE(tag, rel->rd_lockInfo.lockRelId.dbId,
+					  rel->rd_lockInfo.lockRelId.relId, InvalidBlockNumber, 1);
+	return LockHeldByMeInMode(&tag, ExclusiveLock);
 }
 
 /*
@@ -133,6 +147,14 @@ CheckMeta(Relation rel, Page page)
 				 errmsg("colstore table \"%s\" has storage format version %u, but this build supports version %u",
 						RelationGetRelationName(rel), meta->cm_version,
 						COLSTORE_FORMAT_VERSION)));
+	/* every row number handed out makes a TID (RowNumberToItemPointer) */
+	if (meta->cm_next_row > COLSTORE_MAX_ROW_NUMBER)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\" has a corrupted metapage",
+								 RelationGetRelationName(rel)),
+				 errdetail_internal("Next row number %llu is beyond the TID space.",
+									(unsigned long long) meta->cm_next_row)));
 }
 
 static void

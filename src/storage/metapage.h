@@ -26,5 +26,6 @@ extern void ColstoreCheckPage(Relation rel, BlockNumber blkno, Page page,
 
 extern void ColstoreLockWriter(Relation rel);
 extern void ColstoreUnlockWriter(Relation rel);
+extern bool ColstoreWriterLockHeld(Relation rel);
 
 #endif							/* METAPAGE_H */

@@ -145,9 +145,11 @@ bool
 PromotionMapGet(Relation rel, const RowGroupDirEntry *group, uint32 row,
 				ItemPointer copy)
 {
-	BlockNumber leaf = FindLeaf(rel, group, row);
+	BlockNumber leaf;
 	Buffer		buf;
 
+	Assert(group->rg_kind == RG_KIND_ROWGROUP && row < group->rg_nrows);
+	leaf = FindLeaf(rel, group, row);
 	if (leaf == InvalidBlockNumber)
 		return false;
 	buf = ReadBuffer(rel, leaf);
@@ -170,6 +172,7 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 {
 	uint32		i = 0;
 
+	Assert(group->rg_kind == RG_KIND_ROWGROUP && first + n <= group->rg_nrows);
 	while (i < n)
 	{
 		uint32		row = first + i;
@@ -260,6 +263,7 @@ PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blo
 		root = ColstorePageGetOpaque(page)->cp_next;
 		UnlockReleaseBuffer(buf);
 		CheckLeafPages(rel, *blocks + first, n - first);
+		Assert((uint32) n <= r + 1 + leaf);
 		if (r + 1 < nroots && root == InvalidBlockNumber)
 			ReportShortMap(rel, group);
 		if (r + 1 < nroots && !ColstoreBlockIsValid(rel, root))
@@ -278,6 +282,8 @@ AddRootPages(Relation rel, uint32 dir_index)
 	GenericXLogState *state;
 	uint32		i;
 
+	Assert(ColstoreWriterLockHeld(rel));
+	Assert(entry.rg_kind == RG_KIND_ROWGROUP && nroots >= 1);
 	if (entry.rg_state_root != 0)
 		return;
 	if (nroots > MAX_ROOT_PAGES)
@@ -317,6 +323,8 @@ AddLeafPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 	Page		rootpage;
 	Page		leafpage;
 
+	Assert(ColstoreWriterLockHeld(rel));
+	Assert(group->rg_state_root != 0 && row < group->rg_nrows && slot < STATE_ROOT_SLOTS);
 	leafbuf = ColstoreExtend(rel);
 	rootbuf = ReadBuffer(rel, rootblk);
 	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
@@ -368,6 +376,7 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	uint32		i;
 
 	Assert(n >= 1 && n <= PromotionMapLeafRemaining(first));
+	Assert(group.rg_kind == RG_KIND_ROWGROUP && first + n <= group.rg_nrows);
 
 	if (leaf == InvalidBlockNumber)
 	{
@@ -378,6 +387,8 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 			AddLeafPage(rel, &group, first);
 		ColstoreUnlockWriter(rel);
 		leaf = FindLeaf(rel, &group, first);
+		/* made just now: a map's pages are never taken away while its group lives */
+		Assert(group.rg_state_root != 0 && leaf != InvalidBlockNumber);
 	}
 
 	buf = ReadBuffer(rel, leaf);

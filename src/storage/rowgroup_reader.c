@@ -138,6 +138,7 @@ RowGroupFindChunk(const RowGroupHeader *h, uint32 row)
 	uint32		lo = 0,
 				hi = h->nchunks - 1;
 
+	Assert(h->nchunks > 0 && row < h->nrows);
 	while (lo < hi)
 	{
 		uint32		mid = (lo + hi + 1) / 2;
@@ -147,6 +148,8 @@ RowGroupFindChunk(const RowGroupHeader *h, uint32 row)
 		else
 			hi = mid - 1;
 	}
+	/* RowGroupReadHeader checked the boundaries: they ascend from 0 to nrows */
+	Assert(h->chunk_first_row[lo] <= row && row < h->chunk_first_row[lo + 1]);
 	return lo;
 }
 

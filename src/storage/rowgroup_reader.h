@@ -30,9 +30,12 @@ typedef struct RowGroupHeader
 	uint32		stats_len;
 } RowGroupHeader;
 
-#define RowGroupChunk(h, att, c)	(&(h)->chunks[(att) * (h)->nchunks + (c)])
+#define RowGroupChunk(h, att, c) \
+	(AssertMacro((att) >= 0 && (att) < (h)->natts && (c) < (h)->nchunks), \
+	 &(h)->chunks[(att) * (h)->nchunks + (c)])
 #define RowGroupChunkRows(h, c) \
-	((int) ((h)->chunk_first_row[(c) + 1] - (h)->chunk_first_row[(c)]))
+	(AssertMacro((c) < (h)->nchunks), \
+	 (int) ((h)->chunk_first_row[(c) + 1] - (h)->chunk_first_row[(c)]))
 
 extern RowGroupHeader *RowGroupReadHeader(Relation rel, uint32 dir_index,
 										  const RowGroupDirEntry *entry);

@@ -94,6 +94,13 @@ ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
 			bytes = 0;
 		}
 	}
+#ifdef USE_ASSERT_CHECKING
+	/* chunks cover [0, nrows) in order, each of 1 to chunk_size rows */
+	Assert(nchunks >= 1 && (*bounds)[0] == 0 && (*bounds)[nchunks] == (uint32) nrows);
+	for (row = 0; row < (int) nchunks; row++)
+		Assert((*bounds)[row + 1] > (*bounds)[row] &&
+			   (*bounds)[row + 1] - (*bounds)[row] <= (uint32) chunk_size);
+#endif
 	return nchunks;
 }
 
@@ -447,10 +454,13 @@ AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count, uint32 align
 	Buffer		metabuf;
 	uint64		start;
 
+	Assert(ColstoreWriterLockHeld(rel));
+	Assert(count > 0 && align > 0);
 	metabuf = ColstoreLockMetaForUpdate(rel);
 	memcpy(&meta, ColstorePageGetMeta(BufferGetPage(metabuf)), sizeof(meta));
 	UnlockReleaseBuffer(metabuf);
 	start = (meta.cm_next_row + align - 1) / align * align;
+	Assert(start >= meta.cm_next_row && start % align == 0);
 	if (start + count > COLSTORE_MAX_ROW_NUMBER)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
