@@ -15,7 +15,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 
-#include "cscan/agg_path.h"
+#include "cscan/agg_classify.h"
 
 /* The type and comparison of one such aggregate. */
 typedef struct AggCompare

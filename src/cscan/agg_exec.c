@@ -44,16 +44,16 @@
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
 
+#include "cscan/agg_classify.h"
 #include "cscan/agg_exec.h"
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
 #include "cscan/agg_key_expr.h"
 #include "cscan/agg_parallel.h"
-#include "cscan/agg_path.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
 #include "storage/integer_order.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 typedef struct ColstoreAggState
 {

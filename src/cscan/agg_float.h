@@ -12,7 +12,7 @@
 #ifndef AGG_FLOAT_H
 #define AGG_FLOAT_H
 
-#include "cscan/agg_path.h"
+#include "cscan/agg_classify.h"
 
 /* The state of one float aggregate in one group. */
 typedef struct AggFloatState

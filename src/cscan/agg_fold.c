@@ -49,7 +49,7 @@
 
 #include "cscan/agg_fold.h"
 #include "storage/integer_order.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 /* Forget every state; later states are allocated in cxt. */
 void

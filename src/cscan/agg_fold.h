@@ -16,9 +16,9 @@
 #include "access/relscan.h"
 #include "lib/stringinfo.h"
 
+#include "cscan/agg_classify.h"
 #include "cscan/agg_compare.h"
 #include "cscan/agg_float.h"
-#include "cscan/agg_path.h"
 #include "cscan/numeric_expr.h"
 #include "cscan/numeric_sum.h"
 

@@ -39,7 +39,7 @@
 #include "utils/lsyscache.h"
 
 #include "cscan/agg_key_expr.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 /*
  * Entries of the result cache: 2^12, so a column's few thousand distinct

@@ -20,7 +20,7 @@
 
 #include "cscan/agg_fold.h"
 #include "cscan/agg_groups.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 typedef struct AggShared AggShared;
 

@@ -31,7 +31,7 @@
 #include "cscan/chunk_pruning.h"
 #include "cscan/prune_key.h"
 #include "encoding/numeric_view.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 /* Does a comparison function's result cmp satisfy strategy? */
 static inline bool

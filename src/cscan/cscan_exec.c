@@ -3,7 +3,7 @@
  * cscan_exec.c
  *	  Executor side of the colstore custom scan (ColstoreScan).
  *
- * The node runs a colstore sequential scan (am_scan.c) narrowed by
+ * The node runs a colstore sequential scan (scan_engine.h) narrowed by
  * ColstoreScanConfigure: only the columns its plan's target list and quals
  * reference are decoded, and chunks the pruning keys refute are skipped.
  * The quals chunk_filter.c decides exactly (PruningClauseIsExact; the
@@ -59,7 +59,7 @@
 #include "cscan/semi_join_distinct.h"
 #include "cscan/key_range_join.h"
 #include "cscan/scan_order.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 /* Shared by the participants of a parallel scan; the AM's part follows. */
 typedef struct SharedScanCounters

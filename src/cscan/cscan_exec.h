@@ -16,7 +16,7 @@
 #include "nodes/plannodes.h"
 #include "nodes/value.h"
 
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 /*
  * A ColstoreScan plan's custom_private: the positions in custom_exprs of

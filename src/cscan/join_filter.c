@@ -62,12 +62,13 @@
 #include "utils/dsa.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/rel.h"
 
 #include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "cscan/semi_join_distinct.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 bool		colstore_enable_join_filter = true;
 

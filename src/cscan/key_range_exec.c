@@ -35,12 +35,15 @@
 #include "pg_compat.h"
 
 #include "access/parallel.h"
+#include "access/stratnum.h"
 #include "catalog/pg_type.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "nodes/extensible.h"
 #include "nodes/nodeFuncs.h"
 #include "port/atomics.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
 
 #include "cscan/key_range_join.h"
 #include "storage/integer_order.h"
@@ -126,6 +129,32 @@ void
 KeyRangeJoinExecInit(void)
 {
 	RegisterCustomScanMethods(&KeyRangeJoinMethods);
+}
+
+/*
+ * KeyRangeComparisons
+ *		The ">=" and "<=" of type's default btree operator family, which the
+ *		scans of a key-range join test their range with.  False if type's
+ *		datums do not order as signed integers (integer_order.h: ranges are
+ *		cut as int64s) or it lacks them.  The planner (key_range_path.c)
+ *		offers the join only for key types that have them; the scans
+ *		(cscan_exec.c) build their range conditions with them.
+ */
+bool
+KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno)
+{
+	TypeCacheEntry *tce;
+
+	if (!TypeHasSignedIntegerOrder(type))
+		return false;
+	tce = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY);
+	if (!OidIsValid(tce->btree_opf))
+		return false;
+	*ge_opno = get_opfamily_member(tce->btree_opf, type, type,
+								   BTGreaterEqualStrategyNumber);
+	*le_opno = get_opfamily_member(tce->btree_opf, type, type,
+								   BTLessEqualStrategyNumber);
+	return OidIsValid(*ge_opno) && OidIsValid(*le_opno);
 }
 
 static Node *

@@ -55,7 +55,6 @@
 
 #include <math.h>
 
-#include "access/stratnum.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -98,30 +97,6 @@ static const CustomPathMethods KeyRangeJoinPathMethods = {
 	.CustomName = "ColstoreKeyRangeJoin",
 	.PlanCustomPath = KeyRangeJoin_PlanCustomPath,
 };
-
-/*
- * KeyRangeComparisons
- *		The ">=" and "<=" of type's default btree operator family, which the
- *		scans of a key-range join test their range with.  False if type's
- *		datums do not order as signed integers (integer_order.h: ranges are
- *		cut as int64s) or it lacks them.
- */
-bool
-KeyRangeComparisons(Oid type, Oid *ge_opno, Oid *le_opno)
-{
-	TypeCacheEntry *tce;
-
-	if (!TypeHasSignedIntegerOrder(type))
-		return false;
-	tce = lookup_type_cache(type, TYPECACHE_BTREE_OPFAMILY);
-	if (!OidIsValid(tce->btree_opf))
-		return false;
-	*ge_opno = get_opfamily_member(tce->btree_opf, type, type,
-								   BTGreaterEqualStrategyNumber);
-	*le_opno = get_opfamily_member(tce->btree_opf, type, type,
-								   BTLessEqualStrategyNumber);
-	return OidIsValid(*ge_opno) && OidIsValid(*le_opno);
-}
 
 /* The serial ordered ColstoreScan path of rel on column attno, or NULL. */
 static Path *

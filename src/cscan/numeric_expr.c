@@ -39,7 +39,7 @@
 
 #include "cscan/numeric_expr.h"
 #include "encoding/numeric_view.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 
 typedef enum NumericExprKind

@@ -15,7 +15,7 @@
 #include "executor/tuptable.h"
 #include "utils/tuplesort.h"
 
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 typedef struct ScanOrder
 {

@@ -44,7 +44,7 @@
 
 #include "cscan/cscan_exec.h"
 #include "cscan/semi_join_distinct.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 #define DISTINCT_MAX_COLUMNS	4
 /* Rows tested before deciding whether the filter drops enough. */

@@ -43,7 +43,7 @@
 #include "storage/rowgroup_format.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_index.h"
-#include "tableam/am_scan.h"
+#include "tableam/scan_engine.h"
 
 IndexFetchTableData *
 colstore_index_fetch_begin(Relation rel)

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * am_scan.h
- *	  Table AM scan callbacks of colstore.
+ *	  Table AM scan callbacks of colstore (am_scan.c, am_scan_positioned.c).
+ *	  The scan engine they call, which the custom scans use too, is
+ *	  scan_engine.h.
  *
  * IDENTIFICATION
  *	  src/tableam/am_scan.h
@@ -21,37 +23,7 @@
 #endif
 
 struct SampleScanState;
-struct RowGroupHeader;
-
-/* Returns true if chunk chunkno of the row group h can be skipped. */
-typedef bool (*ColstoreChunkFilter) (void *arg, const struct RowGroupHeader *h,
-									 uint32 chunkno);
-
-/*
- * Clears selected[i] for each of the nrows rows of the scan's current chunk
- * that the caller's quals would reject (read with ColstoreScanBatchColumn).
- */
-typedef void (*ColstoreRowFilter) (void *arg, TableScanDesc scan, int nrows,
-								   bool *selected);
-
-/* Where a serial forward scan stands (ColstoreScanGetPosition). */
-typedef struct ColstoreScanPosition
-{
-	int			group;			/* current unit, or -1 */
-	int			next_group;		/* next unit to claim */
-	int			chunk;			/* current chunk, or -1 */
-	int			row;			/* next row of the chunk */
-} ColstoreScanPosition;
-
-/* What a scan read and skipped, for EXPLAIN ANALYZE. */
-typedef struct ColstoreScanCounters
-{
-	uint64		groups_read;
-	uint64		groups_skipped;
-	uint64		chunks_read;
-	uint64		chunks_skipped;
-	uint64		rows_filtered;	/* removed by the row filter */
-} ColstoreScanCounters;
+struct ScanKeyData;
 
 extern TableScanDesc colstore_scan_begin(Relation rel, Snapshot snapshot,
 										 int nkeys, struct ScanKeyData *key,
@@ -100,27 +72,6 @@ extern bool colstore_scan_sample_next_block(TableScanDesc scan,
 extern bool colstore_scan_sample_next_tuple(TableScanDesc scan,
 											struct SampleScanState *scanstate,
 											TupleTableSlot *slot);
-extern void ColstoreScanSetRowRange(TableScanDesc scan, uint64 start, uint64 end);
-extern void ColstoreScanConfigure(TableScanDesc scan, const bool *needed,
-								  int natts, ColstoreChunkFilter filter,
-								  void *filter_arg);
-extern void ColstoreScanSetRowFilter(TableScanDesc scan,
-									 ColstoreRowFilter filter, void *arg);
-extern void ColstoreScanAddCounters(TableScanDesc scan,
-									ColstoreScanCounters *counters);
-extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
-extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
-									bool **isnull);
-extern bool ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
-									int64 **dscales, bool **isnull, int *scale);
-extern bool ColstoreScanBatchSelect(TableScanDesc scan, bool *selected);
-extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
-extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
-extern bool ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno);
-extern void ColstoreScanGetPosition(TableScanDesc scan, ColstoreScanPosition *pos);
-extern void ColstoreScanSetPosition(TableScanDesc scan,
-									const ColstoreScanPosition *pos,
-									TupleDesc desc);
 extern bool colstore_tuple_tid_valid(TableScanDesc scan, ItemPointer tid);
 
 #endif							/* AM_SCAN_H */

@@ -1,14 +1,17 @@
 /*-------------------------------------------------------------------------
  *
  * am_scan_positioned.c
- *	  Bitmap, sample and ANALYZE scans of colstore tables, and TID checks.
+ *	  The table AM's bitmap, sample and ANALYZE scan callbacks of colstore,
+ *	  and its TID check.
  *
  * These scans visit rows in ascending row number order, given by a TID
- * bitmap, a sampling method or ANALYZE's block sampler, and position the
- * scan's chunk decoder (am_scan.c) on the row they need, so each chunk is
- * decoded at most once per scan.  TIDs name row numbers
+ * bitmap, a sampling method or ANALYZE's block sampler, and fetch each
+ * from the scan engine by its number (ColstoreScanFetchRow), so each chunk
+ * is decoded at most once per scan.  TIDs name row numbers
  * (rowgroup_format.h), so "blocks" here are the pseudo-blocks of
- * ROWS_PER_TID_BLOCK rows of the TID space.
+ * ROWS_PER_TID_BLOCK rows of the TID space; where a scan stands in that
+ * space is the descriptor's TID cursor (scan_engine_internal.h), the only
+ * part of the descriptor these callbacks touch.
  *
  * IDENTIFICATION
  *	  src/tableam/am_scan_positioned.c
@@ -26,90 +29,9 @@
 
 #include "storage/directory.h"
 #include "storage/rowgroup_format.h"
-#include "storage/rowgroup_reader.h"
 #include "tableam/am_scan.h"
-#include "tableam/am_scan_internal.h"
-
-/* Group holding rownum, or -1. */
-static int
-FindGroup(ColstoreScanDesc s, uint64 rownum)
-{
-	int			lo = 0,
-				hi = s->ngroups - 1;
-
-	if (s->cur_group >= 0)
-	{
-		const RowGroupDirEntry *e = &s->groups[s->cur_group].entry;
-
-		if (rownum >= e->rg_first_row && rownum < e->rg_first_row + e->rg_nrows)
-			return s->cur_group;
-	}
-	while (lo <= hi)
-	{
-		int			mid = (lo + hi) / 2;
-		const RowGroupDirEntry *e = &s->groups[mid].entry;
-
-		if (rownum < e->rg_first_row)
-			hi = mid - 1;
-		else if (rownum >= e->rg_first_row + e->rg_nrows)
-			lo = mid + 1;
-		else
-			return mid;
-	}
-	return -1;
-}
-
-/*
- * Put row rownum into slot if it exists and is visible to the scan.
- * *dead is set when it exists but its inserter aborted or it was deleted
- * (or, for scans without an MVCC snapshot, is dead to everyone).
- */
-static bool
-FetchPositioned(ColstoreScanDesc s, uint64 rownum, TupleTableSlot *slot,
-				bool *dead)
-{
-	int			g = FindGroup(s, rownum);
-	uint32		row;
-	int			pos;
-	uint32		c;
-
-	*dead = false;
-	if (g < 0)
-		return false;
-	if (!s->groups[g].visible)
-	{
-		*dead = s->groups[g].dead;
-		return false;
-	}
-	if (g != s->cur_group)
-		ScanOpenGroup(s, g);
-	row = (uint32) (rownum - s->groups[g].entry.rg_first_row);
-	if (s->header == NULL)
-	{
-		/* a delta page: its visible rows, in item number order */
-		if (s->cur_chunk != 0 || slot->tts_tupleDescriptor != s->chunk_desc)
-			ScanSelectChunk(s, 0, slot->tts_tupleDescriptor);
-		for (pos = 0; pos < s->chunk_rows; pos++)
-			if (s->delta_offsets[pos] == row + 1)
-				break;
-		if (pos == s->chunk_rows)
-			return false;
-	}
-	else
-	{
-		c = RowGroupFindChunk(s->header, row);
-		if ((int) c != s->cur_chunk || slot->tts_tupleDescriptor != s->chunk_desc)
-			ScanSelectChunk(s, c, slot->tts_tupleDescriptor);
-		pos = (int) (row - s->header->chunk_first_row[c]);
-		if (RowHidden(s, pos))
-		{
-			*dead = true;
-			return false;
-		}
-	}
-	ScanStoreRow(s, pos, slot);
-	return true;
-}
+#include "tableam/scan_engine.h"
+#include "tableam/scan_engine_internal.h"
 
 /*
  * colstore_scan_analyze_next_block
@@ -129,8 +51,8 @@ colstore_scan_analyze_next_block(TableScanDesc scan, ReadStream *stream)
 
 	if (blockno == InvalidBlockNumber || blockno >= COLSTORE_TID_BLOCK_LIMIT)
 		return false;
-	s->cur_block = blockno;
-	s->cur_offset = FirstOffsetNumber;
+	s->tid.cur_block = blockno;
+	s->tid.cur_offset = FirstOffsetNumber;
 	return true;
 }
 #else
@@ -140,8 +62,8 @@ colstore_scan_analyze_next_block(TableScanDesc scan, BlockNumber blockno,
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
-	s->cur_block = blockno;
-	s->cur_offset = FirstOffsetNumber;
+	s->tid.cur_block = blockno;
+	s->tid.cur_offset = FirstOffsetNumber;
 	return blockno < COLSTORE_TID_BLOCK_LIMIT;
 }
 #endif
@@ -153,16 +75,17 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
-	while (s->cur_offset <= ROWS_PER_TID_BLOCK)
+	while (s->tid.cur_offset <= ROWS_PER_TID_BLOCK)
 	{
-		uint64		rownum = (uint64) s->cur_block * ROWS_PER_TID_BLOCK +
-			(s->cur_offset - 1);
+		uint64		rownum = (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK +
+			(s->tid.cur_offset - 1);
 		bool		dead;
 
-		s->cur_offset++;
-		if (FetchPositioned(s, rownum, slot, &dead))
+		s->tid.cur_offset++;
+		if (ColstoreScanFetchRow(scan, rownum, slot, &dead))
 		{
-			if (s->last_liveness == ROW_RECENTLY_DEAD)
+			/* fetched rows are live or recently dead (not hidden) */
+			if (!ColstoreScanRowIsAlive(scan))
 			{
 				*deadrows += 1;
 				continue;
@@ -193,8 +116,9 @@ FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, TupleTableSlot *slot)
 	bool		dead;
 
 	if (off < 1 || off > ROWS_PER_TID_BLOCK ||
-		!FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-						 slot, &dead))
+		!ColstoreScanFetchRow(&s->rs_base,
+							  (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+							  slot, &dead))
 		return false;
 	pgstat_count_heap_fetch(s->rs_base.rs_rd);
 	return true;
@@ -213,18 +137,18 @@ BitmapNextPage(ColstoreScanDesc s, uint64 *lossy_pages, uint64 *exact_pages)
 			return false;
 	} while (tbmres.blockno >= COLSTORE_TID_BLOCK_LIMIT);
 
-	s->cur_block = tbmres.blockno;
-	s->cur_offset = FirstOffsetNumber;
-	s->bm_index = 0;
-	s->bm_recheck = tbmres.recheck;
+	s->tid.cur_block = tbmres.blockno;
+	s->tid.cur_offset = FirstOffsetNumber;
+	s->tid.bm_index = 0;
+	s->tid.bm_recheck = tbmres.recheck;
 	if (tbmres.lossy)
 	{
-		s->bm_noffsets = -1;
+		s->tid.bm_noffsets = -1;
 		(*lossy_pages)++;
 	}
 	else
 	{
-		s->bm_noffsets = tbm_extract_page_tuple(&tbmres, s->bm_offsets,
+		s->tid.bm_noffsets = tbm_extract_page_tuple(&tbmres, s->tid.bm_offsets,
 												TBM_MAX_TUPLES_PER_PAGE);
 		(*exact_pages)++;
 	}
@@ -242,17 +166,17 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 	{
 		OffsetNumber off;
 
-		if (s->bm_noffsets >= 0 ? s->bm_index >= s->bm_noffsets
-			: s->cur_offset > ROWS_PER_TID_BLOCK)
+		if (s->tid.bm_noffsets >= 0 ? s->tid.bm_index >= s->tid.bm_noffsets
+			: s->tid.cur_offset > ROWS_PER_TID_BLOCK)
 		{
 			if (!BitmapNextPage(s, lossy_pages, exact_pages))
 				break;
 			continue;
 		}
-		off = s->bm_noffsets >= 0 ? s->bm_offsets[s->bm_index++] : s->cur_offset++;
+		off = s->tid.bm_noffsets >= 0 ? s->tid.bm_offsets[s->tid.bm_index++] : s->tid.cur_offset++;
 		if (FetchBitmapRow(s, off, slot))
 		{
-			*recheck = s->bm_recheck;
+			*recheck = s->tid.bm_recheck;
 			return true;
 		}
 	}
@@ -265,9 +189,9 @@ colstore_scan_bitmap_next_block(TableScanDesc scan, TBMIterateResult *tbmres)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
-	s->cur_block = tbmres->blockno;
-	s->bm_index = 0;
-	s->cur_offset = FirstOffsetNumber;
+	s->tid.cur_block = tbmres->blockno;
+	s->tid.bm_index = 0;
+	s->tid.cur_offset = FirstOffsetNumber;
 	return tbmres->blockno < COLSTORE_TID_BLOCK_LIMIT;
 }
 
@@ -283,15 +207,15 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 
 		if (tbmres->ntuples >= 0)
 		{
-			if (s->bm_index >= tbmres->ntuples)
+			if (s->tid.bm_index >= tbmres->ntuples)
 				break;
-			off = tbmres->offsets[s->bm_index++];
+			off = tbmres->offsets[s->tid.bm_index++];
 		}
 		else
 		{
-			if (s->cur_offset > ROWS_PER_TID_BLOCK)
+			if (s->tid.cur_offset > ROWS_PER_TID_BLOCK)
 				break;
-			off = s->cur_offset++;
+			off = s->tid.cur_offset++;
 		}
 		if (FetchBitmapRow(s, off, slot))
 			return true;
@@ -321,12 +245,12 @@ colstore_scan_sample_next_block(TableScanDesc scan,
 
 	if (tsm->NextSampleBlock)
 		blockno = tsm->NextSampleBlock(scanstate, nblocks);
-	else if (s->cur_block == InvalidBlockNumber)
+	else if (s->tid.cur_block == InvalidBlockNumber)
 		blockno = nblocks > 0 ? 0 : InvalidBlockNumber;
 	else
-		blockno = s->cur_block + 1 < nblocks ? s->cur_block + 1 : InvalidBlockNumber;
+		blockno = s->tid.cur_block + 1 < nblocks ? s->tid.cur_block + 1 : InvalidBlockNumber;
 
-	s->cur_block = blockno;
+	s->tid.cur_block = blockno;
 	if (blockno == InvalidBlockNumber)
 		return false;
 	return true;
@@ -342,7 +266,7 @@ colstore_scan_sample_next_tuple(TableScanDesc scan,
 
 	for (;;)
 	{
-		OffsetNumber off = tsm->NextSampleTuple(scanstate, s->cur_block,
+		OffsetNumber off = tsm->NextSampleTuple(scanstate, s->tid.cur_block,
 												ROWS_PER_TID_BLOCK);
 		bool		dead;
 
@@ -351,8 +275,9 @@ colstore_scan_sample_next_tuple(TableScanDesc scan,
 			ExecClearTuple(slot);
 			return false;
 		}
-		if (FetchPositioned(s, (uint64) s->cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							slot, &dead))
+		if (ColstoreScanFetchRow(scan,
+								 (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
+								 slot, &dead))
 		{
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;

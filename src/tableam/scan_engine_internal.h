@@ -1,33 +1,28 @@
 /*-------------------------------------------------------------------------
  *
- * am_scan_internal.h
- *	  The scan descriptor of colstore's table scans, shared by the files that
- *	  implement them: am_scan.c (sequential and parallel scans, chunk
- *	  decoding) and am_scan_positioned.c (bitmap, sample and ANALYZE scans).
- *	  Not for other callers: they use am_scan.h.
+ * scan_engine_internal.h
+ *	  The scan descriptor of the scan engine and the functions its files
+ *	  share (scan_engine.c, scan_walk.c, scan_batch.c, scan_position.c,
+ *	  scan_parallel.c).  am_scan_positioned.c includes it for the TID
+ *	  cursor of bitmap, sample and ANALYZE scans (ColstoreScanDescData.tid)
+ *	  and touches nothing else.  Every other caller uses scan_engine.h.
  *
  * IDENTIFICATION
- *	  src/tableam/am_scan_internal.h
+ *	  src/tableam/scan_engine_internal.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef AM_SCAN_INTERNAL_H
-#define AM_SCAN_INTERNAL_H
+#ifndef SCAN_ENGINE_INTERNAL_H
+#define SCAN_ENGINE_INTERNAL_H
 
 #include "access/relscan.h"
-#include "port/atomics.h"
+#include "nodes/tidbitmap.h"
+
+#include "pg_compat.h"
 
 #include "mvcc/row_state.h"
 #include "storage/rowgroup_reader.h"
-#include "tableam/am_scan.h"
-
-typedef struct ParallelColstoreScanDescData
-{
-	ParallelTableScanDescData base;
-	pg_atomic_uint32 next_group;	/* next row group or delta page */
-} ParallelColstoreScanDescData;
-
-typedef ParallelColstoreScanDescData *ParallelColstoreScanDesc;
+#include "tableam/scan_engine.h"
 
 /*
  * A unit of the scan: a row group, or a delta page (a heap page of the
@@ -42,7 +37,7 @@ typedef struct ScanGroup
 	bool		dead;			/* aborted inserter */
 } ScanGroup;
 
-/* A numeric column of the current chunk as scaled integers (BatchScaled). */
+/* A numeric column of the current chunk as scaled integers (ScanReadScaled). */
 typedef struct ScaledColumn
 {
 	uint32		generation;		/* chunk_generation it was read in */
@@ -65,6 +60,25 @@ typedef struct ColumnBuffer
 	bool	   *isnull;
 	int			rows;			/* room for this many rows */
 } ColumnBuffer;
+
+/*
+ * Where a bitmap, sample or ANALYZE scan stands in the TID space (pseudo-
+ * blocks of ROWS_PER_TID_BLOCK row numbers).  Owned by the callbacks of
+ * am_scan_positioned.c; the engine only resets it, when the scan starts
+ * and at each rescan.
+ */
+typedef struct ScanTidCursor
+{
+	BlockNumber cur_block;		/* InvalidBlockNumber: none yet */
+	int			bm_index;
+	OffsetNumber cur_offset;
+#if PG_BITMAP_SCAN_IN_AM
+	/* the current bitmap page's offsets; -1: lossy, every offset */
+	int			bm_noffsets;
+	bool		bm_recheck;
+	OffsetNumber bm_offsets[TBM_MAX_TUPLES_PER_PAGE];
+#endif
+} ScanTidCursor;
 
 typedef struct ColstoreScanDescData
 {
@@ -111,16 +125,7 @@ typedef struct ColstoreScanDescData
 	/* row number range of index_build_range_scan, [range_start, range_end) */
 	uint64		range_start;
 	uint64		range_end;
-	/* bitmap, sample and analyze position */
-	BlockNumber cur_block;
-	int			bm_index;
-	OffsetNumber cur_offset;
-#if PG_BITMAP_SCAN_IN_AM
-	/* the current bitmap page's offsets; -1: lossy, every offset */
-	int			bm_noffsets;
-	bool		bm_recheck;
-	OffsetNumber bm_offsets[TBM_MAX_TUPLES_PER_PAGE];
-#endif
+	ScanTidCursor tid;
 } ColstoreScanDescData;
 
 typedef ColstoreScanDescData *ColstoreScanDesc;
@@ -129,9 +134,22 @@ typedef ColstoreScanDescData *ColstoreScanDesc;
 #define RowHidden(s, pos) \
 	((s)->row_mask != NULL && (s)->row_mask[pos] == ROW_HIDDEN)
 
-/* am_scan.c: make group i the current one, decode chunk c, store row pos */
+/* Chunks of the current group: a delta page is read as one. */
+#define GroupChunks(s)	((int) ((s)->header != NULL ? (s)->header->nchunks : 1))
+
+/* scan_engine.c: units, chunks, columns and rows */
+extern void ScanForgetChunk(ColstoreScanDesc s);
 extern void ScanOpenGroup(ColstoreScanDesc s, int i);
 extern void ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc);
+extern void ScanDecodeColumn(ColstoreScanDesc s, int att);
+extern const ScaledColumn *ScanReadScaled(ColstoreScanDesc s, int att);
 extern void ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot);
 
-#endif							/* AM_SCAN_INTERNAL_H */
+/* scan_walk.c: the forward walk's next chunk, and its row filter */
+extern bool ScanAdvanceChunk(ColstoreScanDesc s, TupleDesc desc);
+extern void ScanApplyRowFilter(ColstoreScanDesc s, bool count);
+
+/* scan_parallel.c: the next unit this participant reads */
+extern int	ScanClaimNextGroup(ColstoreScanDesc s);
+
+#endif							/* SCAN_ENGINE_INTERNAL_H */
