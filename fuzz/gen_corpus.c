@@ -163,14 +163,30 @@ gen_intstreams(void)
 		{
 			switch (c)
 			{
-				case 0: v[i] = i; break;	/* delta, constant step */
-				case 1: v[i] = 42; break;	/* constant */
-				case 2: v[i] = i % 1000 == 0 ? 0 : (uint64) (i % 7) * 3; break;
-				case 3: v[i] = (uint64) (i / 37); break;	/* runs */
-				case 4: v[i] = (uint64) -(int64) i * 100000; break;
-				case 5: v[i] = (uint64) i * UINT64CONST(0x9E3779B97F4A7C15); break;
-				case 6: v[i] = i % 50; break;	/* delta over runs */
-				default: v[i] = 5; break;
+				case 0:
+					v[i] = i;
+					break;		/* delta, constant step */
+				case 1:
+					v[i] = 42;
+					break;		/* constant */
+				case 2:
+					v[i] = i % 1000 == 0 ? 0 : (uint64) (i % 7) * 3;
+					break;
+				case 3:
+					v[i] = (uint64) (i / 37);
+					break;		/* runs */
+				case 4:
+					v[i] = (uint64) -(int64) i * 100000;
+					break;
+				case 5:
+					v[i] = (uint64) i * UINT64CONST(0x9E3779B97F4A7C15);
+					break;
+				case 6:
+					v[i] = i % 50;
+					break;		/* delta over runs */
+				default:
+					v[i] = 5;
+					break;
 			}
 		}
 		encbuf_init(&eb, 64);
@@ -288,7 +304,7 @@ gen_rowgroup_headers(void)
 		if (c == 0)
 		{
 			StringInfoData tb;
-			const char *v = "\x13" "hello";	/* short varlena "hello" */
+			const char *v = "\x13" "hello"; /* short varlena "hello" */
 			uint32		vlen = 6;
 			Oid			typ = TEXTOID;
 			Oid			coll = 100;

@@ -2,8 +2,8 @@
 # scripts/test.sh: run the whole test suite.
 #
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
-# 2. the layer check (scripts/check_layers.sh), pg_regress tests (test/sql, test/expected) and
-#    isolation specs (test/specs)
+# 2. the layer check (scripts/check_layers.sh), pgindent (scripts/pgindent.sh --check, with 15),
+#    pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
 # 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore,
 #    damaged pages, pg_upgrade, ...)
 # 4. the decoders' fuzzers (scripts/fuzz.sh, a bounded run) and distributed TPC-H at scale factor
@@ -150,8 +150,9 @@ run_script() {
 	fi
 }
 
-# includes point down the layers (the allowed list only shrinks)
+# includes point down the layers; the C sources are as pgindent formats them (once, with 15)
 run_script layers "layers" scripts/check_layers.sh
+[ "$PGVERSION" = 15 ] && run_script pgindent "pgindent" scripts/pgindent.sh --check
 run_regress
 run_tap
 # the decoders' libFuzzer harnesses (fuzz/), a bounded run; they are built against 15's headers

@@ -23,7 +23,8 @@ typedef struct AggCompare
 	ColstoreAggKind kind;		/* COLSTORE_AGG_MIN or COLSTORE_AGG_MAX */
 	FmgrInfo	cmp;			/* the type's default btree comparison */
 	Oid			collation;		/* the aggregate's input collation */
-	bool		ties_keep_state;	/* char(n): an equal value does not replace */
+	bool		ties_keep_state;	/* char(n): an equal value does not
+									 * replace */
 	int16		typlen;
 	bool		typbyval;
 } AggCompare;

@@ -61,7 +61,7 @@ typedef struct ColstoreAggState
 	Relation	rel;
 	Index		relid;			/* the table's range table index */
 	int			naggs;
-	AggFold   *aggs;
+	AggFold    *aggs;
 	int			nkeys;			/* grouping keys (0: no GROUP BY), in the scan
 								 * tuple right after the naggs aggregates */
 	GroupKeySpec *keys;
@@ -510,7 +510,10 @@ ColstoreAgg_ExecCustomScan(CustomScanState *node)
 static void
 ColstoreAgg_EndCustomScan(CustomScanState *node)
 {
-	/* the table scan ends within ComputeAggregates; the relation with the executor */
+	/*
+	 * the table scan ends within ComputeAggregates; the relation with the
+	 * executor
+	 */
 }
 
 static void

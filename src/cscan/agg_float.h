@@ -18,7 +18,8 @@
 typedef struct AggFloatState
 {
 	double		n;				/* values folded (float8_accum's N) */
-	double		sum;			/* sum, or avg's Sx; a float4 sum holds a float4 */
+	double		sum;			/* sum, or avg's Sx; a float4 sum holds a
+								 * float4 */
 	double		sumsq;			/* avg's Sxx, kept for its overflow checks */
 	double		minmax;
 } AggFloatState;

@@ -366,13 +366,13 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 	}
 	if (agg->states == AGG_STATES_FLOAT)
 	{
-		bool		float4 = agg->type == FLOAT4OID;
+		bool		is_float4 = agg->type == FLOAT4OID;
 
 		for (i = 0; i < nrows; i++)
 		{
 			if (!(ROW_SKIPPED(i) || isnull[i]))
 				AggFloatAdd(agg->kind, agg->type, &agg->floats[ROW_GROUP(i)],
-							float4 ? (double) DatumGetFloat4(values[i]) :
+							is_float4 ? (double) DatumGetFloat4(values[i]) :
 							DatumGetFloat8(values[i]));
 		}
 		return;
@@ -415,7 +415,7 @@ AggFoldResult(AggFold *agg, uint32 group, bool *isnull)
 	}
 	if (agg->states == AGG_STATES_NUMERIC)
 	{
-		NumericSum none = {0};
+		NumericSum	none = {0};
 		NumericSum *acc = group < agg->nstates ? &agg->numerics[group] : &none;
 
 		if (agg->kind == COLSTORE_AGG_AVG)

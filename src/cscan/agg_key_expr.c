@@ -101,10 +101,11 @@ GroupKeyExprCreate(Expr *expr, Index relid, TupleDesc desc, EState *estate)
 		key->inputs[key->ninputs++] = attno - 1;
 	key->input_values = palloc(sizeof(Datum *) * Max(key->ninputs, 1));
 	key->input_isnull = palloc(sizeof(bool *) * Max(key->ninputs, 1));
+
 	/*
 	 * No parent: the expression reads our slot, not the node's scan tuple
-	 * (whose descriptor is the custom scan list's), so nothing may assume
-	 * the node's slot type; it has no Params or subplans to need one.
+	 * (whose descriptor is the custom scan list's), so nothing may assume the
+	 * node's slot type; it has no Params or subplans to need one.
 	 */
 	key->state = ExecInitExpr(expr, NULL);
 	/* the executor's tuple table releases it (and its descriptor) at the end */

@@ -234,8 +234,8 @@ AggParallelFinish(AggShared *shared, dsa_area *dsa, GroupTable *groups,
 
 	/*
 	 * Without a DSA area the parallel context got no DSM segment, so no
-	 * worker runs and this (the leader) is the only participant: nothing
-	 * to publish.
+	 * worker runs and this (the leader) is the only participant: nothing to
+	 * publish.
 	 */
 	mine = InvalidDsaPointer;
 	if (dsa != NULL)

@@ -124,11 +124,16 @@ OperatorStrategy(Oid opno, Oid coltype, Oid *cmp_proc)
 	strategy = get_op_opfamily_strategy(opno, tce->btree_opf);
 	if (strategy == 0 && OidIsValid(get_negator(opno)) &&
 		get_op_opfamily_strategy(get_negator(opno), tce->btree_opf) == BTEqualStrategyNumber)
-		strategy = NOT_EQUAL_STRATEGY;	/* "<>": the negator of the family's "=" */
+		strategy = NOT_EQUAL_STRATEGY;	/* "<>": the negator of the family's
+										 * "=" */
 	else if (strategy < BTLessStrategyNumber || strategy > BTGreaterStrategyNumber)
 		return 0;
 	op_input_types(opno, &lefttype, &righttype);
-	/* the column's type, or the operator class's for a binary-compatible one (varchar) */
+
+	/*
+	 * the column's type, or the operator class's for a binary-compatible one
+	 * (varchar)
+	 */
 	if (lefttype != coltype && lefttype != tce->btree_opintype)
 		return 0;
 	*cmp_proc = get_opfamily_proc(tce->btree_opf, lefttype, righttype, BTORDER_PROC);
@@ -454,7 +459,11 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		if (!OidIsValid(key->elem_type))
 			return false;
 		key->bytes_equal = IsTextColumn(var) && key->elem_type == TEXTOID;
-		/* no date bounds for lists: a date column against timestamps calls cmp */
+
+		/*
+		 * no date bounds for lists: a date column against timestamps calls
+		 * cmp
+		 */
 		if (IntegerLike(getBaseType(var->vartype), key->elem_type) &&
 			!(getBaseType(var->vartype) == DATEOID && key->elem_type == TIMESTAMPOID))
 		{

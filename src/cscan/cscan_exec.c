@@ -267,9 +267,9 @@ ColstoreScan_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	if (ChunkPrunerNumKeys(state->row_filter) != list_length(state->filter_clauses))
 	{
 		/*
-		 * A clause without a key would pass rows it must reject: let
-		 * ExecScan evaluate them all as quals instead (PruningClauseIsExact
-		 * and the key builder are meant to agree; this is the safety net).
+		 * A clause without a key would pass rows it must reject: let ExecScan
+		 * evaluate them all as quals instead (PruningClauseIsExact and the
+		 * key builder are meant to agree; this is the safety net).
 		 */
 		node->ss.ps.qual = ExecInitQual(list_concat_copy(cscan->scan.plan.qual,
 														 state->filter_clauses),
@@ -618,7 +618,7 @@ ShownRangeClauses(ColstoreScanState *state, List *clauses)
 /* EXPLAIN property label: clauses deparsed as Filter: shows them. */
 void
 ColstoreExplainClauses(const char *label, List *clauses, CustomScanState *node,
-			   List *ancestors, ExplainState *es)
+					   List *ancestors, ExplainState *es)
 {
 	List	   *context;
 	char	   *text;
@@ -628,6 +628,7 @@ ColstoreExplainClauses(const char *label, List *clauses, CustomScanState *node,
 	/* prefix columns with the table name when Filter: does (VERBOSE) */
 	text = deparse_expression((Node *) make_ands_explicit(clauses),
 							  context, es->verbose, false);
+
 	ExplainPropertyText(label, text, es);
 }
 
@@ -688,9 +689,9 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 							es);
 	if (cscan->custom_exprs != NIL || state->range_clauses != NIL)
 		ColstoreExplainClauses("Pruning Quals",
-					   ShownRangeClauses(state, list_concat_copy(cscan->custom_exprs,
-																 state->range_clauses)),
-					   node, ancestors, es);
+							   ShownRangeClauses(state, list_concat_copy(cscan->custom_exprs,
+																		 state->range_clauses)),
+							   node, ancestors, es);
 	if (state->filter_clauses != NIL)
 		ColstoreExplainClauses("Batch Filter", ShownRangeClauses(state, state->filter_clauses),
 							   node, ancestors, es);

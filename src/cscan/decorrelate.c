@@ -169,6 +169,7 @@ SafeOnAnyRow(Node *node, void *context)
 		default:
 			return true;
 	}
+
 	/*
 	 * A btree comparison cannot fail on any value of its types (indexes
 	 * compare every value with it), even where it is not marked leakproof
@@ -203,8 +204,7 @@ CollectAggregates(Node *node, void *context)
 }
 
 /* An expression with each Aggref of aggrefs replaced by Var(rti, base + i). */
-static Node *
-ReplaceAggregates(Node *node, List *aggrefs, Index rti, int base);
+static Node *ReplaceAggregates(Node *node, List *aggrefs, Index rti, int base);
 
 typedef struct ReplaceContext
 {
@@ -273,7 +273,8 @@ AsCorrelation(Node *clause, Correlation *corr)
 	tce = lookup_type_cache(a->vartype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
 	if (op->opno != tce->eq_opr || !OidIsValid(tce->lt_opr) ||
 		op->inputcollid != a->varcollid)
-		return false;			/* GROUP BY groups under the column's collation */
+		return false;			/* GROUP BY groups under the column's
+								 * collation */
 	corr->inner = a;
 	corr->outer = b;
 	corr->eqop = op->opno;

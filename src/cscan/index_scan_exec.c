@@ -228,7 +228,7 @@ IndexNextColumns(ScanState *ss)
 	if (state->scan == NULL)
 	{
 		state->scan = IndexBeginScan(ss->ss_currentRelation, state->index,
-									  estate->es_snapshot, state->nkeys, 0);
+									 estate->es_snapshot, state->nkeys, 0);
 		index_rescan(state->scan, state->keys, state->nkeys, NULL, 0);
 	}
 	while ((tid = index_getnext_tid(state->scan, direction)) != NULL)

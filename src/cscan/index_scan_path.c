@@ -82,7 +82,7 @@ HasArrayClause(IndexPath *ipath)
 
 		foreach(lc2, iclause->indexquals)
 			if (IsA(lfirst_node(RestrictInfo, lc2)->clause, ScalarArrayOpExpr))
-				return true;
+			return true;
 	}
 	return false;
 }

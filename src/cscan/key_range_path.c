@@ -261,7 +261,11 @@ MakeKeyRangeJoinPath(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerre
 	cpath->path.parallel_aware = true;
 	cpath->path.parallel_safe = joinrel->consider_parallel && cp->parallel_safe;
 	cpath->path.parallel_workers = workers;
-	/* ranges are taken in ascending order: each participant's rows are ordered */
+
+	/*
+	 * ranges are taken in ascending order: each participant's rows are
+	 * ordered
+	 */
 	cpath->path.pathkeys = cp->pathkeys;
 	cpath->path.rows = clamp_row_est(cp->rows / divisor);
 	InheritDisabledNodes(&cpath->path, cp);
@@ -360,11 +364,12 @@ ColstoreSetJoinPathlist(PlannerInfo *root, RelOptInfo *joinrel,
 		innerrel->reloptkind != RELOPT_BASEREL ||
 		root->parse->commandType != CMD_SELECT || root->rowMarks != NIL)
 		return;
+
 	/*
 	 * An inner join that keeps under half of its larger side: the parallel
 	 * hash join, its probe side thinned out by the hash join filter
-	 * (join_filter.c), does better (TPC-H Q3, Q5, Q10, Q12: 1.1 to 1.7
-	 * times faster than the key-range join).
+	 * (join_filter.c), does better (TPC-H Q3, Q5, Q10, Q12: 1.1 to 1.7 times
+	 * faster than the key-range join).
 	 */
 	if (jointype == JOIN_INNER && colstore_enable_join_filter && enable_hashjoin &&
 		joinrel->rows < KEY_RANGE_MIN_KEPT_SHARE * Max(outerrel->rows, innerrel->rows))

@@ -268,6 +268,7 @@ FiniteSum(const NumericSum *acc)
 		sum = DirectFunctionCall2(numeric_add, sum, acc->rest);
 	return sum;
 }
+
 /* NaN or an infinity if that is the result, else 0. */
 static Datum
 SpecialResult(const NumericSum *acc)

@@ -128,7 +128,7 @@ ColstoreOrderedScanKeys(PlannerInfo *root, RelOptInfo *rel, Oid relid,
 		if (!OidIsValid(tce->lt_opr))
 			continue;
 		pathkeys = BuildExpressionPathkey(root, expr, tce->lt_opr,
-											rel->relids, false);
+										  rel->relids, false);
 		pathkeys = truncate_useless_pathkeys(root, rel, pathkeys);
 		if (pathkeys == NIL || !ColstoreColumnStoredInOrder(relation, attno - 1))
 			continue;

@@ -54,7 +54,8 @@ typedef struct PruneKey
 	/* PRUNE_LIKE: LIKE's function, NOT LIKE or not, the compiled pattern */
 	FmgrInfo	like;
 	bool		like_negated;
-	bool		prefix_orders;	/* the prefix can prune: stats in byte order ("C") */
+	bool		prefix_orders;	/* the prefix can prune: stats in byte order
+								 * ("C") */
 	LikePattern like_pattern;
 	ExprState  *value_expr;
 	int16		value_typlen;

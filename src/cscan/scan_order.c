@@ -138,9 +138,10 @@ ScanOrderNext(ScanOrder *order, TableScanDesc scan, TupleTableSlot *slot)
 		ExecClearTuple(slot);
 		return false;
 	}
+
 	/*
-	 * The values point into the sort's tuple, valid until the next call (as
-	 * a Sort node's are); the last column is the row's TID.
+	 * The values point into the sort's tuple, valid until the next call (as a
+	 * Sort node's are); the last column is the row's TID.
 	 */
 	slot_getallattrs(order->sort_slot);
 	ExecClearTuple(slot);

@@ -24,8 +24,8 @@ typedef struct ScanOrder
 	bool		sorting;		/* ... and were not in order: rows are sorted */
 	bool		ever_sorted;	/* some scan of the node sorted (EXPLAIN) */
 	bool		random_access;	/* the plan may mark, restore or go back */
-	Tuplesortstate *sort;		/* all rows, sorted; NULL before the first
-								 * row of a sorting scan */
+	Tuplesortstate *sort;		/* all rows, sorted; NULL before the first row
+								 * of a sorting scan */
 	TupleTableSlot *sort_slot;
 	ColstoreScanPosition mark;
 } ScanOrder;

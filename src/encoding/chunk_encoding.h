@@ -63,7 +63,8 @@ typedef enum ChunkEncoding
 /* What the encoder needs to know about a column's type. */
 typedef struct ChunkTypeInfo
 {
-	Oid			typid;			/* pg_type OID (NUMERICOID enables scaled ints) */
+	Oid			typid;			/* pg_type OID (NUMERICOID enables scaled
+								 * ints) */
 	int16		typlen;			/* > 0 fixed, -1 varlena, -2 cstring */
 	bool		typbyval;
 	char		typalign;
@@ -78,11 +79,12 @@ typedef struct EncodedChunk
 	uint8		codec;			/* ColstoreCodec applied (NONE if no gain) */
 	uint32		nnulls;			/* NULLs among the values */
 	uint64		raw_bytes;		/* bytes the non-null values take in memory */
+
 	/*
 	 * Dictionary chunks: the row (index into values[]) of the first
 	 * occurrence of each distinct non-null value, ascending, so callers can
-	 * compute statistics such as min and max over ndistinct values instead
-	 * of all of them.  NULL for other encodings.
+	 * compute statistics such as min and max over ndistinct values instead of
+	 * all of them.  NULL for other encodings.
 	 */
 	uint32	   *distinct_rows;
 	uint32		ndistinct;

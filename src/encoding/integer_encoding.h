@@ -34,14 +34,15 @@ typedef struct IntPart
 	uint32		nruns;			/* RLE: runs */
 	int			lwidth;			/* RLE: width of (run length - 1) */
 	const uint8 *lpacked;		/* RLE: packed run lengths - 1 */
+
 	/*
 	 * RLE random-access index (intenc_build_index): one entry per run when
 	 * there are at most as many runs as blocks, else one per block.
 	 */
 	bool		by_run;
 	uint32	   *cp_run;			/* per block: run holding its first value */
-	uint64	   *cp_start;		/* per block: that run's first position;
-								 * per run: its first position */
+	uint64	   *cp_start;		/* per block: that run's first position; per
+								 * run: its first position */
 } IntPart;
 
 /* A parsed integer stream (intenc_parse), validated as a whole. */
@@ -51,9 +52,10 @@ typedef struct IntStream
 	uint64		n;				/* values */
 	uint64		first;			/* DELTA: first value */
 	IntPart		part;			/* the stream, or DELTA's n - 1 differences */
+
 	/*
-	 * DELTA random-access index: the value just before each block (block
-	 * >= 1), or, over an RLE part indexed by run, the sum of the differences
+	 * DELTA random-access index: the value just before each block (block >=
+	 * 1), or, over an RLE part indexed by run, the sum of the differences
 	 * before each run; none when the differences are constant.
 	 */
 	uint64	   *cp_prev;

@@ -359,6 +359,7 @@ numeric_parse(ByteReader *r, uint64 n, bool keep, ScaledNumeric *sn,
 		sn->dscales_all = alloc_array(n, sizeof(uint64));
 		sn->values_all = alloc_array(n, sizeof(uint64));
 	}
+
 	/*
 	 * Every value shown at the scale it is stored at (numeric(p, s) columns)
 	 * has no digits beyond its display scale: only the values need reading.

@@ -21,8 +21,8 @@ typedef enum RowFetchState
 {
 	ROW_NOT_FOUND,				/* no such row (gap, never written) */
 	ROW_INVISIBLE,				/* exists, snapshot does not see it */
-	ROW_DEAD,					/* dead to everyone (aborted inserter, or
-								 * a reserved row never written) */
+	ROW_DEAD,					/* dead to everyone (aborted inserter, or a
+								 * reserved row never written) */
 	ROW_VISIBLE
 } RowFetchState;
 

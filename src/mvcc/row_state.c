@@ -89,6 +89,7 @@ LastPromotionCopy(Relation rel, uint32 dir_index, uint64 rownum, ItemPointer cop
 		rownum < LastPromotion.next_row - LastPromotion.batch)
 		return false;
 	*copy = LastPromotion.copies[rownum - (LastPromotion.next_row - LastPromotion.batch)];
+
 	return ItemPointerIsValid(copy);
 }
 
@@ -127,7 +128,7 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 		state->kind = ROWSTATE_PROMOTED;
 		state->this_command =
 			LastPromotion.made[state->rownum - (LastPromotion.next_row - LastPromotion.batch)] &&
-			LastPromotion.lxid == MyLocalTransactionId() &&
+		LastPromotion.lxid == MyLocalTransactionId() &&
 			LastPromotion.cid == GetCurrentCommandId(false);
 	}
 	else if (PromotionMapGet(rel, &state->group,
@@ -153,7 +154,7 @@ static struct
 	Datum	  **values;			/* [natts][chunk rows] */
 	bool	  **isnull;
 	MemoryContext cxt;
-} PromotionChunk = {.chunk = -1};
+}			PromotionChunk = {.chunk = -1};
 
 /* Store row (0-based in the group) of state's row group in virtual slot. */
 static void
@@ -222,6 +223,7 @@ RowStateForget(Oid relid)
 {
 	if (!OidIsValid(relid) || LastPromotion.relid == relid)
 		LastPromotion.relid = InvalidOid;
+
 	if (!OidIsValid(relid) || PromotionChunk.relid == relid)
 		PromotionChunk.chunk = -1;
 }
@@ -270,7 +272,10 @@ RowStatePromote(Relation rel, RowState *state)
 	for (i = 0; i < n; i++)
 		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]);
 
-	/* copies of the rows that have none yet: one row fetched, or a chunk decoded */
+	/*
+	 * copies of the rows that have none yet: one row fetched, or a chunk
+	 * decoded
+	 */
 	row_slot = n == 1 ? table_slot_create(rel, NULL) :
 		MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
 	for (i = 0; i < n; i++)
@@ -319,6 +324,7 @@ RowStatePromote(Relation rel, RowState *state)
 	LastPromotion.dir_index = state->dir_index;
 	LastPromotion.next_row = state->rownum + n;
 	LastPromotion.batch = n;
+
 	pfree(copies);
 	pfree(slots);
 }
@@ -402,7 +408,10 @@ HeapTupleCheckShape(Relation rel, HeapTuple tuple, TupleDesc desc)
 		}
 		else if (att->attlen == -1)
 		{
-			/* a 1-byte header is never padded; else the 4-byte header's alignment */
+			/*
+			 * a 1-byte header is never padded; else the 4-byte header's
+			 * alignment
+			 */
 			if (off >= len)
 				goto bad;
 			off = att_align_pointer(off, att->attalign, -1, tp + off);

@@ -56,6 +56,7 @@ extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot
 extern bool RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group,
 								uint32 first, uint32 n, Snapshot snapshot,
 								TransactionId oldest_xmin, uint8 *mask);
+
 /* A row version as a table rewrite must copy it (RowStateForRewrite). */
 typedef struct RewriteVersion
 {

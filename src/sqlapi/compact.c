@@ -53,6 +53,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 	rel = OpenColstoreTable(relid, ShareUpdateExclusiveLock);
 	if (!MayMaintainRelation(relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, RelationGetRelationName(rel));
+
 	/*
 	 * A command of its own, as a statement of a function would get: if the
 	 * calling statement changes the table too, it then finds the rows moved

@@ -513,7 +513,8 @@ OptionsApplyBeforeStatement(ColstoreUtilityOptions *extracted)
 		return;
 	relid = RangeVarGetRelid(extracted->relation, NoLock, true);
 	if (!OidIsValid(relid))
-		return;					/* ALTER TABLE IF EXISTS: the statement skips it */
+		return;					/* ALTER TABLE IF EXISTS: the statement skips
+								 * it */
 	CheckTableOptionsTarget(relid, false);
 	StoreOptions(relid, &extracted->values);
 }

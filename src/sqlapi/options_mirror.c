@@ -180,8 +180,8 @@ OptionsMirrorWrite(Oid relid)
 	{
 		/*
 		 * Converted to another access method: its colstore options go, as
-		 * they do from pg_class.reloptions (a dump of the table has none),
-		 * so converting it back starts from the server defaults.
+		 * they do from pg_class.reloptions (a dump of the table has none), so
+		 * converting it back starts from the server defaults.
 		 */
 		OptionsRowForget(relid);
 	}

@@ -29,22 +29,24 @@ typedef enum CompactionCommand
 typedef enum CompactionPhase
 {
 	COMPACTION_PHASE_STARTING = 0,
-	COMPACTION_PHASE_SCANNING_HEAP,		/* finding movable heap tuples */
-	COMPACTION_PHASE_MOVING_HEAP,		/* moving them into row groups */
-	COMPACTION_PHASE_REWRITING_GROUPS,	/* moving rows of mostly deleted or small row groups */
-	COMPACTION_PHASE_WAITING_SNAPSHOTS, /* worker: until the moved tuples are dead */
-	COMPACTION_PHASE_VACUUMING,			/* worker: VACUUM of the table */
-	COMPACTION_PHASE_SLEEPING			/* worker: between rounds */
+	COMPACTION_PHASE_SCANNING_HEAP, /* finding movable heap tuples */
+	COMPACTION_PHASE_MOVING_HEAP,	/* moving them into row groups */
+	COMPACTION_PHASE_REWRITING_GROUPS,	/* moving rows of mostly deleted or
+										 * small row groups */
+	COMPACTION_PHASE_WAITING_SNAPSHOTS, /* worker: until the moved tuples are
+										 * dead */
+	COMPACTION_PHASE_VACUUMING, /* worker: VACUUM of the table */
+	COMPACTION_PHASE_SLEEPING	/* worker: between rounds */
 } CompactionPhase;
 
 typedef enum CompactionCounter
 {
 	COMPACTION_HEAP_TUPLES_FOUND = 0,	/* movable heap tuples found */
-	COMPACTION_HEAP_TUPLES_MOVED,		/* of those, moved */
-	COMPACTION_GROUPS_REWRITTEN,		/* mostly deleted row groups emptied */
-	COMPACTION_GROUPS_MERGED,			/* small row groups merged */
-	COMPACTION_GROUP_ROWS_MOVED,		/* rows moved out of those groups */
-	COMPACTION_GROUPS_WRITTEN,			/* new row groups */
+	COMPACTION_HEAP_TUPLES_MOVED,	/* of those, moved */
+	COMPACTION_GROUPS_REWRITTEN,	/* mostly deleted row groups emptied */
+	COMPACTION_GROUPS_MERGED,	/* small row groups merged */
+	COMPACTION_GROUP_ROWS_MOVED,	/* rows moved out of those groups */
+	COMPACTION_GROUPS_WRITTEN,	/* new row groups */
 	COMPACTION_NCOUNTERS
 } CompactionCounter;
 
@@ -53,7 +55,9 @@ typedef struct CompactionProgressEntry
 {
 	int			pid;
 	Oid			dbid;
-	Oid			userid;			/* whose backend: the view shows its counters only to that role's members and pg_read_all_stats */
+	Oid			userid;			/* whose backend: the view shows its counters
+								 * only to that role's members and
+								 * pg_read_all_stats */
 	Oid			relid;
 	CompactionCommand command;
 	CompactionPhase phase;

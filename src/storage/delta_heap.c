@@ -80,9 +80,9 @@ AppendDeltaPageEntry(Relation rel, BlockNumber blkno)
 
 	/*
 	 * A scan reads every heap page, which the planner's costs count
-	 * (cscan/cscan_path.c): when their number doubles, plans cached while
-	 * it was smaller (a prepared point lookup planned as a pruning
-	 * ColstoreScan) are made again.
+	 * (cscan/cscan_path.c): when their number doubles, plans cached while it
+	 * was smaller (a prepared point lookup planned as a pruning ColstoreScan)
+	 * are made again.
 	 */
 	ndeltas = DirectoryGet(rel)->ndeltas;
 	if ((ndeltas & (ndeltas - 1)) == 0)
@@ -183,7 +183,11 @@ DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical)
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("colstore table \"%s\": heap block %u has no pseudo-block",
 								 RelationGetRelationName(rel), blkno)));
-	/* a heap page's items are its pseudo-block's: item 292 would be another's row */
+
+	/*
+	 * a heap page's items are its pseudo-block's: item 292 would be another's
+	 * row
+	 */
 	if (ItemPointerGetOffsetNumberNoCheck(phys) < FirstOffsetNumber ||
 		ItemPointerGetOffsetNumberNoCheck(phys) > MaxHeapTuplesPerPage)
 		ereport(ERROR,

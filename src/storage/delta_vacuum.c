@@ -317,7 +317,7 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
  */
 void
 DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets, int n,
-			   BufferAccessStrategy strategy)
+						  BufferAccessStrategy strategy)
 {
 	Buffer		buf;
 	Page		page;
@@ -392,7 +392,7 @@ DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs)
 		}
 		if (n > 0)
 			DeltaVacuumReusePageItems(rel, dir->entries[index].rg_header.sp_block, offsets, n,
-						   vs->strategy);
+									  vs->strategy);
 		VacuumDelayPoint();
 	}
 }

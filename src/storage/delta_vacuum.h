@@ -39,7 +39,8 @@ typedef struct DeltaVacuumState
 	struct VacuumCutoffs cutoffs;	/* the same, as heap's freezing takes them */
 #endif
 	bool		may_prune;		/* false: remove nothing (INDEX_CLEANUP off) */
-	bool		wait_for_pins;	/* aggressive: wait for every page's cleanup lock */
+	bool		wait_for_pins;	/* aggressive: wait for every page's cleanup
+								 * lock */
 	BufferAccessStrategy strategy;
 
 	/* lowered to the oldest xid and multixact that stay in the heap pages */

@@ -167,4 +167,3 @@ DeltaPruneRedo(XLogReaderState *record)
 		XLogRecordPageWithFreeSpace(locator, blkno, freespace);
 	}
 }
-

@@ -181,7 +181,10 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 		AppendPage(list, blkno);
 	}
 
-	/* the first and last pages may hold other groups' bytes, the tail new ones */
+	/*
+	 * the first and last pages may hold other groups' bytes, the tail new
+	 * ones
+	 */
 	if (end_offset < COLSTORE_DATA_END || list->pages[list->n - 1] == tail)
 		list->n--;
 	if (list->n > first && start.sp_offset != COLSTORE_DATA_START)
@@ -299,7 +302,10 @@ GroupReclaimFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy s
 			AppendPage(&list, map_pages[j]);
 		pfree(map_pages);
 
-		/* marked first: a crash from here on leaks the pages, never reuses them twice */
+		/*
+		 * marked first: a crash from here on leaks the pages, never reuses
+		 * them twice
+		 */
 		ColstoreLockWriter(rel);
 		e = DirectoryGet(rel)->entries[groups[i]];
 		e.rg_flags |= RG_FLAG_FREED;

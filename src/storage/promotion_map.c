@@ -387,7 +387,11 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 			AddLeafPage(rel, &group, first);
 		ColstoreUnlockWriter(rel);
 		leaf = FindLeaf(rel, &group, first);
-		/* made just now: a map's pages are never taken away while its group lives */
+
+		/*
+		 * made just now: a map's pages are never taken away while its group
+		 * lives
+		 */
 		Assert(group.rg_state_root != 0 && leaf != InvalidBlockNumber);
 	}
 

@@ -144,10 +144,10 @@ typedef struct RowGroupDirEntry
 	uint64		rg_raw_bytes;	/* in-memory size of the values */
 	BlockNumber rg_state_root;	/* first root page of the group's promotion
 								 * map (storage/promotion_map.c), or 0 */
-	StreamPointer rg_sources;	/* RG_FLAG_MOVED_ROWS: the heap positions
-								 * the rows came from, row i's at index i,
-								 * ascending, as a bigint chunk image of
-								 * block * 65536 + offset */
+	StreamPointer rg_sources;	/* RG_FLAG_MOVED_ROWS: the heap positions the
+								 * rows came from, row i's at index i,
+								 * ascending, as a bigint chunk image of block *
+								 * 65536 + offset */
 	uint32		rg_sources_len; /* its length */
 } RowGroupDirEntry;
 

@@ -58,7 +58,7 @@
 typedef struct PendingRows
 {
 	Oid			relid;			/* hash key */
-	RelFileLocator node;			/* storage the rows belong to */
+	RelFileLocator node;		/* storage the rows belong to */
 	RowGroupBuilder *builder;	/* the rows */
 	ColstoreOptions opts;
 	SubTransactionId subid;		/* subtransaction of the buffered rows */

@@ -72,8 +72,8 @@ ForgetRelation(Relation rel)
 
 void
 colstore_relation_set_new_filelocator(Relation rel, const RelFileLocator *newrlocator,
-								   char persistence, TransactionId *freezeXid,
-								   MultiXactId *minmulti)
+									  char persistence, TransactionId *freezeXid,
+									  MultiXactId *minmulti)
 {
 	SMgrRelation srel;
 

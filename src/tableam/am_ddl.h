@@ -16,10 +16,10 @@
 #include "pg_compat.h"
 
 extern void colstore_relation_set_new_filelocator(Relation rel,
-											   const RelFileLocator *newrlocator,
-											   char persistence,
-											   TransactionId *freezeXid,
-											   MultiXactId *minmulti);
+												  const RelFileLocator *newrlocator,
+												  char persistence,
+												  TransactionId *freezeXid,
+												  MultiXactId *minmulti);
 extern void colstore_relation_nontransactional_truncate(Relation rel);
 extern void colstore_relation_copy_data(Relation rel, const RelFileLocator *newrlocator);
 extern void colstore_relation_copy_for_cluster(Relation OldTable,

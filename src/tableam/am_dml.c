@@ -69,10 +69,11 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 		TransactionIdIsCurrentTransactionId(state->group.rg_xmin) &&
 		state->group.rg_cmin >= cid)
 		return false;
+
 	/*
-	 * heap_* must never be handed a pruned (empty) item.  A copy this
-	 * command created is younger than every VACUUM's horizon: no need to
-	 * look (bulk UPDATE and DELETE find most rows that way).
+	 * heap_* must never be handed a pruned (empty) item.  A copy this command
+	 * created is younger than every VACUUM's horizon: no need to look (bulk
+	 * UPDATE and DELETE find most rows that way).
 	 */
 	if (state->kind != ROWSTATE_GROUP && !state->this_command &&
 		!HeapVersionExists(rel, &state->phys))

@@ -99,9 +99,10 @@ colstore_tuple_fetch_row_version(Relation rel, ItemPointer tid,
 		return false;
 	if (RowFetch(rel, rownum, snapshot, slot) != ROW_VISIBLE)
 		return false;
+
 	/*
-	 * SERIALIZABLE (TID scans): heap locks the tuple it fetched; colstore,
-	 * as for its other reads, the whole relation, which also covers the row
+	 * SERIALIZABLE (TID scans): heap locks the tuple it fetched; colstore, as
+	 * for its other reads, the whole relation, which also covers the row
 	 * after compaction moved it to another TID.
 	 */
 	if (IsMVCCSnapshot(snapshot))

@@ -149,7 +149,7 @@ BitmapNextPage(ColstoreScanDesc s, uint64 *lossy_pages, uint64 *exact_pages)
 	else
 	{
 		s->tid.bm_noffsets = tbm_extract_page_tuple(&tbmres, s->tid.bm_offsets,
-												TBM_MAX_TUPLES_PER_PAGE);
+													TBM_MAX_TUPLES_PER_PAGE);
 		(*exact_pages)++;
 	}
 	return true;

@@ -12,7 +12,7 @@
 #define AM_SLOT_H
 
 #include "executor/tuptable.h"
-#include "storage/row_slot.h"		/* TTSOpsColstore, the row's inserter */
+#include "storage/row_slot.h"	/* TTSOpsColstore, the row's inserter */
 
 /*
  * Writes attributes [from, to) of row pos of a lazy source into slot;

@@ -373,11 +373,12 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	vs.strategy = bstrategy;
 	vs.new_frozen_xid = new_frozen_xid;
 	vs.new_min_mxid = oldest_mxact;
+
 	/*
 	 * Copies of the entries: the cached directory is rebuilt when a
 	 * concurrent writer changes an entry, so pointers into it do not last.
-	 * Heap pages registered after this point hold only versions too young
-	 * to prune.
+	 * Heap pages registered after this point hold only versions too young to
+	 * prune.
 	 */
 	dir = DirectoryGet(rel);
 	ndeltas = dir->ndeltas;
@@ -414,7 +415,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	if (index_cleanup)
 		CleanUpIndexes(rel, indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
 
-	/* row groups: space of groups retired by earlier VACUUMs, then new retirements */
+	/*
+	 * row groups: space of groups retired by earlier VACUUMs, then new
+	 * retirements
+	 */
 	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
 	dead_rows -= freed_rows;	/* counted dead in step 1 */
 	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);

@@ -212,7 +212,7 @@ FlushBatch(CompactBatch *batch)
 		slot->tts_tableOid = RelationGetRelid(rel);
 		ResetPerTupleExprContext(batch->estate);
 		list_free(ExecInsertIndexTuplesCompat(batch->result_rel, slot, batch->estate,
-										false, false, NULL, NIL));
+											  false, false, NULL, NIL));
 		ExecClearTuple(slot);
 	}
 	RowGroupBuilderWrite(batch->builder, rel, first, xid, batch->cid, 0,

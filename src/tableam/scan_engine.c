@@ -135,9 +135,9 @@ LoadGroups(ColstoreScanDesc s)
 	 * snapshot, so keep visible groups only, and the groups VACUUM may have
 	 * retired in between (group_reclaim.c): they are visible to the snapshot
 	 * for a participant that read the directory earlier (with no row it
-	 * sees), so every participant keeps them, and reads none.  Delta pages registered in
-	 * between sort last and hold no row the snapshot sees (rows the
-	 * snapshot sees were committed after their page was registered).
+	 * sees), so every participant keeps them, and reads none.  Delta pages
+	 * registered in between sort last and hold no row the snapshot sees (rows
+	 * the snapshot sees were committed after their page was registered).
 	 */
 	if (s->rs_base.rs_parallel != NULL)
 	{
