@@ -25,6 +25,7 @@
 #include "cscan/index_scan.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
+#include "cscan/merge_skip.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
@@ -49,6 +50,7 @@ _PG_init(void)
 	ColstoreAggPathDefineSettings();
 	ColstoreIndexScanPathDefineSettings();
 	JoinFilterDefineSettings();
+	MergeSkipDefineSettings();
 	KeyRangeJoinPathDefineSettings();
 	DecorrelateDefineSettings();
 	DeltaInsertDefineSettings();

@@ -190,6 +190,13 @@ typedef struct ReorderBufferTupleBuf *ChangeTuple;
 #define MayMaintainRelation(relid, roleid)	RelationOwnedBy(relid, roleid)
 #endif
 
+/* 18 tells a merge clause's direction by a flag, not a strategy number. */
+#if PG_VERSION_NUM >= 180000
+#define MergeClauseDescending(mj, i)	((mj)->mergeReversals[i])
+#else
+#define MergeClauseDescending(mj, i)	((mj)->mergeStrategies[i] == BTGreaterStrategyNumber)
+#endif
+
 /* 18 dropped ExecutorRun's execute_once argument. */
 #if PG_VERSION_NUM >= 180000
 #define EXECUTOR_RUN_PARAMS		QueryDesc *queryDesc, ScanDirection direction, uint64 count

@@ -59,6 +59,7 @@
 #include "cscan/semi_join_distinct.h"
 #include "cscan/key_range_join.h"
 #include "cscan/scan_order.h"
+#include "storage/integer_order.h"
 #include "tableam/scan_engine.h"
 
 /* Shared by the participants of a parallel scan; the AM's part follows. */
@@ -69,6 +70,7 @@ typedef struct SharedScanCounters
 	pg_atomic_uint64 chunks_read;
 	pg_atomic_uint64 chunks_skipped;
 	pg_atomic_uint64 rows_filtered;
+	pg_atomic_uint64 rows_skipped;
 	pg_atomic_uint64 rows_join_filtered;
 	pg_atomic_uint64 rows_distinct_removed;
 } SharedScanCounters;
@@ -94,6 +96,9 @@ typedef struct ColstoreScanState
 	uint64		workers_join_filtered;	/* leader: the workers' total */
 	DistinctFilter *distinct;	/* under a semi or anti join's hash, or NULL */
 	uint64		workers_distinct_removed;	/* leader: the workers' total */
+	/* a merge join's inner side: skip rows below the outer side's key */
+	struct ColstoreScanState *skip_outer;	/* the outer side, or NULL */
+	Oid			skip_type;		/* the key's type */
 } ColstoreScanState;
 
 static Node *ColstoreScan_CreateCustomScanState(CustomScan *cscan);
@@ -297,6 +302,31 @@ FilterByBatchQuals(void *arg, TableScanDesc scan, int nrows, bool *selected)
 		DistinctFilterApply(state->distinct, scan, nrows, selected);
 }
 
+/*
+ * ColstoreKeyBound of a merge join's inner side: the key of the row its
+ * outer side returned last, which is the outer row the join is matching
+ * (ExecScan returns the row it stored in its scan slot), unless that side
+ * has none (before its first row, after its last, a NULL key) or an
+ * EvalPlanQual recheck runs (its rows come from elsewhere).
+ */
+static bool
+OuterKeyBound(void *arg, int64 *bound)
+{
+	ColstoreScanState *state = (ColstoreScanState *) arg;
+	TupleTableSlot *outer = state->skip_outer->css.ss.ss_ScanTupleSlot;
+	Datum		key;
+	bool		isnull;
+
+	/* an EvalPlanQual recheck hands the join substituted rows instead */
+	if (TupIsNull(outer) || state->css.ss.ps.state->es_epq_active != NULL)
+		return false;
+	key = slot_getattr(outer, state->skip_outer->order->attno, &isnull);
+	if (isnull)
+		return false;
+	*bound = SignedIntegerDatum(state->skip_type, key);
+	return true;
+}
+
 /* Narrow a freshly begun table scan to the plan's columns, keys and filter. */
 static void
 ConfigureScan(ColstoreScanState *state)
@@ -307,6 +337,48 @@ ConfigureScan(ColstoreScanState *state)
 						  ChunkPrunerRefutes, state->pruner);
 	if (state->row_filter != NULL || state->join_filters != NIL || state->distinct != NULL)
 		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
+	if (state->skip_outer != NULL)
+		ColstoreScanSetSkipBelow(scan, state->order->attno - 1, state->skip_type,
+								 OuterKeyBound, state);
+}
+
+/*
+ * ColstoreScanSkipBelowOuter
+ *		Make inner, the inner side of a merge join whose outer side is outer,
+ *		skip the rows whose key is below the key of the outer row the join is
+ *		matching; both are ColstoreScans ordered by their key, of type type
+ *		(one TypeHasSignedIntegerOrder accepts), which the join's first merge
+ *		clause equates in ascending order.  Only for joins that discard
+ *		such inner rows: inner, left, semi and anti joins, which return no
+ *		inner row without its outer match (key_range_exec.c checks all
+ *		this).  Called after ExecutorStart, before the scans began.
+ */
+void
+ColstoreScanSkipBelowOuter(PlanState *inner, PlanState *outer, Oid type)
+{
+	ColstoreScanState *state = (ColstoreScanState *) inner;
+
+	Assert(IsColstoreScanState(inner) && IsColstoreScanState(outer));
+	Assert(ColstoreScanOrderAttno(inner) != InvalidAttrNumber &&
+		   ColstoreScanOrderAttno(outer) != InvalidAttrNumber);
+	state->skip_outer = (ColstoreScanState *) outer;
+	state->skip_type = type;
+	if (state->css.ss.ss_currentScanDesc != NULL)
+		ConfigureScan(state);
+}
+
+/*
+ * ColstoreScanOrderAttno
+ *		The column (1-based) an ordered ColstoreScan returns its rows in
+ *		ascending order of, or InvalidAttrNumber.
+ */
+AttrNumber
+ColstoreScanOrderAttno(PlanState *ps)
+{
+	ColstoreScanState *state = (ColstoreScanState *) ps;
+
+	Assert(IsColstoreScanState(ps));
+	return state->order != NULL ? state->order->attno : InvalidAttrNumber;
 }
 
 /* Is ps a ColstoreScan's state (join_filter.c links hash joins to them)? */
@@ -519,6 +591,7 @@ ColstoreScan_InitializeDSMCustomScan(CustomScanState *node,
 	pg_atomic_init_u64(&shared->chunks_read, 0);
 	pg_atomic_init_u64(&shared->chunks_skipped, 0);
 	pg_atomic_init_u64(&shared->rows_filtered, 0);
+	pg_atomic_init_u64(&shared->rows_skipped, 0);
 	pg_atomic_init_u64(&shared->rows_join_filtered, 0);
 	pg_atomic_init_u64(&shared->rows_distinct_removed, 0);
 	table_parallelscan_initialize(node->ss.ss_currentRelation,
@@ -567,6 +640,7 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 			pg_atomic_fetch_add_u64(&state->shared->chunks_read, mine.chunks_read);
 			pg_atomic_fetch_add_u64(&state->shared->chunks_skipped, mine.chunks_skipped);
 			pg_atomic_fetch_add_u64(&state->shared->rows_filtered, mine.rows_filtered);
+			pg_atomic_fetch_add_u64(&state->shared->rows_skipped, mine.rows_skipped);
 		}
 		foreach(lc, state->join_filters)
 			pg_atomic_fetch_add_u64(&state->shared->rows_join_filtered,
@@ -582,6 +656,7 @@ ColstoreScan_ShutdownCustomScan(CustomScanState *node)
 	state->workers.chunks_read += pg_atomic_read_u64(&state->shared->chunks_read);
 	state->workers.chunks_skipped += pg_atomic_read_u64(&state->shared->chunks_skipped);
 	state->workers.rows_filtered += pg_atomic_read_u64(&state->shared->rows_filtered);
+	state->workers.rows_skipped += pg_atomic_read_u64(&state->shared->rows_skipped);
 	state->workers_join_filtered += pg_atomic_read_u64(&state->shared->rows_join_filtered);
 	state->workers_distinct_removed += pg_atomic_read_u64(&state->shared->rows_distinct_removed);
 	state->shared = NULL;
@@ -709,6 +784,8 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		ColstoreScanExplainCounters(&total, es);
 		if (state->filter_clauses != NIL)
 			ExplainRowsRemoved(state, "Batch Filter", (double) total.rows_filtered, es);
+		if (state->skip_outer != NULL)
+			ExplainRowsRemoved(state, "Merge Skip", (double) total.rows_skipped, es);
 		if (state->join_filters != NIL)
 		{
 			double		removed = (double) state->workers_join_filtered;

@@ -60,6 +60,8 @@ extern const CustomScanMethods *ColstoreScanPlanMethods(void);
 extern bool IsColstoreScanState(PlanState *ps);
 extern void ColstoreScanSetJoinFilter(PlanState *ps, struct JoinFilter *filter);
 extern void ColstoreScanSetDistinct(PlanState *ps);
+extern void ColstoreScanSkipBelowOuter(PlanState *inner, PlanState *outer, Oid type);
+extern AttrNumber ColstoreScanOrderAttno(PlanState *ps);
 extern void ColstoreScanExecInit(void);
 extern void ColstoreExplainClauses(const char *label, List *clauses,
 								   CustomScanState *node, List *ancestors,

@@ -22,7 +22,8 @@
  * whose outer child is a ColstoreScan, a JoinFilter naming the join and
  * the scan columns of its hash keys is given to the scan.  (The same walk
  * links semi and anti joins to the scans that fill their hash tables:
- * semi_join_distinct.c.)  A join that runs
+ * semi_join_distinct.c, and merge joins' inner scans to their outer ones:
+ * merge_skip.c.)  A join that runs
  * once in the execution (every node above it rescans its children only when
  * rescanned itself, and nothing rescans the plan: no cursor, no initPlan or
  * SubPlan, no nested loop inner side, ...; ChildRunsOnce) builds its table
@@ -67,6 +68,7 @@
 #include "cscan/cscan_exec.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
+#include "cscan/merge_skip.h"
 #include "cscan/semi_join_distinct.h"
 #include "tableam/scan_engine.h"
 
@@ -482,11 +484,12 @@ LinkJoins(PlanState *ps, bool runs_once)
 {
 	LinkContext ctx;
 
-	if (IsA(ps, HashJoinState))
+	if (IsA(ps, HashJoinState) && colstore_enable_join_filter)
 	{
 		LinkJoin((HashJoinState *) ps, runs_once);
 		SemiJoinDistinctLink((HashJoinState *) ps);
 	}
+	MergeSkipLink(ps);
 	ctx.parent = ps;
 	ctx.parent_runs_once = runs_once;
 	(void) planstate_tree_walker(ps, LinkJoinsWalker, &ctx);
@@ -510,7 +513,8 @@ JoinFilterExecutorStart(QueryDesc *queryDesc, int eflags)
 		prev_ExecutorStart_hook(queryDesc, eflags);
 	else
 		standard_ExecutorStart(queryDesc, eflags);
-	if (colstore_enable_join_filter && queryDesc->planstate != NULL)
+	if ((colstore_enable_join_filter || colstore_enable_merge_skip) &&
+		queryDesc->planstate != NULL)
 	{
 		MemoryContext oldcxt = MemoryContextSwitchTo(queryDesc->estate->es_query_cxt);
 

@@ -54,6 +54,12 @@ typedef bool (*ColstoreChunkFilter) (void *arg, const struct RowGroupHeader *h,
 typedef void (*ColstoreRowFilter) (void *arg, TableScanDesc scan, int nrows,
 								   bool *selected);
 
+/*
+ * Sets *bound to the least key the caller wants next and returns true, or
+ * returns false if it wants every row (ColstoreScanSetSkipBelow).
+ */
+typedef bool (*ColstoreKeyBound) (void *arg, int64 *bound);
+
 /* Where a serial forward scan stands (ColstoreScanGetPosition). */
 typedef struct ColstoreScanPosition
 {
@@ -71,6 +77,7 @@ typedef struct ColstoreScanCounters
 	uint64		chunks_read;
 	uint64		chunks_skipped;
 	uint64		rows_filtered;	/* removed by the row filter */
+	uint64		rows_skipped;	/* below the skip bound */
 } ColstoreScanCounters;
 
 /* scan_engine.c: the scan's life, and rows as index builds see them */
@@ -91,6 +98,8 @@ extern void ColstoreScanConfigure(TableScanDesc scan, const bool *needed,
 								  void *filter_arg);
 extern void ColstoreScanSetRowFilter(TableScanDesc scan,
 									 ColstoreRowFilter filter, void *arg);
+extern void ColstoreScanSetSkipBelow(TableScanDesc scan, int att, Oid type,
+									 ColstoreKeyBound bound, void *arg);
 extern void ColstoreScanAddCounters(TableScanDesc scan,
 									ColstoreScanCounters *counters);
 extern bool ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno);

@@ -120,6 +120,10 @@ typedef struct ColstoreScanDescData
 	ColstoreRowFilter row_filter;	/* ColstoreScanSetRowFilter, or NULL */
 	void	   *row_filter_arg;
 	bool	   *row_selected;	/* [chunk_rows]: rows the filter kept, or NULL */
+	ColstoreKeyBound skip_bound;	/* ColstoreScanSetSkipBelow, or NULL */
+	void	   *skip_arg;
+	int			skip_att;		/* its column (0-based) and type */
+	Oid			skip_type;
 	bool		group_has_reads;	/* a chunk of cur_group was selected */
 	ColstoreScanCounters counters;
 	/* row number range of index_build_range_scan, [range_start, range_end) */

@@ -36,6 +36,7 @@
 #include "storage/chunk_cache.h"
 #include "storage/chunk_order.h"
 #include "storage/delta_heap.h"
+#include "storage/integer_order.h"
 #include "tableam/scan_engine.h"
 #include "tableam/scan_engine_internal.h"
 
@@ -134,6 +135,15 @@ NextSelectedRow(ColstoreScanDesc s, int pos)
 		return pos;
 	next = memchr(s->row_selected + pos, true, s->chunk_rows - pos);
 	return next != NULL ? (int) (next - s->row_selected) : s->chunk_rows;
+}
+
+/* Is column skip_att of row pos of the current chunk below bound? */
+static inline bool
+RowBelowBound(ColstoreScanDesc s, int pos, int64 bound)
+{
+	ScanDecodeColumn(s, s->skip_att);
+	return !s->isnull[s->skip_att][pos] &&
+		SignedIntegerDatum(s->skip_type, s->values[s->skip_att][pos]) < bound;
 }
 
 /*
@@ -309,9 +319,12 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 						TupleTableSlot *slot)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	int64		bound = 0;
+	bool		skipping;
 
 	if (direction == BackwardScanDirection)
 		return ScanBackward(s, slot);
+	skipping = s->skip_bound != NULL && s->skip_bound(s->skip_arg, &bound);
 	for (;;)
 	{
 		if (s->cur_chunk >= 0 && s->chunk_pos < s->chunk_rows)
@@ -326,6 +339,12 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 			}
 			if (RowSkipped(s, s->chunk_pos))
 			{
+				s->chunk_pos = NextSelectedRow(s, s->chunk_pos + 1);
+				continue;
+			}
+			if (skipping && RowBelowBound(s, s->chunk_pos, bound))
+			{
+				s->counters.rows_skipped++;
 				s->chunk_pos = NextSelectedRow(s, s->chunk_pos + 1);
 				continue;
 			}
@@ -393,6 +412,31 @@ ColstoreScanSetRowFilter(TableScanDesc scan, ColstoreRowFilter filter, void *arg
 }
 
 /*
+ * ColstoreScanSetSkipBelow
+ *		Let a forward row-by-row scan skip rows the caller no longer wants:
+ *		at each ColstoreScanGetNextSlot, bound(arg, &b) says whether it
+ *		wants only rows whose column att (0-based, of a type
+ *		TypeHasSignedIntegerOrder accepts) is at least b; rows below are
+ *		skipped before they become tuples, and counted
+ *		(ColstoreScanAddCounters).  NULL values are never skipped.  The
+ *		caller answers for it that it would discard every skipped row: a
+ *		merge join's inner side below its current outer key
+ *		(key_range_exec.c).  bound NULL turns it off.
+ */
+void
+ColstoreScanSetSkipBelow(TableScanDesc scan, int att, Oid type,
+						 ColstoreKeyBound bound, void *arg)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	Assert(bound == NULL || TypeHasSignedIntegerOrder(type));
+	s->skip_bound = bound;
+	s->skip_arg = arg;
+	s->skip_att = att;
+	s->skip_type = type;
+}
+
+/*
  * ColstoreScanSetRowRange
  *		Limit a sequential scan to row numbers [start, end), as
  *		index_build_range_scan needs for BRIN summarisation.
@@ -412,6 +456,7 @@ ColstoreScanAddCounters(TableScanDesc scan, ColstoreScanCounters *counters)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
+	counters->rows_skipped += s->counters.rows_skipped;
 	counters->groups_read += s->counters.groups_read;
 	counters->groups_skipped += s->counters.groups_skipped;
 	counters->chunks_read += s->counters.chunks_read;

@@ -232,5 +232,60 @@ SELECT q, same_as_heap(q), s.* FROM (VALUES
 DROP TABLE semi_cached, anti_cached;
 DROP FUNCTION semi_vs_heap(text);
 
+-- Merge skip: the merge join's inner scan skips the rows below the key of
+-- the outer row it is matching before they become tuples (inner, left,
+-- semi and anti joins).  ks's rows with w = 0 are sparse (every 97th id,
+-- even ones twice), so most of kt's and kt2's rows (kr's and kr2's, in
+-- order) go; EXPLAIN ANALYZE counts them (without workers the leader runs
+-- every range, so the counts are all its own).
+CREATE TABLE ks (id bigint, w int) USING colstore WITH (row_group_size = 5000, chunk_size = 1000);
+INSERT INTO ks SELECT i, CASE WHEN i % 97 = 3 THEN 0 ELSE 1 + i % 5 END
+	FROM generate_series(1, 20000) i,
+		 generate_series(1, CASE WHEN i % 2 = 0 THEN 2 ELSE 1 END) r;
+CREATE TABLE kt USING colstore WITH (row_group_size = 5000, chunk_size = 1000)
+	AS SELECT * FROM krh ORDER BY id;
+CREATE TABLE kt2 USING colstore WITH (row_group_size = 5000, chunk_size = 1000)
+	AS SELECT * FROM kr2h WHERE id IS NOT NULL ORDER BY id;
+ANALYZE ks, kt, kt2;
+CREATE TABLE ksh USING heap AS SELECT * FROM ks;
+CREATE TABLE kth USING heap AS SELECT * FROM kt;
+CREATE TABLE kt2h USING heap AS SELECT * FROM kt2;
+-- q's rows equal those of q over the heap twins
+CREATE FUNCTION same_as_twins(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	h text := regexp_replace(q, '\m(ks|kt2|kt)\M', '\1h', 'g');
+	result boolean;
+BEGIN
+	EXECUTE format('SELECT NOT EXISTS ((%s) EXCEPT ALL (%s)) AND NOT EXISTS ((%s) EXCEPT ALL (%s))',
+				   q, h, h, q)
+		INTO result;
+	RETURN result;
+END $$;
+-- the rows EXPLAIN ANALYZE says the merge skip removed, over every loop
+CREATE FUNCTION merge_skipped(q text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+	plan jsonb;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ' || q INTO plan;
+	RETURN coalesce((SELECT sum((n #>> '{}')::numeric)
+					 FROM jsonb_path_query(plan, 'strict $.**."Rows Removed by Merge Skip"') n), 0);
+END $$;
+SET max_parallel_workers = 0;
+EXPLAIN (COSTS OFF) SELECT ks.id FROM ks WHERE ks.w = 0 AND EXISTS (SELECT 1 FROM kt WHERE kt.id = ks.id);
+SELECT q, same_as_twins(q), merge_skipped(q) > 0 AS skipped FROM (VALUES
+	('SELECT ks.id FROM ks WHERE ks.w = 0 AND EXISTS (SELECT 1 FROM kt WHERE kt.id = ks.id)'),
+	('SELECT ks.id FROM ks WHERE ks.w = 0 AND NOT EXISTS (SELECT 1 FROM kt2 WHERE kt2.id = ks.id)'),
+	('SELECT ks.id, kt.g FROM ks JOIN kt ON kt.id = ks.id WHERE ks.w = 0'),
+	('SELECT ks.id, kt2.v FROM ks LEFT JOIN kt2 ON kt2.id = ks.id WHERE ks.w = 0'),
+	('SELECT ks.id, ks.w FROM ks WHERE EXISTS (SELECT 1 FROM kt WHERE kt.id = ks.id AND kt.g % 7 = 1)'),
+	('SELECT kt.id, kt.g FROM kt WHERE kt.id IN (SELECT ks.id FROM ks WHERE ks.w = 0)')) v(q);
+-- the counts are what the plans must return
+SELECT count(*) FROM ks WHERE ks.w = 0 AND EXISTS (SELECT 1 FROM kt WHERE kt.id = ks.id);
+SELECT count(*) FROM ks WHERE ks.w = 0 AND NOT EXISTS (SELECT 1 FROM kt2 WHERE kt2.id = ks.id);
+SELECT count(*) FROM ks JOIN kt ON kt.id = ks.id WHERE ks.w = 0;
+RESET max_parallel_workers;
+DROP TABLE ks, kt, kt2, ksh, kth, kt2h;
+DROP FUNCTION same_as_twins(text), merge_skipped(text);
+
 DROP TABLE kr, kr2, kd, ktx, ktm, krh, kr2h, kdh, ktmh, cross_result;
 DROP FUNCTION same_as_heap(text);
