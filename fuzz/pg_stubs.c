@@ -644,3 +644,11 @@ smgrsetowner(SMgrRelation *owner, SMgrRelation reln)
 {
 	NOT_EXPECTED("smgrsetowner");
 }
+
+/* metapage.c's ColstoreWriterLockHeld, for assertions of the writers */
+bool
+LockHeldByMe(const LOCKTAG *locktag, LOCKMODE lockmode)
+{
+	NOT_EXPECTED("LockHeldByMe");
+	return false;
+}
