@@ -20,7 +20,7 @@
  *	  transaction) whose stamp precedes OldestXmin can no longer be read by
  *	  anyone.  It is marked FREED first (a crash after that leaks its pages,
  *	  never reuses pages still referenced), then:
- *	  - its copies' LP_DEAD items become LP_UNUSED (XLOG_HEAP2_VACUUM);
+ *	  - its copies' LP_DEAD items become LP_UNUSED (XLOG_COLSTORE_PRUNE);
  *	  - the stream pages only it used and its promotion map pages become
  *	    empty heap pages (a full-page generic WAL record each) and go to the
  *	    free space map, where heap_insert and heap_update (UPDATE versions,
