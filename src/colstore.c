@@ -22,10 +22,12 @@
 #include "cscan/cscan_exec.h"
 #include "cscan/cscan_path.h"
 #include "cscan/decorrelate.h"
+#include "cscan/eager_aggregate.h"
 #include "cscan/index_scan.h"
 #include "cscan/join_filter.h"
 #include "cscan/key_range_join.h"
 #include "cscan/merge_skip.h"
+#include "cscan/query_alternatives.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/chunk_cache.h"
@@ -53,6 +55,7 @@ _PG_init(void)
 	MergeSkipDefineSettings();
 	KeyRangeJoinPathDefineSettings();
 	DecorrelateDefineSettings();
+	EagerAggregateDefineSettings();
 	DeltaInsertDefineSettings();
 	CompactionWorkerDefineSettings();
 	MarkGUCPrefixReserved("colstore");
@@ -68,7 +71,7 @@ _PG_init(void)
 	ColstoreIndexScanExecInit();
 	ColstoreIndexScanPathInit();
 	JoinFilterInit();
-	DecorrelateInit();
+	QueryAlternativesInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
 	StatementHooksInstall();

@@ -322,4 +322,32 @@ CollationIsC(Oid coll)
 #include "commands/explain_state.h"
 #endif
 
+/*
+ * 16 marks each Var with the outer joins that can null it (varnullingrels);
+ * a query rewrite that moves a column below or above an outer join says so.
+ */
+#if PG_VERSION_NUM >= 160000
+#define SetVarNulledBy(var, rti)	((var)->varnullingrels = bms_make_singleton(rti))
+#define RemoveNulledBy(node, rti) \
+	remove_nulling_relids((node), bms_make_singleton(rti), NULL)
+#else
+#define SetVarNulledBy(var, rti)	((void) 0)
+#define RemoveNulledBy(node, rti)	(node)
+#endif
+
+/* 16 keeps a query's relation permissions apart from its range table. */
+#define PG_HAS_RTEPERMINFOS			(PG_VERSION_NUM >= 160000)
+
+/*
+ * 18 represents the grouped expressions of a query's target list and
+ * HAVING as Vars of an RTE_GROUP entry (hasGroupRTE); a rewrite that
+ * removes the grouping puts the expressions back and the entry away.
+ */
+#define PG_HAS_GROUP_RTE			(PG_VERSION_NUM >= 180000)
+#if PG_VERSION_NUM >= 180000
+#define FlattenGroupVars(query, node)	flatten_group_exprs(NULL, (query), (node))
+#else
+#define FlattenGroupVars(query, node)	(node)
+#endif
+
 #endif							/* COLSTORE_PG_COMPAT_H */

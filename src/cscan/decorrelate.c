@@ -42,10 +42,12 @@
  *	  aggregates stays in the outer condition, evaluated only for joined
  *	  rows, as the original evaluated it.
  *
- * The planner hook plans the query as written and as rewritten and keeps
- * the cheaper plan (the correlated SubPlan's cost is its per-row cost
- * times the outer rows), so a subquery that an index makes cheap per row
- * keeps its plan.  colstore.enable_decorrelation turns the rewrite off.
+ * The planner hook (query_alternatives.c) plans the query as written and
+ * as rewritten and keeps the cheaper plan (the correlated SubPlan's cost
+ * is its per-row cost times the outer rows), so a subquery that an index
+ * makes cheap per row keeps its plan.  What the rewrite may evaluate that
+ * the original did not is checked by rewrite_safety.c.
+ * colstore.enable_decorrelation turns the rewrite off.
  *
  * IDENTIFICATION
  *	  src/cscan/decorrelate.c
@@ -74,11 +76,10 @@
 #include "utils/typcache.h"
 
 #include "cscan/decorrelate.h"
+#include "cscan/rewrite_safety.h"
 #include "tableam/am_handler.h"
 
 bool		colstore_enable_decorrelation = true;
-
-static planner_hook_type prev_planner_hook = NULL;
 
 /* One correlation: inner column = outer column. */
 typedef struct Correlation
@@ -98,89 +99,6 @@ typedef struct SubqueryShape
 
 /* ---- checks ---- */
 
-/* Is the aggregate one whose value over no rows is NULL and exact? */
-static bool
-AggregateAllowed(Aggref *agg)
-{
-	char	   *name;
-	Oid			argtype;
-
-	if (agg->agglevelsup != 0 || agg->aggdistinct != NIL || agg->aggorder != NIL ||
-		agg->aggfilter != NULL || agg->aggstar || agg->aggkind != AGGKIND_NORMAL ||
-		list_length(agg->args) != 1 ||
-		get_func_namespace(agg->aggfnoid) != PG_CATALOG_NAMESPACE)
-		return false;
-	name = get_func_name(agg->aggfnoid);
-	argtype = exprType((Node *) ((TargetEntry *) linitial(agg->args))->expr);
-	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
-		return true;
-	if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
-		return argtype == INT2OID || argtype == INT4OID || argtype == INT8OID ||
-			argtype == NUMERICOID;
-	return false;
-}
-
-/* Does node contain a Var of any level (or an Aggref)? */
-static bool
-ContainsColumns(Node *node)
-{
-	return contain_var_clause(node) || checkExprHasSubLink(node) ||
-		contain_vars_of_level(node, 1) || contain_aggs_of_level(node, 0);
-}
-
-/*
- * Can evaluating node on rows the original never visited raise an error
- * the original would not have?  Every function applied to columns must be
- * leakproof; subexpressions without columns are constants of the query.
- */
-static bool
-SafeOnAnyRow(Node *node, void *context)
-{
-	Oid			funcid = InvalidOid;
-	Oid			opno = InvalidOid;
-
-	if (node == NULL || !ContainsColumns(node))
-		return false;
-	switch (nodeTag(node))
-	{
-		case T_Var:
-		case T_TargetEntry:
-		case T_RelabelType:
-		case T_BoolExpr:
-		case T_NullTest:
-		case T_BooleanTest:
-		case T_List:
-			return expression_tree_walker(node, SafeOnAnyRow, context);
-		case T_OpExpr:
-		case T_DistinctExpr:
-		case T_NullIfExpr:
-			set_opfuncid((OpExpr *) node);
-			funcid = ((OpExpr *) node)->opfuncid;
-			opno = ((OpExpr *) node)->opno;
-			break;
-		case T_ScalarArrayOpExpr:
-			set_sa_opfuncid((ScalarArrayOpExpr *) node);
-			funcid = ((ScalarArrayOpExpr *) node)->opfuncid;
-			opno = ((ScalarArrayOpExpr *) node)->opno;
-			break;
-		case T_FuncExpr:
-			funcid = ((FuncExpr *) node)->funcid;
-			break;
-		default:
-			return true;
-	}
-
-	/*
-	 * A btree comparison cannot fail on any value of its types (indexes
-	 * compare every value with it), even where it is not marked leakproof
-	 * (numeric_lt, date_lt_timestamp).
-	 */
-	if (!get_func_leakproof(funcid) &&
-		!(OidIsValid(opno) && OperatorIsBtreeComparison(opno)))
-		return true;
-	return expression_tree_walker(node, SafeOnAnyRow, context);
-}
-
 /* Collect the Aggrefs of the target; false if one is not allowed. */
 static bool
 CollectAggregates(Node *node, void *context)
@@ -193,8 +111,8 @@ CollectAggregates(Node *node, void *context)
 	{
 		Aggref	   *agg = (Aggref *) node;
 
-		if (!AggregateAllowed(agg) ||
-			SafeOnAnyRow((Node *) agg->args, NULL))
+		if (!RewriteAggregateExact(agg) ||
+			RewriteUnsafeOnAnyRow((Node *) agg->args))
 			return true;
 		if (!list_member(*aggrefs, agg))
 			*aggrefs = lappend(*aggrefs, agg);
@@ -353,7 +271,7 @@ SubqueryRewritable(Query *s, SubqueryShape *shape)
 			*c = corr;
 			shape->correlations = lappend(shape->correlations, c);
 		}
-		else if (contain_vars_of_level(clause, 1) || SafeOnAnyRow(clause, NULL))
+		else if (contain_vars_of_level(clause, 1) || RewriteUnsafeOnAnyRow(clause))
 			return false;
 		else
 			shape->local_quals = lappend(shape->local_quals, clause);
@@ -471,8 +389,12 @@ RewriteSubLink(Query *q, SubLink *sublink, List **quals)
 							 rti, list_length(shape.correlations));
 }
 
-/* Rewrite the sublinks of q's top-level conditions that qualify. */
-static bool
+/*
+ * DecorrelateLevel
+ *		Rewrite the sublinks of q's top-level conditions that qualify (file
+ *		header); inner query levels are the caller's.  True if q changed.
+ */
+bool
 DecorrelateLevel(Query *q)
 {
 	List	   *conds;
@@ -480,7 +402,8 @@ DecorrelateLevel(Query *q)
 	bool		changed = false;
 	ListCell   *lc;
 
-	if (q->commandType != CMD_SELECT || q->setOperations != NULL ||
+	if (!colstore_enable_decorrelation ||
+		q->commandType != CMD_SELECT || q->setOperations != NULL ||
 		q->jointree == NULL || q->jointree->quals == NULL || !q->hasSubLinks)
 		return false;
 	conds = make_ands_implicit((Expr *) q->jointree->quals);
@@ -515,78 +438,6 @@ DecorrelateLevel(Query *q)
 	if (changed)
 		q->jointree->quals = (Node *) make_ands_explicit(list_concat(conds, extra));
 	return changed;
-}
-
-static bool DecorrelateWalker(Node *node, void *context);
-
-/* Rewrite every level of the query tree, inner levels first. */
-static bool
-DecorrelateQueryTree(Query *query)
-{
-	bool		changed = false;
-
-	query_tree_walker(query, DecorrelateWalker, (void *) &changed, 0);
-	changed |= DecorrelateLevel(query);
-	return changed;
-}
-
-static bool
-DecorrelateWalker(Node *node, void *context)
-{
-	bool	   *changed = (bool *) context;
-
-	if (node == NULL)
-		return false;
-	if (IsA(node, Query))
-	{
-		*changed |= DecorrelateQueryTree((Query *) node);
-		return false;
-	}
-	return expression_tree_walker(node, DecorrelateWalker, context);
-}
-
-static PlannedStmt *
-NextPlanner(Query *parse, const char *query_string, int cursorOptions,
-			ParamListInfo boundParams)
-{
-	if (prev_planner_hook)
-		return prev_planner_hook(parse, query_string, cursorOptions, boundParams);
-	return standard_planner(parse, query_string, cursorOptions, boundParams);
-}
-
-/*
- * planner_hook: plan the query as written and, if a subquery could be
- * rewritten, as rewritten, and keep the cheaper plan.
- */
-static PlannedStmt *
-DecorrelatePlanner(Query *parse, const char *query_string, int cursorOptions,
-				   ParamListInfo boundParams)
-{
-	Query	   *rewritten = NULL;
-	PlannedStmt *plain;
-	PlannedStmt *alternative;
-
-	if (colstore_enable_decorrelation && parse->commandType == CMD_SELECT &&
-		parse->hasSubLinks)
-	{
-		rewritten = copyObject(parse);
-		if (!DecorrelateQueryTree(rewritten))
-			rewritten = NULL;
-	}
-	plain = NextPlanner(parse, query_string, cursorOptions, boundParams);
-	if (rewritten == NULL)
-		return plain;
-	alternative = NextPlanner(rewritten, query_string, cursorOptions, boundParams);
-	return alternative->planTree->total_cost < plain->planTree->total_cost ?
-		alternative : plain;
-}
-
-/* Install the planner hook; called from _PG_init. */
-void
-DecorrelateInit(void)
-{
-	prev_planner_hook = planner_hook;
-	planner_hook = DecorrelatePlanner;
 }
 
 /* Define colstore.enable_decorrelation (from _PG_init). */

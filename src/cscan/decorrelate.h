@@ -11,10 +11,12 @@
 #ifndef DECORRELATE_H
 #define DECORRELATE_H
 
+#include "nodes/parsenodes.h"
+
 /* colstore.enable_decorrelation */
 extern bool colstore_enable_decorrelation;
 
-extern void DecorrelateInit(void);
+extern bool DecorrelateLevel(Query *q);
 extern void DecorrelateDefineSettings(void);
 
 #endif							/* DECORRELATE_H */
