@@ -8,7 +8,8 @@
  * operators (nodeIndexscan.c: the scan keys and run-time keys built by
  * ExecIndexBuildScanKeys, evaluated again on each rescan, the index read
  * with index_getnext_tid, lossy matches rechecked against the original
- * quals), but fetches each row with RowFetchColumns, decoding only the
+ * quals), but fetches each row with RowFetchIndexed (which follows a heap
+ * page's HOT chain from the entry's TID), decoding only the
  * columns its target list, quals and recheck reference (all of them for a
  * whole-row reference; the recheck's columns only for the entries the index
  * AM says need one) instead of the whole row.  Per fetched row it does
@@ -198,8 +199,10 @@ FetchRow(ColstoreIndexScanState *state, IndexScanDesc scan, TupleTableSlot *slot
 
 	if (!ItemPointerToRowNumber(&scan->xs_heaptid, &rownum))
 		return false;
-	result = RowFetchColumns(rel, rownum, scan->xs_snapshot, slot,
-							 scan->xs_recheck ? state->recheck_needed : state->needed);
+	/* the executor's MVCC snapshot sees at most one member of a HOT chain */
+	result = RowFetchIndexed(rel, rownum, scan->xs_snapshot, slot,
+							 scan->xs_recheck ? state->recheck_needed : state->needed,
+							 true);
 	if (!scan->xactStartedInRecovery)
 		scan->kill_prior_tuple = (result == ROW_DEAD);
 	if (result != ROW_VISIBLE)

@@ -42,6 +42,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/hot_chain.h"
 #include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
@@ -53,6 +54,11 @@
 #include "storage/row_slot.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/write_buffer.h"
+
+static RowFetchState FetchRowOrChain(Relation rel, uint64 rownum,
+									 Snapshot snapshot, TupleTableSlot *slot,
+									 const bool *needed, bool chain,
+									 bool first_call);
 
 /* Scratch memory of one fetch, reset by the next. */
 static MemoryContext FetchContext = NULL;
@@ -117,26 +123,39 @@ StoreHeapVersion(Relation rel, HeapTuple tuple, TupleTableSlot *slot)
 	slot->tts_tableOid = RelationGetRelid(rel);
 }
 
-/* A row of a delta page: a heap tuple, not a promoted copy. */
+/*
+ * A row of a delta page: a heap tuple, not a promoted copy.  For an index
+ * entry's row (chain), the member of the HOT chain that starts there that
+ * snapshot sees (mvcc/hot_chain.c), after the one at rownum if !first_call;
+ * its own TID goes into the slot.
+ */
 static RowFetchState
 FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
-		   Snapshot snapshot, TupleTableSlot *slot)
+		   Snapshot snapshot, TupleTableSlot *slot, bool chain, bool first_call)
 {
 	ItemPointerData phys;
 	HeapTuple	tuple = NULL;
 	bool		dead;
 
 	DeltaPageItemOfRow(page, rownum, &phys);
-	if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL, &dead))
-		return dead ? ROW_DEAD : ROW_INVISIBLE;
-	if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
+	if (chain)
 	{
-		heap_freetuple(tuple);
-		return ROW_NOT_FOUND;
+		if (!HotChainSearch(rel, &phys, snapshot, first_call, &tuple, &dead))
+			return dead ? ROW_DEAD : ROW_INVISIBLE;
+	}
+	else
+	{
+		if (!HeapVersionVisible(rel, &phys, snapshot, &tuple, NULL, &dead))
+			return dead ? ROW_DEAD : ROW_INVISIBLE;
+		if (HeapTupleHeaderIsPromotedCopy(tuple->t_data))
+		{
+			heap_freetuple(tuple);
+			return ROW_NOT_FOUND;
+		}
 	}
 	StoreHeapVersion(rel, tuple, slot);
 	heap_freetuple(tuple);
-	RowNumberToItemPointer(rownum, &slot->tts_tid);
+	DeltaPageRowOfItem(page, ItemPointerGetOffsetNumber(&phys), &slot->tts_tid);
 	return ROW_VISIBLE;
 }
 
@@ -233,6 +252,35 @@ RowFetchState
 RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 				TupleTableSlot *slot, const bool *needed)
 {
+	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, false, true);
+}
+
+/*
+ * RowFetchIndexed
+ *		RowFetchColumns for the row an index entry names: on a heap page,
+ *		that is where a HOT chain starts, and the slot gets the member
+ *		snapshot sees, with its own TID in slot->tts_tid.  With first_call
+ *		false, rownum is the member returned last and the next member the
+ *		snapshot sees is looked for (non-MVCC snapshots may see several);
+ *		other rows have no next member.  ROW_DEAD: every member is dead to
+ *		everyone.
+ */
+RowFetchState
+RowFetchIndexed(Relation rel, uint64 rownum, Snapshot snapshot,
+				TupleTableSlot *slot, const bool *needed, bool first_call)
+{
+	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, true, first_call);
+}
+
+/*
+ * The fetch of RowFetchColumns (chain false) or RowFetchIndexed (chain
+ * true).
+ */
+static RowFetchState
+FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
+				TupleTableSlot *slot, const bool *needed, bool chain,
+				bool first_call)
+{
 	ColstoreDirectory *dir;
 	RowGroupDirEntry entry;
 	const RowGroupHeader *h;
@@ -257,6 +305,16 @@ RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 		snapshot->xmin = snapshot->xmax = InvalidTransactionId;
 		snapshot->speculativeToken = 0;
 	}
+	if (!first_call)
+	{
+		/* only a heap page's chain has more members */
+		dir = DirectoryGet(rel);
+		index = DirectoryFindDeltaPage(dir, rownum);
+		if (index < 0)
+			return ROW_NOT_FOUND;
+		entry = dir->entries[index];
+		return FetchDelta(rel, &entry, rownum, snapshot, slot, true, false);
+	}
 	if (WriteBufferFetch(rel, rownum, snapshot, slot, &buffered))
 		return ROW_VISIBLE;
 	if (buffered)
@@ -268,7 +326,7 @@ RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 		return result;
 	entry = dir->entries[index];
 	if (delta)
-		return FetchDelta(rel, &entry, rownum, snapshot, slot);
+		return FetchDelta(rel, &entry, rownum, snapshot, slot, chain, true);
 	if (!RowGroupIsVisible(&entry, snapshot))
 	{
 		if (IsMVCCSnapshot(snapshot))

@@ -31,6 +31,9 @@ extern RowFetchState RowFetch(Relation rel, uint64 rownum, Snapshot snapshot,
 							  TupleTableSlot *slot);
 extern RowFetchState RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 									 TupleTableSlot *slot, const bool *needed);
+extern RowFetchState RowFetchIndexed(Relation rel, uint64 rownum,
+									 Snapshot snapshot, TupleTableSlot *slot,
+									 const bool *needed, bool first_call);
 extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
 								  Snapshot snapshot, ItemPointer tid);
 

@@ -48,6 +48,7 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/chunk_cache.h"
+#include "storage/delta_chain.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/promotion_map.h"
@@ -351,10 +352,12 @@ LivenessForAll(HeapTuple tuple, Buffer buf, TransactionId oldest_xmin)
 }
 
 /*
- * Liveness of the heap version tuple (on the locked page buf) for snapshot;
- * snapshot NULL or SnapshotAny: for a scan that sees every version.
+ * VersionLiveness
+ *		Liveness of the heap version tuple (on the locked page buf) for
+ *		snapshot; snapshot NULL or SnapshotAny: for a scan that sees every
+ *		version, against oldest_xmin.  MVCC snapshots report SSI conflicts.
  */
-static RowLiveness
+RowLiveness
 VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf, Snapshot snapshot,
 				TransactionId oldest_xmin)
 {
@@ -461,6 +464,21 @@ HeapVersionExists(Relation rel, ItemPointer phys)
 }
 
 /*
+ * VersionSurelyDead
+ *		Is the heap version tuple (not a promoted copy) dead to every
+ *		snapshot, as heap's index fetch judges for kill_prior_tuple: its
+ *		inserter aborted, or its deleter committed before every snapshot?
+ */
+bool
+VersionSurelyDead(Relation rel, HeapTuple tuple)
+{
+	return !HeapTupleHeaderIsPromotedCopy(tuple->t_data) &&
+		!((tuple->t_data->t_infomask & HEAP_XMAX_COMMITTED) &&
+		  !TransactionIdIsNormal(HeapTupleHeaderGetRawXmax(tuple->t_data))) &&
+		HeapTupleIsSurelyDead(tuple, GlobalVisTestFor(rel));
+}
+
+/*
  * HeapVersionVisible
  *		Is the heap tuple at phys visible to snapshot?  A dirty snapshot's
  *		xmin/xmax are set as HeapTupleSatisfiesDirty does.  If copy is not
@@ -493,10 +511,7 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 		if (raw_xmax != NULL)
 			*raw_xmax = HeapTupleHeaderGetRawXmax(tuple.t_data);
 		if (!visible && surely_dead != NULL)
-			*surely_dead = !HeapTupleHeaderIsPromotedCopy(tuple.t_data) &&
-				!((tuple.t_data->t_infomask & HEAP_XMAX_COMMITTED) &&
-				  !TransactionIdIsNormal(HeapTupleHeaderGetRawXmax(tuple.t_data))) &&
-				HeapTupleIsSurelyDead(&tuple, GlobalVisTestFor(rel));
+			*surely_dead = VersionSurelyDead(rel, &tuple);
 	}
 	else if (surely_dead != NULL)
 		*surely_dead = HeapItemIsDead(buf, off);
@@ -566,24 +581,29 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
  * DeltaPageCollect
  *		Copy the rows of heap page blkno that snapshot sees (snapshot NULL or
  *		SnapshotAny: that are not dead to everyone, with their liveness)
- *		into tuples[] (palloc'd), their item numbers into offsets[], and
- *		their RowLiveness into liveness[] if not NULL; arrays have room for
+ *		into tuples[] (palloc'd), their item numbers into offsets[], the
+ *		items their HOT chains start at into starts[] (where their index
+ *		entries point, storage/delta_chain.c) if not NULL, and their
+ *		RowLiveness into liveness[] if not NULL; arrays have room for
  *		MaxHeapTuplesPerPage.  Promoted copies are not rows and are skipped.
  *		Returns the count.
  */
 int
 DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 				 TransactionId oldest_xmin, HeapTuple *tuples,
-				 OffsetNumber *offsets, uint8 *liveness)
+				 OffsetNumber *offsets, OffsetNumber *starts, uint8 *liveness)
 {
 	Buffer		buf;
 	OffsetNumber off;
 	OffsetNumber maxoff;
+	OffsetNumber chain_starts[MaxHeapTuplesPerPage + 1];
 	int			n = 0;
 
 	buf = ReadBuffer(rel, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
+	if (starts != NULL)
+		DeltaChainStarts(rel, buf, chain_starts);
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		HeapTupleData tuple;
@@ -597,6 +617,8 @@ DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 			continue;
 		tuples[n] = heap_copytuple(&tuple);
 		offsets[n] = off;
+		if (starts != NULL)
+			starts[n] = chain_starts[off];
 		if (liveness != NULL)
 			liveness[n] = (uint8) live;
 		n++;

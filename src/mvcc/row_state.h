@@ -48,6 +48,9 @@ extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
 extern void RowStatePromote(Relation rel, RowState *state);
 extern void RowStateForget(Oid relid);
 
+extern RowLiveness VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf,
+								   Snapshot snapshot, TransactionId oldest_xmin);
+extern bool VersionSurelyDead(Relation rel, HeapTuple tuple);
 extern bool HeapVersionExists(Relation rel, ItemPointer phys);
 extern void HeapTupleCheckShape(Relation rel, HeapTuple tuple, TupleDesc desc);
 extern bool HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
@@ -71,6 +74,7 @@ extern void RowStateForRewrite(Relation rel, ItemPointer tid,
 							   TransactionId oldest_xmin, RewriteVersion *v);
 extern int	DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 							 TransactionId oldest_xmin, HeapTuple *tuples,
-							 OffsetNumber *offsets, uint8 *liveness);
+							 OffsetNumber *offsets, OffsetNumber *starts,
+							 uint8 *liveness);
 
 #endif							/* ROW_STATE_H */

@@ -189,9 +189,13 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_prune))
 	{
 		xl_colstore_prune *xlrec = (xl_colstore_prune *) data;
+		uint16		nredirected = 0;
 
-		appendStringInfo(buf, "conflict xid %u; dead %u; unused %u",
-						 xlrec->conflict_xid, xlrec->ndead, xlrec->nunused);
+		if ((XLogRecGetInfo(record) & XLOG_COLSTORE_PRUNE_REDIRECTS) &&
+			XLogRecGetDataLen(record) >= sizeof(xl_colstore_prune) + sizeof(uint16))
+			memcpy(&nredirected, data + sizeof(xl_colstore_prune), sizeof(uint16));
+		appendStringInfo(buf, "conflict xid %u; redirected %u; dead %u; unused %u",
+						 xlrec->conflict_xid, nredirected, xlrec->ndead, xlrec->nunused);
 	}
 	else if (info == XLOG_COLSTORE_FREEZE &&
 			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_freeze))

@@ -23,11 +23,12 @@
  *	  by logical decoding: a move, or a change of colstore's own options
  *	  table, is not a change of user data (undecoded_delete.c).
  *	- XLOG_COLSTORE_PRUNE, XLOG_COLSTORE_FREEZE: VACUUM of the heap pages
- *	  inside a colstore relation (delta_vacuum.c), which treats every
- *	  version as indexed and so cannot use heap's records (their redo
- *	  asserts HOT invariants colstore does not keep, and their layout
- *	  changed in 16 and 17): items made dead or unused, tuples frozen
- *	  (delta_wal.c, delta_freeze.c).  Without the resource manager they
+ *	  inside a colstore relation (delta_vacuum.c), which makes removed
+ *	  heap-only versions LP_DEAD (tables from before HOT chains were kept
+ *	  have index entries on them) and so cannot use heap's records (their
+ *	  redo asserts HOT invariants colstore does not keep, and their layout
+ *	  changed in 16 and 17): items made redirects, dead or unused, tuples
+ *	  frozen (delta_wal.c, delta_freeze.c).  Without the resource manager they
  *	  are logged as full page images instead.
  *
  * The records need the resource manager registered in every process that
@@ -126,6 +127,13 @@ typedef struct xl_colstore_delete
  * then nunused offsets of LP_DEAD items made LP_UNUSED.  Standby queries
  * whose snapshots may see a version older than conflict_xid are cancelled
  * first (InvalidTransactionId: none).
+ *
+ * With XLOG_COLSTORE_PRUNE_REDIRECTS in the record's info bits (written
+ * since colstore keeps HOT chains), the main data goes on with a uint16
+ * count of redirects, and the block data starts with that many pairs of
+ * offsets (item, the item it now redirects to), applied before the dead
+ * items, as heap's prune record orders them.  Records without the bit
+ * carry no redirects, so WAL written before replays as it did.
  */
 typedef struct xl_colstore_prune
 {
@@ -133,6 +141,8 @@ typedef struct xl_colstore_prune
 	uint16		ndead;
 	uint16		nunused;
 } xl_colstore_prune;
+
+#define XLOG_COLSTORE_PRUNE_REDIRECTS	0x80
 
 /*
  * XLOG_COLSTORE_FREEZE: block 0 is a heap page, its data nplans

@@ -306,30 +306,26 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
  * DeltaHeapUpdate
  *		heap_update of the heap tuple at otid to newtup, registering the page
  *		the new version lands on if it succeeds and setting *newtid to the
- *		new version's colstore TID.
+ *		new version's colstore TID and *update_indexes to heap's answer:
+ *		TU_None or TU_Summarizing for a HOT update (the new version is
+ *		heap-only, on the old one's page, and no index-relevant column
+ *		changed), else TU_All.
  */
 TM_Result
 DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 				CommandId cid, Snapshot crosscheck, bool wait,
 				TM_FailureData *tmfd, LockTupleMode *lockmode,
-				ItemPointer newtid)
+				ItemPointer newtid, TU_UpdateIndexes *update_indexes)
 {
 	TM_Result	result;
 
 	PrepareInsert(rel);
 	InsertingRelid = RelationGetRelid(rel);
+	*update_indexes = TU_None;
 	PG_TRY();
 	{
-#if PG_HAS_TU_UPDATE_INDEXES
-		/* heap's answer is not colstore's: every version gets index entries */
-		TU_UpdateIndexes heap_answer;
-
-		result = heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
-							 lockmode, &heap_answer);
-#else
-		result = heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
-							 lockmode);
-#endif
+		result = HeapUpdateCompat(rel, otid, newtup, cid, crosscheck, wait,
+								  tmfd, lockmode, update_indexes);
 	}
 	PG_FINALLY();
 	{
@@ -343,6 +339,8 @@ DeltaHeapUpdate(Relation rel, ItemPointer otid, HeapTuple newtup,
 
 		DeltaPageRowOfItem(&page, ItemPointerGetOffsetNumber(&newtup->t_self), newtid);
 	}
+	else
+		*update_indexes = TU_None;
 	return result;
 }
 

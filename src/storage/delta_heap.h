@@ -12,6 +12,8 @@
 #ifndef DELTA_HEAP_H
 #define DELTA_HEAP_H
 
+#include "pg_compat.h"
+
 #include "access/htup_details.h"
 #include "access/tableam.h"
 #include "storage/buf.h"
@@ -59,7 +61,8 @@ extern TM_Result DeltaHeapUpdate(Relation rel, ItemPointer otid,
 								 HeapTuple newtup, CommandId cid,
 								 Snapshot crosscheck, bool wait,
 								 TM_FailureData *tmfd, LockTupleMode *lockmode,
-								 ItemPointer newtid);
+								 ItemPointer newtid,
+								 TU_UpdateIndexes *update_indexes);
 extern bool DeltaHeapHidesSize(Oid relid);
 extern void DeltaHeapToLogical(Relation rel, ItemPointer phys, ItemPointer logical);
 extern void DeltaHeapUncountInserts(Relation rel, int n);

@@ -7,20 +7,26 @@
  *
  * heapam's own pruning (heap_page_prune) cannot be used: it makes dead
  * heap-only tuples LP_UNUSED at once, because heap has no index entries for
- * them, while colstore makes index entries for every version, HOT or not.
- * So this file does what heap's VACUUM does, page by page, with heap's own
- * visibility and freezing decisions, but treats every version as indexed,
- * and logs its page changes in colstore's own records (delta_wal.c,
- * delta_freeze.c), with the recovery conflicts heap's records carry:
+ * them, while tables written before colstore kept HOT chains (when every
+ * UPDATE made index entries) may have entries on heap-only versions.  So
+ * this file does what heap's VACUUM does, page by page, with heap's own
+ * visibility and freezing decisions and heap's pruning of HOT chains
+ * (storage/delta_chain.c says where they start), but makes every removed
+ * version LP_DEAD and collects its TID, and logs its page changes in
+ * colstore's own records (delta_wal.c, delta_freeze.c), with the recovery
+ * conflicts heap's records carry:
  *
  *	1. DeltaVacuumPage, under a cleanup lock (a page someone holds a pin on
  *	   is left for the next VACUUM, unless the VACUUM is aggressive and the
  *	   page needs freezing, as heap's VACUUM waits only then): versions dead
  *	   to everyone (HeapTupleSatisfiesVacuum against OldestXmin) become
- *	   LP_DEAD, logged as XLOG_COLSTORE_PRUNE with the removed xid horizon;
- *	   the versions that stay are frozen as heap_prepare_freeze_tuple
- *	   decides (XLOG_COLSTORE_FREEZE).  A pruned ordinary version's TID goes
- *	   to the dead items, whose index entries the caller removes.
+ *	   LP_DEAD, except a HOT chain's start whose chain has a member left,
+ *	   which becomes a redirect to it (PlanChain), logged as
+ *	   XLOG_COLSTORE_PRUNE with the removed xid horizon; the versions that
+ *	   stay are frozen as heap_prepare_freeze_tuple decides
+ *	   (XLOG_COLSTORE_FREEZE).  A pruned ordinary version's TID, and a
+ *	   redirect's whose chain died, go to the dead items, whose index
+ *	   entries the caller removes.
  *	2. A pruned promoted copy (mvcc/row_state.c) stays LP_DEAD for good:
  *	   its row's promotion map slot keeps pointing at it, and an LP_DEAD
  *	   copy reads as "deleted for everyone".  Its heap position is recorded
@@ -33,7 +39,7 @@
  *	   heap_insert and heap_update find it.
  *
  * Dead heap-only (HOT) tuples become LP_DEAD too, where heap would make
- * them LP_UNUSED: they have index entries here.  heapam's redo of its prune
+ * them LP_UNUSED: they may have index entries here (see above).  heapam's redo of its prune
  * record asserts that no heap-only tuple becomes LP_DEAD; colstore's own
  * record has no such rule.  (Builds before 0.2 wrote heap's records; a
  * server replaying such WAL replays them with heapam.)  Without colstore's
@@ -64,6 +70,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "storage/delta_chain.h"
 #include "storage/delta_freeze.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
@@ -142,30 +149,158 @@ AccountPage(Relation rel, Buffer buf, DeltaVacuumState *vs)
 	}
 }
 
-/* Make items dead[0..ndead) of the page in buf LP_DEAD, and log it. */
+/* What VACUUM does to one item of a heap page (PlanPrune). */
+typedef enum ItemAction
+{
+	ITEM_KEEP = 0,				/* leave it (and freeze a version that stays) */
+	ITEM_DEAD,					/* make it LP_DEAD; its entries go (collected) */
+	ITEM_REDIRECT				/* make it (or keep it) a redirect to
+								 * redirect_to[off] */
+} ItemAction;
+
+typedef struct PrunePlan
+{
+	HTSV_Result res[MaxHeapTuplesPerPage + 1];	/* verdict of each version */
+	uint8		action[MaxHeapTuplesPerPage + 1];	/* ItemAction */
+	OffsetNumber redirect_to[MaxHeapTuplesPerPage + 1];
+} PrunePlan;
+
+/*
+ * Plan the pruning of the HOT chain that starts at item start (a version
+ * or a redirect, storage/delta_chain.c), as heap_prune_chain does: its
+ * members from the first on are removed up to the last one that is dead to
+ * everyone (recently dead ones before it included), and the start, which
+ * holds the chain's index entries, becomes a redirect to the member after
+ * that, or, if none is left, LP_DEAD (its entries collected).  The removed
+ * members are heap-only but, in tables from before colstore kept HOT
+ * chains, may have index entries of their own: they become LP_DEAD and
+ * are collected too, never unused at once.
+ */
+static void
+PlanChain(Relation rel, Buffer buf, OffsetNumber start, PrunePlan *plan)
+{
+	OffsetNumber chain[MaxHeapTuplesPerPage];
+	bool		seen[MaxHeapTuplesPerPage + 1];
+	bool		is_redirect;
+	OffsetNumber cur;
+	int			n = 0;
+	int			latest_dead = -1;
+	int			i;
+
+	memset(seen, 0, sizeof(seen));
+	is_redirect = !ItemIdIsNormal(PageGetItemId(BufferGetPage(buf), start));
+	cur = is_redirect ? DeltaRedirectTarget(rel, buf, start) : start;
+	while (cur != InvalidOffsetNumber && !seen[cur])
+	{
+		HeapTupleData tuple;
+
+		seen[cur] = true;
+		chain[n++] = cur;
+		if (!HeapVersionRead(rel, buf, cur, &tuple))
+			break;
+		cur = DeltaChainNext(rel, buf, &tuple);
+	}
+	for (i = 0; i < n; i++)
+	{
+		if (plan->res[chain[i]] == HEAPTUPLE_DEAD)
+			latest_dead = i;
+		else if (plan->res[chain[i]] != HEAPTUPLE_RECENTLY_DEAD)
+			break;
+	}
+	if (is_redirect && n == 0)
+	{
+		plan->action[start] = ITEM_DEAD;	/* a redirect to nothing */
+		return;
+	}
+	if (latest_dead < 0)
+		return;
+	for (i = 0; i <= latest_dead; i++)
+		plan->action[chain[i]] = ITEM_DEAD;
+	if (latest_dead + 1 < n)
+	{
+		plan->action[start] = ITEM_REDIRECT;
+		plan->redirect_to[start] = chain[latest_dead + 1];
+	}
+	else
+		plan->action[start] = ITEM_DEAD;
+}
+
+/*
+ * Judge every version of the cleanup-locked page in buf once, and, if
+ * pruning is on, plan what becomes of each item: HOT chains as PlanChain
+ * says, and every other version dead to everyone (promoted copies, and
+ * heap-only versions no chain reaches any more, whose updater aborted)
+ * LP_DEAD.
+ */
+static void
+PlanPrune(Relation rel, Buffer buf, const DeltaVacuumState *vs, PrunePlan *plan)
+{
+	OffsetNumber maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
+	OffsetNumber starts[MaxHeapTuplesPerPage + 1];
+	OffsetNumber off;
+
+	memset(plan->action, ITEM_KEEP, sizeof(plan->action));
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		HeapTupleData tuple;
+
+		plan->res[off] = HEAPTUPLE_LIVE;
+		if (HeapVersionRead(rel, buf, off, &tuple))
+			plan->res[off] = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
+	}
+	if (!vs->may_prune)
+		return;
+	DeltaChainStarts(rel, buf, starts);
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+	{
+		ItemId		lp = PageGetItemId(BufferGetPage(buf), off);
+
+		if (starts[off] == off || ItemIdIsRedirected(lp))
+			PlanChain(rel, buf, off, plan);
+	}
+	for (off = FirstOffsetNumber; off <= maxoff; off++)
+		if (plan->action[off] == ITEM_KEEP && plan->res[off] == HEAPTUPLE_DEAD &&
+			ItemIdIsNormal(PageGetItemId(BufferGetPage(buf), off)))
+			plan->action[off] = ITEM_DEAD;
+}
+
+/*
+ * Make items redirected[2i] redirects to redirected[2i + 1] and items
+ * dead[0..ndead) LP_DEAD on the page in buf, and log it.
+ */
 static void
 PruneItems(Relation rel, Buffer buf, TransactionId latest_removed,
-		   OffsetNumber *dead, int ndead)
+		   OffsetNumber *redirected, int nredirected, OffsetNumber *dead, int ndead)
 {
 	Page		page = BufferGetPage(buf);
 	int			i;
 
 	START_CRIT_SECTION();
+	for (i = 0; i < nredirected; i++)
+		ItemIdSetRedirect(PageGetItemId(page, redirected[2 * i]), redirected[2 * i + 1]);
 	for (i = 0; i < ndead; i++)
 		ItemIdSetDead(PageGetItemId(page, dead[i]));
 	PageRepairFragmentation(page);
 	PageClearFull(page);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(rel))
-		LogDeltaPrune(rel, buf, latest_removed, dead, ndead, NULL, 0);
+		LogDeltaPrune(rel, buf, latest_removed, redirected, nredirected,
+					  dead, ndead, NULL, 0);
 	END_CRIT_SECTION();
+}
+
+/* Collect the TID of item off of the page of entry (a version or a redirect). */
+static inline void
+CollectItem(const RowGroupDirEntry *entry, OffsetNumber off, DeltaVacuumState *vs)
+{
+	DeltaPageRowOfItem(entry, off, &vs->dead_items->items[vs->dead_items->num_items++]);
 }
 
 /*
  * Prune and freeze the page in buf, which is cleanup-locked.  Dead
  * versions are pruned only if pruning is on; the others are frozen either
  * way.  Returns false, changing and counting nothing, if the page's dead
- * versions do not fit in vs's arrays: the caller empties them and asks
+ * items do not fit in vs's arrays: the caller empties them and asks
  * again.
  */
 static bool
@@ -173,62 +308,75 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 {
 	Page		page = BufferGetPage(buf);
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
-	HTSV_Result res[MaxHeapTuplesPerPage + 1];
+	PrunePlan  *plan = palloc(sizeof(PrunePlan));
 	OffsetNumber dead[MaxHeapTuplesPerPage];
+	OffsetNumber redirected[2 * MaxHeapTuplesPerPage];
 	DeltaPageFreeze freeze;
 	TransactionId latest_removed = InvalidTransactionId;
 	int			ndead = 0;
+	int			nredirected = 0;
 	OffsetNumber off;
 
-	/* judge every version once; the decisions below all use this verdict */
+	PlanPrune(rel, buf, vs, plan);
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
+		ndead += plan->action[off] == ITEM_DEAD;
+	if (vs->dead_items->num_items + vs->ndead_copies + ndead > vs->dead_items->max_items)
 	{
-		HeapTupleData tuple;
-
-		res[off] = HEAPTUPLE_LIVE;
-		if (!HeapVersionRead(rel, buf, off, &tuple))
-			continue;
-		res[off] = HeapTupleSatisfiesVacuum(&tuple, vs->oldest_xmin, buf);
-		ndead += res[off] == HEAPTUPLE_DEAD;
-	}
-	if (vs->may_prune &&
-		vs->dead_items->num_items + vs->ndead_copies + ndead > vs->dead_items->max_items)
+		pfree(plan);
 		return false;
+	}
 
 	ndead = 0;
 	DeltaFreezeBegin(&freeze, vs);
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
+		ItemId		lp = PageGetItemId(page, off);
 		HeapTupleData tuple;
-		bool		copy;
+		bool		is_version = HeapVersionRead(rel, buf, off, &tuple);
+		bool		copy = is_version && HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 
-		if (ItemIdIsDead(PageGetItemId(page, off)))
+		if (ItemIdIsDead(lp))
 			vs->deleted_rows += 1;	/* pruned before: a deleted row's copy */
-		if (!HeapVersionRead(rel, buf, off, &tuple))
-			continue;
-		copy = HeapTupleHeaderIsPromotedCopy(tuple.t_data);
-		if (res[off] == HEAPTUPLE_DEAD && vs->may_prune)
+		if (plan->action[off] == ITEM_REDIRECT)
 		{
-			HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
-			dead[ndead++] = off;
-			if (copy)
+			if (!ItemIdIsRedirected(lp) || ItemIdGetRedirect(lp) != plan->redirect_to[off])
 			{
-				ItemPointer copy_pos = &vs->dead_copies[vs->ndead_copies++];
-
-				ItemPointerSet(copy_pos, BufferGetBlockNumber(buf), off);
+				redirected[2 * nredirected] = off;
+				redirected[2 * nredirected + 1] = plan->redirect_to[off];
+				nredirected++;
+			}
+			if (is_version)
+			{
+				HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
+				vs->removed_versions += 1;
+			}
+			continue;
+		}
+		if (plan->action[off] == ITEM_DEAD)
+		{
+			dead[ndead++] = off;
+			if (!is_version)
+				CollectItem(entry, off, vs);	/* a redirect: its entries go */
+			else if (copy)
+			{
+				HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
+				ItemPointerSet(&vs->dead_copies[vs->ndead_copies++],
+							   BufferGetBlockNumber(buf), off);
 				vs->deleted_rows += 1;
 				vs->pruned_copies += 1;
 			}
 			else
 			{
-				DeltaPageRowOfItem(entry, off,
-								   &vs->dead_items->items[vs->dead_items->num_items++]);
+				HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
+				CollectItem(entry, off, vs);
 				vs->removed_versions += 1;
 			}
 			continue;
 		}
-		CountVersion(vs, copy, res[off]);
-		if (res[off] == HEAPTUPLE_DEAD)
+		if (!is_version)
+			continue;
+		CountVersion(vs, copy, plan->res[off]);
+		if (plan->res[off] == HEAPTUPLE_DEAD)
 		{
 			/* stays for a later VACUUM; it cannot be frozen */
 			(void) DeltaTupleWouldFreeze(tuple.t_data, vs, &vs->new_frozen_xid,
@@ -237,9 +385,10 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		}
 		DeltaFreezeTuple(&freeze, rel, tuple.t_data, off, vs);
 	}
-	if (ndead > 0)
-		PruneItems(rel, buf, latest_removed, dead, ndead);
+	if (ndead > 0 || nredirected > 0)
+		PruneItems(rel, buf, latest_removed, redirected, nredirected, dead, ndead);
 	DeltaFreezeFinish(&freeze, rel, buf, vs);
+	pfree(plan);
 	return true;
 }
 
@@ -347,7 +496,8 @@ DeltaVacuumReusePageItems(Relation rel, BlockNumber blkno, OffsetNumber *offsets
 		PageTruncateLinePointerArray(page);
 		MarkBufferDirty(buf);
 		if (RelationNeedsWAL(rel))
-			LogDeltaPrune(rel, buf, InvalidTransactionId, NULL, 0, unused, nunused);
+			LogDeltaPrune(rel, buf, InvalidTransactionId, NULL, 0, NULL, 0,
+						  unused, nunused);
 		END_CRIT_SECTION();
 	}
 	freespace = PageGetHeapFreeSpace(page);

@@ -7,12 +7,13 @@
  *	  retired row groups' space are removed.
  *
  * The redo of a prune does on the standby exactly what delta_vacuum.c did
- * on the primary: items made LP_DEAD lose their storage
+ * on the primary: items become redirects (the start of a HOT chain whose
+ * first versions were removed), items made LP_DEAD and redirects lose their storage
  * (PageRepairFragmentation, under the cleanup lock, as heap's prune redo),
  * LP_DEAD items made LP_UNUSED are cut from the end of the line pointer
  * array (PageTruncateLinePointerArray), and the page's free space goes to
  * the standby's free space map.  Unlike heap's redo it accepts heap-only
- * tuples made LP_DEAD: colstore indexes every version (delta_vacuum.c).
+ * tuples made LP_DEAD: they may have index entries (delta_vacuum.c).
  *
  * IDENTIFICATION
  *	  src/storage/delta_wal.c
@@ -89,7 +90,8 @@ LogPageImage(Relation rel, Buffer buf, TransactionId conflict_xid)
 /*
  * LogDeltaPrune
  *		Log the item changes just made, inside a critical section, to the
- *		heap page in buf of rel (dead[0..ndead) now LP_DEAD,
+ *		heap page in buf of rel (redirected[2i] now redirects to
+ *		redirected[2i + 1] for i < nredirected, dead[0..ndead) now LP_DEAD,
  *		unused[0..nunused) now LP_UNUSED) and set the page's LSN.  A server
  *		without colstore's resource manager (colstore not preloaded) logs
  *		the conflict and a full image of the page instead, which every
@@ -97,12 +99,15 @@ LogPageImage(Relation rel, Buffer buf, TransactionId conflict_xid)
  */
 void
 LogDeltaPrune(Relation rel, Buffer buf, TransactionId conflict_xid,
+			  OffsetNumber *redirected, int nredirected,
 			  OffsetNumber *dead, int ndead, OffsetNumber *unused, int nunused)
 {
 	xl_colstore_prune xlrec;
+	uint16		nredirects = (uint16) nredirected;
+	uint8		info = XLOG_COLSTORE_PRUNE;
 	XLogRecPtr	recptr;
 
-	Assert(ndead > 0 || nunused > 0);
+	Assert(nredirected > 0 || ndead > 0 || nunused > 0);
 	if (!ColstoreWalAvailable())
 	{
 		LogPageImage(rel, buf, conflict_xid);
@@ -113,12 +118,20 @@ LogDeltaPrune(Relation rel, Buffer buf, TransactionId conflict_xid,
 	xlrec.nunused = (uint16) nunused;
 	XLogBeginInsert();
 	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	if (nredirected > 0)
+	{
+		info |= XLOG_COLSTORE_PRUNE_REDIRECTS;
+		XLogRegisterData((char *) &nredirects, sizeof(nredirects));
+	}
 	XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+	if (nredirected > 0)
+		XLogRegisterBufData(0, (char *) redirected,
+							2 * nredirected * sizeof(OffsetNumber));
 	if (ndead > 0)
 		XLogRegisterBufData(0, (char *) dead, ndead * sizeof(OffsetNumber));
 	if (nunused > 0)
 		XLogRegisterBufData(0, (char *) unused, nunused * sizeof(OffsetNumber));
-	recptr = XLogInsert(COLSTORE_RMGR_ID, XLOG_COLSTORE_PRUNE);
+	recptr = XLogInsert(COLSTORE_RMGR_ID, info);
 	PageSetLSN(BufferGetPage(buf), recptr);
 }
 
@@ -126,30 +139,43 @@ void
 DeltaPruneRedo(XLogReaderState *record)
 {
 	xl_colstore_prune *xlrec = (xl_colstore_prune *) XLogRecGetData(record);
+	uint16		nredirected = 0;
 	RelFileLocator locator;
 	BlockNumber blkno;
 	Buffer		buf;
 
+	if (XLogRecGetInfo(record) & XLOG_COLSTORE_PRUNE_REDIRECTS)
+	{
+		if (XLogRecGetDataLen(record) < sizeof(xl_colstore_prune) + sizeof(uint16))
+			elog(PANIC, "colstore prune record: %u bytes of data with redirects",
+				 XLogRecGetDataLen(record));
+		memcpy(&nredirected, XLogRecGetData(record) + sizeof(xl_colstore_prune),
+			   sizeof(uint16));
+	}
 	XLogRecGetBlockTag(record, 0, &locator, NULL, &blkno);
 	if (InHotStandby && TransactionIdIsValid(xlrec->conflict_xid))
 		ResolveSnapshotConflict(xlrec->conflict_xid, locator);
 
-	if (XLogReadBufferForRedoExtended(record, 0, RBM_NORMAL, xlrec->ndead > 0,
+	if (XLogReadBufferForRedoExtended(record, 0, RBM_NORMAL,
+									  xlrec->ndead > 0 || nredirected > 0,
 									  &buf) == BLK_NEEDS_REDO)
 	{
 		Page		page = BufferGetPage(buf);
 		Size		len;
 		OffsetNumber *offsets = (OffsetNumber *) XLogRecGetBlockData(record, 0, &len);
+		OffsetNumber *dead = offsets + 2 * nredirected;
 		int			i;
 
-		if (len != (xlrec->ndead + xlrec->nunused) * sizeof(OffsetNumber))
-			elog(PANIC, "colstore prune record: %zu bytes of offsets for %u dead and %u unused items",
-				 len, xlrec->ndead, xlrec->nunused);
+		if (len != (2 * nredirected + xlrec->ndead + xlrec->nunused) * sizeof(OffsetNumber))
+			elog(PANIC, "colstore prune record: %zu bytes of offsets for %u redirected, %u dead and %u unused items",
+				 len, nredirected, xlrec->ndead, xlrec->nunused);
+		for (i = 0; i < nredirected; i++)
+			ItemIdSetRedirect(PageGetItemId(page, offsets[2 * i]), offsets[2 * i + 1]);
 		for (i = 0; i < xlrec->ndead; i++)
-			ItemIdSetDead(PageGetItemId(page, offsets[i]));
+			ItemIdSetDead(PageGetItemId(page, dead[i]));
 		for (i = 0; i < xlrec->nunused; i++)
-			ItemIdSetUnused(PageGetItemId(page, offsets[xlrec->ndead + i]));
-		if (xlrec->ndead > 0)
+			ItemIdSetUnused(PageGetItemId(page, dead[xlrec->ndead + i]));
+		if (xlrec->ndead > 0 || nredirected > 0)
 		{
 			PageRepairFragmentation(page);
 			PageClearFull(page);

@@ -18,6 +18,7 @@
 #include "utils/rel.h"
 
 extern void LogDeltaPrune(Relation rel, Buffer buf, TransactionId conflict_xid,
+						  OffsetNumber *redirected, int nredirected,
 						  OffsetNumber *dead, int ndead,
 						  OffsetNumber *unused, int nunused);
 extern void LogStandbyConflict(Relation rel, TransactionId xid);

@@ -13,8 +13,12 @@
  * number (storage/delta_heap.c).  tuple_lock follows update chains for
  * EvalPlanQual as heapam_tuple_lock does.
  *
- * New row versions are heap tuples; every UPDATE makes new index entries,
- * since the new version has a TID of its own.
+ * New row versions are heap tuples.  UPDATE passes heapam's answer on
+ * index entries through: a HOT update (new version on the old one's page,
+ * no index-relevant column changed) makes none, and readers reach the new
+ * version from the HOT chain's start (mvcc/hot_chain.c), as in heap.  The
+ * new version of a promoted copy always gets index entries: the row's own
+ * name its row-group TID.
  *
  * IDENTIFICATION
  *	  src/tableam/am_dml.c
@@ -189,7 +193,8 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
  * colstore_tuple_update
  *		Replace the row otid names by the row in slot, as heap_update does
  *		(see tableam.h): the new version is a heap tuple whose colstore TID is
- *		stored in slot->tts_tid, and it always needs index entries.
+ *		stored in slot->tts_tid; it needs index entries unless heap_update
+ *		made a HOT update of a version that is not a promoted copy.
  */
 TM_Result
 colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
@@ -218,14 +223,21 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	tuple->t_tableOid = slot->tts_tableOid;
 
 	result = DeltaHeapUpdate(rel, &state.phys, tuple, cid, crosscheck, wait,
-							 tmfd, lockmode, &slot->tts_tid);
+							 tmfd, lockmode, &slot->tts_tid, update_indexes);
 	if (result == TM_Ok)
 	{
 		/* RETURNING xmin of the new version */
 		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
+
+		/*
+		 * The row's index entries name its row-group TID, not the copy's
+		 * position: the new version of a promoted copy needs entries of its
+		 * own, and starts a chain of its own (storage/delta_chain.c).
+		 */
+		if (state.kind == ROWSTATE_PROMOTED)
+			*update_indexes = TU_All;
 	}
 	TranslateFailure(rel, &state, otid, result, tmfd);
-	*update_indexes = (result == TM_Ok) ? TU_All : TU_None;
 	if (shouldFree)
 		heap_freetuple(tuple);
 	return result;

@@ -4,18 +4,21 @@
  *	  Index support of colstore tables: fetching rows by TID for index
  *	  scans, and scanning the table to build and validate indexes.
  *
- * Fetches go through RowFetch (mvcc/row_fetch.c), which decodes one
- * chunk per needed column through the backend's chunk cache, or reads a
- * delta page's heap tuple.  Every row version has its own TID and its own
- * index entries (UPDATE makes new ones), so call_again is always false, and
- * all_dead is set only for rows whose inserter aborted or that a finished
+ * Fetches go through RowFetchIndexed (mvcc/row_fetch.c), which decodes one
+ * chunk per needed column through the backend's chunk cache, or follows a
+ * heap page's HOT chain from the entry's item to the version the snapshot
+ * sees (a HOT update makes no index entries; mvcc/hot_chain.c).  call_again
+ * asks for the chain's next member under non-MVCC snapshots, and all_dead
+ * is set only for rows whose inserter aborted or that a finished
  * transaction reserved and never wrote (rolled back in a subtransaction),
- * which lets btree mark such entries dead.
+ * and for chains whose every member is dead to everyone, which lets btree
+ * mark such entries dead.
  *
  * Index builds see every row group except those of aborted inserters, and
  * every row version that is not dead to everyone, telling the index which
  * are alive as heap's build does (so a unique index is not violated by a
- * row's older versions); concurrent builds use the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
+ * row's older versions), a heap page's version under its HOT chain's start;
+ * concurrent builds use the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
  * merges the table's rows, which a scan returns in TID order, with the
  * sorted TIDs already in the index, as heapam_index_validate_scan does.
  *
@@ -65,6 +68,14 @@ colstore_index_fetch_end(IndexFetchTableData *scan)
 	pfree(scan);
 }
 
+/*
+ * colstore_index_fetch_tuple
+ *		Fetch the row an index entry's TID names, as heapam_index_fetch_tuple
+ *		does: on a heap page the TID starts a HOT chain, and the member the
+ *		snapshot sees is returned, *tid and slot->tts_tid set to its own TID.
+ *		*call_again asks for the chain's next member (non-MVCC snapshots);
+ *		*all_dead says no member can be seen by anyone.
+ */
 bool
 colstore_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 						   Snapshot snapshot, TupleTableSlot *slot,
@@ -72,17 +83,20 @@ colstore_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 {
 	uint64		rownum;
 	RowFetchState state;
+	bool		first_call = !*call_again;
 
 	*call_again = false;
 	if (all_dead)
 		*all_dead = false;
 	if (!ItemPointerToRowNumber(tid, &rownum))
 		return false;
-	state = RowFetch(scan->rel, rownum, snapshot, slot);
-	if (state == ROW_DEAD && all_dead)
+	state = RowFetchIndexed(scan->rel, rownum, snapshot, slot, NULL, first_call);
+	if (state == ROW_DEAD && all_dead && first_call)
 		*all_dead = true;
 	if (state != ROW_VISIBLE)
 		return false;
+	*tid = slot->tts_tid;
+	*call_again = !IsMVCCSnapshot(snapshot);
 	if (IsMVCCSnapshot(snapshot))
 		PredicateLockRelation(scan->rel, snapshot);
 	pgstat_count_heap_fetch(scan->rel);
@@ -225,13 +239,29 @@ colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
 
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
+		ItemPointerData tid = slot->tts_tid;
+		bool		alive = ColstoreScanRowIsAlive(scan);
+		bool		hot_updated;
+
 		CHECK_FOR_INTERRUPTS();
+
+		/*
+		 * A heap page's version is indexed under its HOT chain's start.  A
+		 * HOT-updated one that some snapshots still see is not indexed (the
+		 * chain's live end is, under the same TID): those snapshots must not
+		 * use the index, as heap's build decides (indcheckxmin).
+		 */
+		ColstoreScanRowIndexTid(scan, &tid, &hot_updated);
+		if (hot_updated && !alive)
+		{
+			index_info->ii_BrokenHotChain = true;
+			continue;
+		}
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 		if (predicate != NULL && !ExecQual(predicate, econtext))
 			continue;
 		FormIndexDatum(index_info, slot, estate, values, isnull);
-		callback(index_rel, &slot->tts_tid, values, isnull,
-				 ColstoreScanRowIsAlive(scan), callback_state);
+		callback(index_rel, &tid, values, isnull, alive, callback_state);
 		reltuples += 1;
 	}
 
@@ -249,6 +279,10 @@ colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
  * colstore_index_validate_scan
  *		Second phase of CREATE INDEX CONCURRENTLY: insert into the index
  *		every row snapshot sees whose TID is not among state->tuplesort's.
+ *		A heap page's version is looked up and inserted under its HOT
+ *		chain's start, as heapam_index_validate_scan does with root TIDs;
+ *		those are not in ascending order within a pseudo-block, so the
+ *		index TIDs passed over in the current one are remembered.
  */
 void
 colstore_index_validate_scan(Relation table_rel, Relation index_rel,
@@ -265,6 +299,8 @@ colstore_index_validate_scan(Relation table_rel, Relation index_rel,
 	ItemPointerData indexed;
 	bool		have_indexed = false;
 	bool		sort_done = false;
+	BlockNumber cur_block = InvalidBlockNumber;
+	bool		in_index[ROWS_PER_TID_BLOCK];
 
 	estate = CreateExecutorState();
 	econtext = GetPerTupleExprContext(estate);
@@ -276,16 +312,27 @@ colstore_index_validate_scan(Relation table_rel, Relation index_rel,
 
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 	{
+		ItemPointerData tid = slot->tts_tid;
+		bool		hot_updated;
+
 		CHECK_FOR_INTERRUPTS();
 		state->htups += 1;
+		ColstoreScanRowIndexTid(scan, &tid, &hot_updated);
+		if (ItemPointerGetBlockNumber(&tid) != cur_block)
+		{
+			cur_block = ItemPointerGetBlockNumber(&tid);
+			memset(in_index, 0, sizeof(in_index));
+		}
 
-		/* advance the sorted index TIDs up to this row */
+		/* advance the sorted index TIDs up to this row's */
 		while (!sort_done &&
-			   (!have_indexed || ItemPointerCompare(&indexed, &slot->tts_tid) < 0))
+			   (!have_indexed || ItemPointerCompare(&indexed, &tid) < 0))
 		{
 			Datum		ts_val;
 			bool		ts_isnull;
 
+			if (have_indexed && ItemPointerGetBlockNumber(&indexed) == cur_block)
+				in_index[ItemPointerGetOffsetNumber(&indexed) - 1] = true;
 			if (TuplesortGetDatum(state->tuplesort, true, &ts_val, &ts_isnull, NULL))
 			{
 				Assert(!ts_isnull);
@@ -295,14 +342,15 @@ colstore_index_validate_scan(Relation table_rel, Relation index_rel,
 			else
 				sort_done = true;
 		}
-		if (have_indexed && ItemPointerEquals(&indexed, &slot->tts_tid))
+		if ((have_indexed && !sort_done && ItemPointerEquals(&indexed, &tid)) ||
+			in_index[ItemPointerGetOffsetNumber(&tid) - 1])
 			continue;
 
 		MemoryContextReset(econtext->ecxt_per_tuple_memory);
 		if (predicate != NULL && !ExecQual(predicate, econtext))
 			continue;
 		FormIndexDatum(index_info, slot, estate, values, isnull);
-		index_insert(index_rel, values, isnull, &slot->tts_tid, table_rel,
+		index_insert(index_rel, values, isnull, &tid, table_rel,
 					 index_info->ii_Unique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
 					 false, index_info);
 		state->tups_inserted += 1;

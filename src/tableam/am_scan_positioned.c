@@ -82,7 +82,7 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
 		bool		dead;
 
 		s->tid.cur_offset++;
-		if (ColstoreScanFetchRow(scan, rownum, slot, &dead))
+		if (ColstoreScanFetchRow(scan, rownum, false, slot, &dead))
 		{
 			/* fetched rows are live or recently dead (not hidden) */
 			if (!ColstoreScanRowIsAlive(scan))
@@ -109,16 +109,21 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
  * at a time, from colstore_scan_bitmap_next_tuple.  A page is a pseudo-block
  * of ROWS_PER_TID_BLOCK row numbers; a lossy page means all of them.
  */
-/* Fetch the visible row at offset off of the current pseudo-block, if any. */
+/*
+ * Fetch the visible row at offset off of the current pseudo-block, if any.
+ * An exact page's offsets come from index entries: on a heap page, where a
+ * HOT chain starts, and the chain's visible member is returned.  A lossy
+ * page's offsets are every item, each visible version returned for its own.
+ */
 static bool
-FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, TupleTableSlot *slot)
+FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, bool exact, TupleTableSlot *slot)
 {
 	bool		dead;
 
 	if (off < 1 || off > ROWS_PER_TID_BLOCK ||
 		!ColstoreScanFetchRow(&s->rs_base,
 							  (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							  slot, &dead))
+							  exact, slot, &dead))
 		return false;
 	pgstat_count_heap_fetch(s->rs_base.rs_rd);
 	return true;
@@ -174,7 +179,7 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TupleTableSlot *slot,
 			continue;
 		}
 		off = s->tid.bm_noffsets >= 0 ? s->tid.bm_offsets[s->tid.bm_index++] : s->tid.cur_offset++;
-		if (FetchBitmapRow(s, off, slot))
+		if (FetchBitmapRow(s, off, s->tid.bm_noffsets >= 0, slot))
 		{
 			*recheck = s->tid.bm_recheck;
 			return true;
@@ -217,7 +222,7 @@ colstore_scan_bitmap_next_tuple(TableScanDesc scan, TBMIterateResult *tbmres,
 				break;
 			off = s->tid.cur_offset++;
 		}
-		if (FetchBitmapRow(s, off, slot))
+		if (FetchBitmapRow(s, off, tbmres->ntuples >= 0, slot))
 			return true;
 	}
 	ExecClearTuple(slot);
@@ -277,7 +282,7 @@ colstore_scan_sample_next_tuple(TableScanDesc scan,
 		}
 		if (ColstoreScanFetchRow(scan,
 								 (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-								 slot, &dead))
+								 false, slot, &dead))
 		{
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;

@@ -284,12 +284,13 @@ ScanOpenGroup(ColstoreScanDesc s, int i)
 		s->header = NULL;
 		s->delta_tuples = palloc(sizeof(HeapTuple) * MaxHeapTuplesPerPage);
 		s->delta_offsets = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
+		s->delta_starts = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
 		s->delta_liveness = palloc(sizeof(uint8) * MaxHeapTuplesPerPage);
 		s->delta_rows = DeltaPageCollect(s->rs_base.rs_rd,
 										 s->groups[i].entry.rg_header.sp_block,
 										 s->rs_base.rs_snapshot, s->oldest_xmin,
 										 s->delta_tuples, s->delta_offsets,
-										 s->delta_liveness);
+										 s->delta_starts, s->delta_liveness);
 	}
 	else
 		s->header = RowGroupReadHeader(s->rs_base.rs_rd, s->groups[i].dir_index,
@@ -540,6 +541,7 @@ ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 		StoreFilledSlot(slot);
 	}
 	s->last_liveness = s->row_mask != NULL ? s->row_mask[pos] : ROW_LIVE;
+	s->last_pos = pos;
 	if (s->header == NULL)
 	{
 		HeapTupleHeader tup = s->delta_tuples[pos]->t_data;
@@ -558,6 +560,27 @@ ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 							   &slot->tts_tid);
 	}
 	slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
+}
+
+/*
+ * ColstoreScanRowIndexTid
+ *		For index builds: the TID the index entries of the row returned last
+ *		must name, into *tid, and whether it is a version that was
+ *		HOT-updated.  A version on a heap page is indexed under the item its
+ *		HOT chain starts at (storage/delta_chain.c), as heap indexes a
+ *		heap-only tuple under its root; a row-group row under its own TID.
+ */
+void
+ColstoreScanRowIndexTid(TableScanDesc scan, ItemPointer tid, bool *hot_updated)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+	const ScanGroup *g = &s->groups[s->cur_group];
+
+	*hot_updated = false;
+	if (s->header != NULL)
+		return;
+	*hot_updated = HeapTupleHeaderIsHotUpdated(s->delta_tuples[s->last_pos]->t_data);
+	DeltaPageRowOfItem(&g->entry, s->delta_starts[s->last_pos], tid);
 }
 
 /*

@@ -88,6 +88,8 @@ extern TableScanDesc ColstoreScanBegin(Relation rel, Snapshot snapshot,
 extern void ColstoreScanEnd(TableScanDesc scan);
 extern void ColstoreScanRescan(TableScanDesc scan, struct ScanKeyData *key);
 extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
+extern void ColstoreScanRowIndexTid(TableScanDesc scan, ItemPointer tid,
+									bool *hot_updated);
 
 /* scan_walk.c: reading row by row, and narrowing the walk */
 extern bool ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
@@ -119,7 +121,7 @@ extern void ColstoreScanSetPosition(TableScanDesc scan,
 									const ColstoreScanPosition *pos,
 									TupleDesc desc);
 extern bool ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum,
-								 TupleTableSlot *slot, bool *dead);
+								 bool chain, TupleTableSlot *slot, bool *dead);
 
 /* scan_parallel.c: the shared state of a parallel scan */
 extern Size ColstoreScanParallelSize(void);

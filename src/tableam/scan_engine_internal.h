@@ -106,10 +106,15 @@ typedef struct ColstoreScanDescData
 	/* RowLiveness of each row of the current chunk, or NULL: all ROW_LIVE */
 	uint8	   *row_mask;
 	uint8		last_liveness;	/* of the row returned last */
+	int			last_pos;		/* its position in the current chunk */
 	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
-	/* current delta page: its rows (copies) and item numbers */
+	/*
+	 * current delta page: its rows (copies), item numbers, and the items
+	 * their HOT chains start at (storage/delta_chain.c)
+	 */
 	HeapTuple  *delta_tuples;
 	OffsetNumber *delta_offsets;
+	OffsetNumber *delta_starts;
 	uint8	   *delta_liveness;
 	int			delta_rows;
 	/* set by ColstoreScanConfigure (the custom scan); forward scans only */

@@ -136,11 +136,14 @@ FindGroup(ColstoreScanDesc s, uint64 rownum)
  *		liveness is then ColstoreScanRowIsAlive's.  *dead is set when it
  *		exists but its inserter aborted or it was deleted (or, for scans
  *		without an MVCC snapshot, is dead to everyone).  Fetching rows in
- *		ascending order decodes each chunk at most once.
+ *		ascending order decodes each chunk at most once.  chain: rownum
+ *		comes from an index entry (a bitmap's exact TID), and on a heap page
+ *		names where a HOT chain starts: the chain's member the scan sees is
+ *		returned, under its own TID (storage/delta_chain.c).
  */
 bool
-ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, TupleTableSlot *slot,
-					 bool *dead)
+ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, bool chain,
+					 TupleTableSlot *slot, bool *dead)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 	int			g = FindGroup(s, rownum);
@@ -165,7 +168,7 @@ ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, TupleTableSlot *slot,
 		if (s->cur_chunk != 0 || slot->tts_tupleDescriptor != s->chunk_desc)
 			ScanSelectChunk(s, 0, slot->tts_tupleDescriptor);
 		for (pos = 0; pos < s->chunk_rows; pos++)
-			if (s->delta_offsets[pos] == row + 1)
+			if ((chain ? s->delta_starts[pos] : s->delta_offsets[pos]) == row + 1)
 				break;
 		if (pos == s->chunk_rows)
 			return false;

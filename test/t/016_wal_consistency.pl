@@ -13,7 +13,8 @@
 # The workload writes every colstore record kind that references a block:
 # XLOG_COLSTORE_DELETE (compaction moving heap tuples and promoted copies into
 # row groups, and options changes deleting rows of colstore.options),
-# XLOG_COLSTORE_PRUNE (VACUUM making dead versions LP_DEAD, then LP_UNUSED)
+# XLOG_COLSTORE_PRUNE (VACUUM making dead versions LP_DEAD, then LP_UNUSED,
+# and, with the redirects flag, dead starts of HOT chains redirects)
 # and XLOG_COLSTORE_FREEZE (VACUUM FREEZE), besides XLOG_COLSTORE_INSERT
 # (wal_level = logical; no block, so nothing to compare) and heap's records
 # of promotions, UPDATEs, DELETEs, row locks and speculative insertions
@@ -97,6 +98,12 @@ $primary->safe_psql('postgres', q{
 	SELECT count(*) FROM (SELECT id FROM t WHERE id BETWEEN 3001 AND 3100 FOR UPDATE) l;
 	SELECT count(*) FROM (SELECT id FROM t WHERE id BETWEEN 3101 AND 3200 FOR SHARE) l;
 	ALTER TABLE t SET (codec = pglz);
+	-- HOT updates (no indexed column changes) on a heap page of small INSERTs
+	CREATE TABLE hot (id int PRIMARY KEY, k int, v text) USING colstore;
+	CREATE INDEX hot_k ON hot (k);
+	INSERT INTO hot SELECT i, i % 7, 'v' FROM generate_series(1, 60) i;
+	UPDATE hot SET v = v || 'a';
+	UPDATE hot SET v = v || 'b' WHERE id <= 30;
 });
 replay_all('promotions, updates, deletes, row locks and upserts');
 
@@ -105,6 +112,8 @@ replay_all('promotions, updates, deletes, row locks and upserts');
 # rows into new row groups (XLOG_COLSTORE_DELETE with the moved marker);
 # changing the options deletes colstore.options rows.
 $primary->safe_psql('postgres', 'VACUUM t');
+# the HOT chains' dead starts become redirects to their live ends
+$primary->safe_psql('postgres', 'VACUUM hot');
 $primary->safe_psql('postgres', q{SELECT colstore.compact('t')});
 $primary->safe_psql('postgres', 'ALTER TABLE t RESET (codec)');
 replay_all('compaction');
@@ -119,7 +128,11 @@ $primary->safe_psql('postgres', q{
 	DELETE FROM t WHERE id % 17 = 0;
 	INSERT INTO t SELECT i, 4, 'late ' || i FROM generate_series(12011, 12030) i
 		ON CONFLICT (id) DO NOTHING;
+	UPDATE hot SET v = v || 'c' WHERE id <= 10;
+	DELETE FROM hot WHERE id % 9 = 0;
 });
+# redirects move on to the new live ends, wholly dead chains' go LP_DEAD
+$primary->safe_psql('postgres', 'VACUUM hot');
 $primary->safe_psql('postgres', 'VACUUM FREEZE t');
 $primary->safe_psql('postgres', q{SELECT colstore.compact('t')});
 $primary->safe_psql('postgres', 'VACUUM FREEZE t');
@@ -151,7 +164,8 @@ foreach my $line (split /\n/, $stdout)
 		$unchecked{$kind}++;
 	}
 }
-my %names = ('30' => 'DELETE', '40' => 'PRUNE', '50' => 'FREEZE');
+my %names = ('30' => 'DELETE', '40' => 'PRUNE', '50' => 'FREEZE',
+	'c0' => 'PRUNE (with redirects)');
 foreach my $kind (sort keys %names)
 {
 	ok(($checked{$kind} // 0) > 0,
@@ -172,7 +186,11 @@ foreach my $query (
 	'SET enable_seqscan = off; SET enable_bitmapscan = off; '
 	  . 'SELECT count(*), sum(id) FROM t WHERE id BETWEEN 900 AND 3300',
 	'SET enable_seqscan = off; SELECT count(*), sum(id) FROM t WHERE g IN (3, 4, 105)',
-	'SELECT id, g, v FROM t WHERE id IN (5, 7, 1801, 3001, 11995, 12002, 12020) ORDER BY id')
+	'SELECT id, g, v FROM t WHERE id IN (5, 7, 1801, 3001, 11995, 12002, 12020) ORDER BY id',
+	'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot',
+	'SET enable_seqscan = off; SET enable_bitmapscan = off; '
+	  . 'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot WHERE id BETWEEN 1 AND 60',
+	'SET enable_seqscan = off; SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot WHERE k IN (1, 2, 3)')
 {
 	is($standby->safe_psql('postgres', $query), $primary->safe_psql('postgres', $query),
 		"standby equals primary: $query");
