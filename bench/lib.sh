@@ -7,6 +7,7 @@
 #   preloaded and the given extra postgresql.conf lines, starts it, and stops it when the script
 #   exits.  Exports PGHOST, PGPORT and PGUSER for psql and pgbench.  Also makes BENCH_TMP, a
 #   scratch directory under /var/tmp that the server can read (COPY FROM a file), removed on exit.
+#   BENCH_NO_BUILD=1 skips the build (colstore is already installed in the server PATH points at).
 #
 # bench_venv PACKAGE...
 #   A Python venv in $COLSTORE_DEPS/bench-venv (reused if there, created otherwise, after
@@ -27,7 +28,7 @@ bench_server_start() {
 	BENCH_TMP=$(mktemp -d /var/tmp/colstore-bench-tmp.XXXXXX)
 	chmod 755 "$BENCH_TMP"
 	trap bench_exit EXIT
-	bash scripts/build_ext.sh
+	[ "${BENCH_NO_BUILD:-}" = 1 ] || bash scripts/build_ext.sh
 	bench_server_stop
 	rm -rf "$data"
 	mkdir -p "$data" "$sock"

@@ -55,6 +55,7 @@
 #include "utils/memutils.h"
 
 #include "fuzz_common.h"
+#include "storage/page_stream.h"
 
 /* ---- memory contexts ---- */
 
@@ -534,7 +535,8 @@ const char *fuzz_stream = NULL;
 Size		fuzz_stream_len = 0;
 
 void
-StreamRead(Relation rel, StreamPointer start, uint64 len, char *dest)
+StreamRead(Relation rel, PagePrefetch *pf, StreamPointer start, uint64 len,
+		   char *dest)
 {
 	if (len > fuzz_stream_len)
 		ereport(ERROR,

@@ -51,6 +51,7 @@
 #include "storage/delta_chain.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/page_prefetch.h"
 #include "storage/promotion_map.h"
 
 /*
@@ -586,10 +587,11 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
  *		entries point, storage/delta_chain.c) if not NULL, and their
  *		RowLiveness into liveness[] if not NULL; arrays have room for
  *		MaxHeapTuplesPerPage.  Promoted copies are not rows and are skipped.
+ *		The page is read through pf (storage/page_prefetch.h) if not NULL.
  *		Returns the count.
  */
 int
-DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
+DeltaPageCollect(Relation rel, PagePrefetch *pf, BlockNumber blkno, Snapshot snapshot,
 				 TransactionId oldest_xmin, HeapTuple *tuples,
 				 OffsetNumber *offsets, OffsetNumber *starts, uint8 *liveness)
 {
@@ -599,7 +601,7 @@ DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
 	OffsetNumber chain_starts[MaxHeapTuplesPerPage + 1];
 	int			n = 0;
 
-	buf = ReadBuffer(rel, blkno);
+	buf = pf != NULL ? PagePrefetchReadBuffer(pf, blkno) : ReadBuffer(rel, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
 	if (starts != NULL)

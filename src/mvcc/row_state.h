@@ -13,6 +13,7 @@
 
 #include "access/htup.h"
 #include "storage/buf.h"
+#include "storage/page_prefetch.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
@@ -72,7 +73,8 @@ typedef struct RewriteVersion
 
 extern void RowStateForRewrite(Relation rel, ItemPointer tid,
 							   TransactionId oldest_xmin, RewriteVersion *v);
-extern int	DeltaPageCollect(Relation rel, BlockNumber blkno, Snapshot snapshot,
+extern int	DeltaPageCollect(Relation rel, PagePrefetch *pf, BlockNumber blkno,
+							 Snapshot snapshot,
 							 TransactionId oldest_xmin, HeapTuple *tuples,
 							 OffsetNumber *offsets, OffsetNumber *starts,
 							 uint8 *liveness);

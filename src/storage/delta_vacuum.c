@@ -75,6 +75,7 @@
 #include "storage/delta_heap.h"
 #include "storage/delta_vacuum.h"
 #include "storage/delta_wal.h"
+#include "storage/page_prefetch.h"
 
 /*
  * DeltaVacuumBegin
@@ -104,6 +105,35 @@ DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas, double extra_items)
 	vs->ndead_copies = 0;
 	vs->live_versions = vs->dead_versions = 0;
 	vs->removed_versions = vs->deleted_rows = vs->pruned_copies = 0;
+	vs->prefetch = NULL;
+}
+
+/*
+ * DeltaVacuumReadAhead
+ *		Announce that DeltaVacuumPage will visit the heap pages of
+ *		pages[0 .. n) in this order, so that they are read ahead (a read
+ *		stream on 17 and later, as heap's VACUUM reads its pages; advice on
+ *		15) with vs->strategy.  The prefetcher is allocated in
+ *		CurrentMemoryContext; DeltaVacuumEnd releases it.
+ */
+void
+DeltaVacuumReadAhead(Relation rel, DeltaVacuumState *vs,
+					 const RowGroupDirEntry *pages, int n)
+{
+	int			i;
+
+	vs->prefetch = PagePrefetchBegin(rel, vs->strategy, true);
+	for (i = 0; i < n; i++)
+		PagePrefetchQueue(vs->prefetch, pages[i].rg_header.sp_block);
+}
+
+/* Release the pages read ahead for DeltaVacuumPage (none are left in use). */
+void
+DeltaVacuumEnd(DeltaVacuumState *vs)
+{
+	if (vs->prefetch != NULL)
+		PagePrefetchEnd(vs->prefetch);
+	vs->prefetch = NULL;
 }
 
 /*
@@ -422,6 +452,7 @@ PageNeedsFreezing(Relation rel, Buffer buf, const DeltaVacuumState *vs)
  *		(a copy: the directory may be rebuilt meanwhile).  Takes the page's
  *		cleanup lock without waiting for it, unless the VACUUM is aggressive
  *		and the page needs freezing; a page it cannot lock is only counted.
+ *		The page comes from the read-ahead of DeltaVacuumReadAhead, if any.
  *		Returns false, doing nothing, if the page's dead versions do not fit
  *		in vs's arrays (the caller empties them and calls again).
  */
@@ -433,7 +464,10 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
 	Size		freespace;
 	bool		done;
 
-	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vs->strategy);
+	if (vs->prefetch != NULL)
+		buf = PagePrefetchReadBuffer(vs->prefetch, blkno);
+	else
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, vs->strategy);
 	if (!ConditionalLockBufferForCleanup(buf))
 	{
 		bool		must_wait;

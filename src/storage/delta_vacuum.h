@@ -42,6 +42,7 @@ typedef struct DeltaVacuumState
 	bool		wait_for_pins;	/* aggressive: wait for every page's cleanup
 								 * lock */
 	BufferAccessStrategy strategy;
+	struct PagePrefetch *prefetch;	/* DeltaVacuumReadAhead's, or NULL */
 
 	/* lowered to the oldest xid and multixact that stay in the heap pages */
 	TransactionId new_frozen_xid;
@@ -63,6 +64,9 @@ typedef struct DeltaVacuumState
 
 extern void DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas,
 							 double extra_items);
+extern void DeltaVacuumReadAhead(Relation rel, DeltaVacuumState *vs,
+								 const RowGroupDirEntry *pages, int n);
+extern void DeltaVacuumEnd(DeltaVacuumState *vs);
 extern bool DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page,
 							DeltaVacuumState *vs);
 extern void DeltaVacuumReuseItems(Relation rel, DeltaVacuumState *vs);

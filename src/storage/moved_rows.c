@@ -133,7 +133,7 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 	image = palloc(group->rg_sources_len);
 	values = palloc(sizeof(Datum) * group->rg_nrows);
 	isnull = palloc(sizeof(bool) * group->rg_nrows);
-	StreamRead(rel, group->rg_sources, group->rg_sources_len, image);
+	StreamRead(rel, NULL, group->rg_sources, group->rg_sources_len, image);
 	if (!DecodeChunk(&type, image, group->rg_sources_len, group->rg_nrows,
 					 values, isnull, &detail))
 		ereport(ERROR,

@@ -31,6 +31,7 @@
 #include "utils/rel.h"
 
 #include "storage/metapage.h"
+#include "storage/page_prefetch.h"
 #include "storage/page_stream.h"
 
 static void
@@ -159,11 +160,13 @@ StreamWriterEnd(StreamWriter *sw)
 
 /*
  * StreamRead
- *		Copy len bytes starting at start into dest.  Raises
+ *		Copy len bytes starting at start into dest, reading the pages
+ *		through pf (page_prefetch.h) if not NULL.  Raises
  *		ERRCODE_DATA_CORRUPTED if the pages do not hold that many bytes.
  */
 void
-StreamRead(Relation rel, StreamPointer start, uint64 len, char *dest)
+StreamRead(Relation rel, PagePrefetch *pf, StreamPointer start, uint64 len,
+		   char *dest)
 {
 	BlockNumber blkno = start.sp_block;
 	uint32		offset = start.sp_offset;
@@ -182,7 +185,7 @@ StreamRead(Relation rel, StreamPointer start, uint64 len, char *dest)
 					(errcode(ERRCODE_DATA_CORRUPTED),
 					 errmsg_internal("colstore table \"%s\": stream points to block %u of %u",
 									 RelationGetRelationName(rel), blkno, nblocks)));
-		buf = ReadBuffer(rel, blkno);
+		buf = pf != NULL ? PagePrefetchReadBuffer(pf, blkno) : ReadBuffer(rel, blkno);
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		page = BufferGetPage(buf);
 		ColstoreCheckPage(rel, blkno, page, COLSTORE_PAGE_DATA);

@@ -13,6 +13,7 @@
 #define PAGE_STREAM_H
 
 #include "access/generic_xlog.h"
+#include "storage/page_prefetch.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -30,7 +31,7 @@ extern void StreamWriterBegin(StreamWriter *sw, Relation rel,
 extern StreamPointer StreamWrite(StreamWriter *sw, const char *data, uint64 len);
 extern StreamPointer StreamWriterEnd(StreamWriter *sw);
 
-extern void StreamRead(Relation rel, StreamPointer start, uint64 len,
-					   char *dest);
+extern void StreamRead(Relation rel, PagePrefetch *pf, StreamPointer start,
+					   uint64 len, char *dest);
 
 #endif							/* PAGE_STREAM_H */

@@ -58,6 +58,19 @@ RowGroupReportCorruption(Relation rel, uint32 dir_index, const char *column,
 RowGroupHeader *
 RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry)
 {
+	return RowGroupReadHeaderPrefetched(rel, NULL, dir_index, entry);
+}
+
+/*
+ * RowGroupReadHeaderPrefetched
+ *		RowGroupReadHeader, reading the header's pages and later those of
+ *		the chunks decoded through it (h->prefetch) through pf, which must
+ *		outlive the result; pf NULL reads directly.
+ */
+RowGroupHeader *
+RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint32 dir_index,
+							 const RowGroupDirEntry *entry)
+{
 	RowGroupHeaderData *hdr;
 	RowGroupHeader *h;
 	char	   *raw;
@@ -84,7 +97,7 @@ RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry
 	raw = palloc(MAXALIGN(sizeof(RowGroupHeader)) + shift + len);
 	h = (RowGroupHeader *) raw;
 	raw += MAXALIGN(sizeof(RowGroupHeader)) + shift;
-	StreamRead(rel, entry->rg_header, len, raw);
+	StreamRead(rel, pf, entry->rg_header, len, raw);
 	hdr = (RowGroupHeaderData *) raw;
 
 	stored = hdr->rh_crc;
@@ -107,6 +120,7 @@ RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry
 		RowGroupReportCorruption(rel, dir_index, NULL, "header is truncated");
 
 	h->dir_index = dir_index;
+	h->prefetch = pf;
 	h->nrows = hdr->rh_nrows;
 	h->natts = hdr->rh_natts;
 	h->nchunks = hdr->rh_nchunks;
@@ -175,7 +189,7 @@ ReadChunkImage(Relation rel, const RowGroupHeader *h, Form_pg_attribute att,
 		RowGroupReportCorruption(rel, h->dir_index, NameStr(att->attname),
 								 "chunk length out of range");
 	image = MemoryContextAllocHuge(CurrentMemoryContext, *len);
-	StreamRead(rel, cd->cd_location, *len, image);
+	StreamRead(rel, h->prefetch, cd->cd_location, *len, image);
 	return image;
 }
 

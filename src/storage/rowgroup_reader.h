@@ -14,6 +14,7 @@
 #include "access/tupdesc.h"
 #include "encoding/chunk_encoding.h"
 #include "pg_compat.h"
+#include "storage/page_prefetch.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -21,6 +22,7 @@
 typedef struct RowGroupHeader
 {
 	uint32		dir_index;		/* directory entry, for messages */
+	PagePrefetch *prefetch;		/* chunks' pages are read through it, or NULL */
 	uint32		nrows;
 	int			natts;
 	uint32		nchunks;
@@ -39,6 +41,9 @@ typedef struct RowGroupHeader
 
 extern RowGroupHeader *RowGroupReadHeader(Relation rel, uint32 dir_index,
 										  const RowGroupDirEntry *entry);
+extern RowGroupHeader *RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf,
+													uint32 dir_index,
+													const RowGroupDirEntry *entry);
 extern uint32 RowGroupFindChunk(const RowGroupHeader *h, uint32 row);
 extern void RowGroupReadColumnChunk(Relation rel, const RowGroupHeader *h,
 									TupleDesc desc, int attno, uint32 chunkno,

@@ -392,6 +392,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	DeltaVacuumBegin(&vs, ndeltas, aborted_rows);
 	stats = palloc0(sizeof(IndexBulkDeleteResult *) * Max(nindexes, 1));
 	index_cleanup = nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED;
+	DeltaVacuumReadAhead(rel, &vs, deltas, ndeltas);
 	for (i = 0; i < ndeltas; i++)
 	{
 		VacuumDelayPoint();
@@ -404,6 +405,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 				elog(ERROR, "dead row versions of one page do not fit in VACUUM's memory");
 		}
 	}
+	DeltaVacuumEnd(&vs);
 	while (AddRowsOfAbortedGroups(aborted, naborted, &aborted_group, &aborted_row, &vs))
 		VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, &vs,
 						  index_cleanup, elevel, bstrategy);

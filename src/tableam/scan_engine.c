@@ -154,6 +154,7 @@ LoadGroups(ColstoreScanDesc s)
 	s->chunk_rows = s->chunk_pos = 0;
 	s->header = NULL;
 	ScanForgetChunk(s);
+	ScanPrefetchReset(s);
 	s->tid.cur_block = InvalidBlockNumber;
 	s->tid.bm_index = 0;
 #if PG_BITMAP_SCAN_IN_AM
@@ -213,18 +214,23 @@ ColstoreScanBegin(Relation rel, Snapshot snapshot, int nkeys,
 	/* SERIALIZABLE: like heap's sequential scans, lock the whole relation */
 	if (snapshot && IsMVCCSnapshot(snapshot))
 		PredicateLockRelation(rel, snapshot);
+	ScanPrefetchBegin(s);
 	LoadGroups(s);
 	if (flags & SO_TYPE_SEQSCAN)
 		pgstat_count_heap_scan(rel);
 	return (TableScanDesc) s;
 }
 
-/* End a scan: free everything ColstoreScanBegin allocated (scan_end). */
+/*
+ * End a scan: release the pages read ahead and free everything
+ * ColstoreScanBegin allocated (scan_end).
+ */
 void
 ColstoreScanEnd(TableScanDesc scan)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 
+	ScanPrefetchEnd(s);
 	MemoryContextDelete(s->chunk_cxt);
 	MemoryContextDelete(s->group_cxt);
 	MemoryContextDelete(s->scan_cxt);
@@ -269,7 +275,8 @@ ColstoreScanRescan(TableScanDesc scan, struct ScanKeyData *key)
  * ScanOpenGroup
  *		Make group i current, reading its row group header (or collecting
  *		a delta page's rows the snapshot sees) into group_cxt; no chunk is
- *		selected yet.  May error on a corrupt header.
+ *		selected yet.  Pages are read through the scan's prefetcher, if it
+ *		has one (scan_prefetch.c).  May error on a corrupt header.
  */
 void
 ScanOpenGroup(ColstoreScanDesc s, int i)
@@ -286,15 +293,16 @@ ScanOpenGroup(ColstoreScanDesc s, int i)
 		s->delta_offsets = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
 		s->delta_starts = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
 		s->delta_liveness = palloc(sizeof(uint8) * MaxHeapTuplesPerPage);
-		s->delta_rows = DeltaPageCollect(s->rs_base.rs_rd,
+		s->delta_rows = DeltaPageCollect(s->rs_base.rs_rd, s->prefetch,
 										 s->groups[i].entry.rg_header.sp_block,
 										 s->rs_base.rs_snapshot, s->oldest_xmin,
 										 s->delta_tuples, s->delta_offsets,
 										 s->delta_starts, s->delta_liveness);
 	}
 	else
-		s->header = RowGroupReadHeader(s->rs_base.rs_rd, s->groups[i].dir_index,
-									   &s->groups[i].entry);
+		s->header = RowGroupReadHeaderPrefetched(s->rs_base.rs_rd, s->prefetch,
+												 s->groups[i].dir_index,
+												 &s->groups[i].entry);
 	MemoryContextSwitchTo(oldcxt);
 	s->cur_group = i;
 	s->cur_chunk = -1;
@@ -418,6 +426,7 @@ ScanDecodeColumn(ColstoreScanDesc s, int att)
 							s->cur_chunk, s->values[att], s->isnull[att]);
 	MemoryContextSwitchTo(oldcxt);
 	s->decoded[att] = true;
+	ScanPrefetchNoteColumn(s, att);
 }
 
 /*
@@ -445,6 +454,7 @@ ScanReadScaled(ColstoreScanDesc s, int att)
 		MemoryContextSwitchTo(oldcxt);
 		col->generation = s->chunk_generation;
 		col->read = true;
+		ScanPrefetchNoteColumn(s, att);
 	}
 	return col->scaled ? col : NULL;
 }

@@ -3,9 +3,10 @@
  * scan_engine_internal.h
  *	  The scan descriptor of the scan engine and the functions its files
  *	  share (scan_engine.c, scan_walk.c, scan_batch.c, scan_position.c,
- *	  scan_parallel.c).  am_scan_positioned.c includes it for the TID
- *	  cursor of bitmap, sample and ANALYZE scans (ColstoreScanDescData.tid)
- *	  and touches nothing else.  Every other caller uses scan_engine.h.
+ *	  scan_parallel.c, scan_prefetch.c).  am_scan_positioned.c includes it
+ *	  for the TID cursor of bitmap, sample and ANALYZE scans
+ *	  (ColstoreScanDescData.tid) and touches nothing else.  Every other
+ *	  caller uses scan_engine.h.
  *
  * IDENTIFICATION
  *	  src/tableam/scan_engine_internal.h
@@ -21,6 +22,7 @@
 #include "pg_compat.h"
 
 #include "mvcc/row_state.h"
+#include "storage/page_prefetch.h"
 #include "storage/rowgroup_reader.h"
 #include "tableam/scan_engine.h"
 
@@ -135,6 +137,23 @@ typedef struct ColstoreScanDescData
 	uint64		range_start;
 	uint64		range_end;
 	ScanTidCursor tid;
+	/* read-ahead of a sequential scan's pages (scan_prefetch.c) */
+	PagePrefetch *prefetch;		/* NULL: pages are read directly */
+	int			pf_fed;			/* units queued up to here */
+	int			pf_stop;		/* a row group queued ahead of its chunks */
+	int			pf_claimed;		/* the unit the forward walk claimed last */
+	int			pf_natts;		/* room in pf_col_reads, pf_first_read,
+								 * pf_order */
+	int		   *pf_col_reads;	/* [pf_natts]: chunks of the group read per
+								 * column */
+	int		   *pf_first_read;	/* [pf_natts]: order of the columns' first
+								 * reads in the group */
+	int			pf_nread;		/* columns read so far in the group */
+	int		   *pf_order;		/* [pf_npredict]: the columns to queue, in
+								 * order */
+	int			pf_npredict;
+	bool		pf_learned;		/* pf_order learned from a row group */
+	uint64		pf_chunks_at_open;	/* counters.chunks_read at group open */
 } ColstoreScanDescData;
 
 typedef ColstoreScanDescData *ColstoreScanDesc;
@@ -160,5 +179,14 @@ extern void ScanApplyRowFilter(ColstoreScanDesc s, bool count);
 
 /* scan_parallel.c: the next unit this participant reads */
 extern int	ScanClaimNextGroup(ColstoreScanDesc s);
+extern bool ScanUnitWanted(ColstoreScanDesc s, int i);
+
+/* scan_prefetch.c: what a forward walk will read, told to the prefetcher */
+extern void ScanPrefetchBegin(ColstoreScanDesc s);
+extern void ScanPrefetchReset(ColstoreScanDesc s);
+extern void ScanPrefetchEnd(ColstoreScanDesc s);
+extern void ScanPrefetchNoteColumn(ColstoreScanDesc s, int att);
+extern void ScanPrefetchUnit(ColstoreScanDesc s, int i);
+extern void ScanPrefetchChunks(ColstoreScanDesc s);
 
 #endif							/* SCAN_ENGINE_INTERNAL_H */

@@ -56,11 +56,22 @@ ScanClaimNextGroup(ColstoreScanDesc s)
 			i = s->next_group++;
 		if (i >= s->ngroups)
 			return -1;
-		if (s->groups[i].visible &&
-			s->groups[i].entry.rg_first_row < s->range_end &&
-			s->groups[i].entry.rg_first_row + s->groups[i].entry.rg_nrows > s->range_start)
+		if (ScanUnitWanted(s, i))
 			return i;
 	}
+}
+
+/*
+ * ScanUnitWanted
+ *		Does a forward walk read unit i: is it visible, and does it hold
+ *		rows of the scan's row number range?
+ */
+bool
+ScanUnitWanted(ColstoreScanDesc s, int i)
+{
+	return s->groups[i].visible &&
+		s->groups[i].entry.rg_first_row < s->range_end &&
+		s->groups[i].entry.rg_first_row + s->groups[i].entry.rg_nrows > s->range_start;
 }
 
 /* Size of a parallel scan's shared state (parallelscan_estimate). */

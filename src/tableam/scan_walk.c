@@ -108,7 +108,9 @@ ScanAdvanceChunk(ColstoreScanDesc s, TupleDesc desc)
 			s->next_group = s->ngroups;
 			return false;
 		}
+		ScanPrefetchUnit(s, next);
 		ScanOpenGroup(s, next);
+		ScanPrefetchChunks(s);
 	}
 }
 
@@ -254,6 +256,9 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 	if (s->rs_base.rs_parallel != NULL)
 		elog(ERROR, "unexpected backward parallel scan of colstore table \"%s\"",
 			 RelationGetRelationName(s->rs_base.rs_rd));
+	/* the pages read ahead were for the forward walk */
+	if (s->pf_fed >= 0)
+		ScanPrefetchReset(s);
 	for (;;)
 	{
 		int			row;
