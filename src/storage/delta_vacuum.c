@@ -389,9 +389,11 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 				CollectItem(entry, off, vs);	/* a redirect: its entries go */
 			else if (copy)
 			{
+				/* ItemPointerSet is a macro on 15: no side effects in it */
+				ItemPointer copy_pos = &vs->dead_copies[vs->ndead_copies++];
+
 				HeapTupleHeaderAdvanceHorizon(tuple.t_data, &latest_removed);
-				ItemPointerSet(&vs->dead_copies[vs->ndead_copies++],
-							   BufferGetBlockNumber(buf), off);
+				ItemPointerSet(copy_pos, BufferGetBlockNumber(buf), off);
 				vs->deleted_rows += 1;
 				vs->pruned_copies += 1;
 			}
