@@ -56,6 +56,7 @@
 
 #include "fuzz_common.h"
 #include "storage/page_stream.h"
+#include "storage/page_reuse.h"
 
 /* ---- memory contexts ---- */
 
@@ -653,4 +654,12 @@ LockHeldByMe(const LOCKTAG *locktag, LOCKMODE lockmode)
 {
 	NOT_EXPECTED("LockHeldByMe");
 	return false;
+}
+
+/* page_reuse.c's, which directory.c and promotion_map.c call to add pages */
+Buffer
+ColstoreNewPage(Relation rel)
+{
+	NOT_EXPECTED("ColstoreNewPage");
+	return InvalidBuffer;
 }

@@ -15,7 +15,9 @@
  *
  * Heap code looks for room through the relation's target block, then the
  * free space map, then "the last page of the relation", then extends the
- * relation.  colstore pages never enter the free space map, and
+ * relation.  colstore pages never have room in the free space map (a freed
+ * page colstore takes back gets 0 there, and every colstore page has
+ * pd_upper == pd_lower, so heap finds no room on it either), and
  * DeltaHeapInsert and DeltaHeapUpdate point the target block at a heap
  * page before calling heap_insert or heap_update.  The target block can
  * still be lost inside the call (TOASTing a value opens the TOAST table,

@@ -37,6 +37,7 @@
 
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/page_reuse.h"
 
 typedef struct DirectoryCacheEntry
 {
@@ -101,6 +102,7 @@ NewDirectory(Relation rel)
 	dir->entries = MemoryContextAlloc(cxt, sizeof(RowGroupDirEntry) * dir->capacity);
 	dir->pages_capacity = 4;
 	dir->pages = MemoryContextAlloc(cxt, sizeof(BlockNumber) * dir->pages_capacity);
+	dir->pages_sorted = MemoryContextAlloc(cxt, sizeof(BlockNumber) * dir->pages_capacity);
 	return dir;
 }
 
@@ -120,8 +122,9 @@ ReportBadEntry(Relation rel, uint32 index, const char *detail)
  * block past it is checked against the size read again, since the file may
  * have grown since: a first promotion adds a promotion map root page and
  * then records it in its row group's directory entry, in place, while a
- * reader holding an older size reads the entry.  The file never shrinks
- * under a reader, so a block below *nblocks needs no second look.
+ * reader holding an older size reads the entry.  The file shrinks only
+ * under VACUUM's AccessExclusiveLock (space_truncate.c), never under a
+ * reader, so a block below *nblocks needs no second look.
  */
 static bool
 InsideFile(Relation rel, BlockNumber blkno, BlockNumber *nblocks)
@@ -145,8 +148,11 @@ EntryFlagsConsistent(const RowGroupDirEntry *e)
 	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED)) != 0 &&
 		(e->rg_flags & RG_FLAG_INVALID) == 0)
 		return false;
-	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED | RG_FLAG_MOVED_ROWS)) != 0 &&
+	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_MOVED_ROWS)) != 0 &&
 		e->rg_kind != RG_KIND_ROWGROUP)
+		return false;
+	/* a delta page is freed when VACUUM truncates its block away */
+	if ((e->rg_flags & RG_FLAG_FREED) != 0 && e->rg_kind == RG_KIND_RESERVATION)
 		return false;
 	return true;
 }
@@ -193,7 +199,8 @@ AssertNewEntryState(const RowGroupDirEntry *e)
  * change; flags are only ever added: FROZEN or INVALID to an entry that has
  * neither (VACUUM's step 1; a frozen entry's xmin becomes FrozenXid),
  * INVALID | EMPTIED to a committed row group (retiring: its xmin becomes
- * VACUUM's stamp), FREED to an invalid one (freeing); MOVED_ROWS never; and
+ * VACUUM's stamp), FREED to an invalid one (freeing), INVALID | FREED to a
+ * delta page (its block truncated away); MOVED_ROWS never; and
  * the promotion map's first root page is set once.
  */
 static void
@@ -210,10 +217,14 @@ AssertEntryTransition(const RowGroupDirEntry *old, const RowGroupDirEntry *new)
 	Assert((added & RG_FLAG_MOVED_ROWS) == 0);
 	Assert((added & (RG_FLAG_FROZEN | RG_FLAG_INVALID)) == 0 ||
 		   (added & RG_FLAG_EMPTIED) != 0 ||
-		   (old->rg_flags & (RG_FLAG_FROZEN | RG_FLAG_INVALID)) == 0);
+		   (old->rg_flags & (RG_FLAG_FROZEN | RG_FLAG_INVALID)) == 0 ||
+		   (new->rg_kind == RG_KIND_DELTA_PAGE &&
+			added == (RG_FLAG_INVALID | RG_FLAG_FREED)));
 	Assert((added & RG_FLAG_EMPTIED) == 0 ||
 		   ((added & RG_FLAG_INVALID) != 0 && new->rg_kind == RG_KIND_ROWGROUP));
-	Assert((added & RG_FLAG_FREED) == 0 || (old->rg_flags & RG_FLAG_INVALID) != 0);
+	Assert((added & RG_FLAG_FREED) == 0 || (old->rg_flags & RG_FLAG_INVALID) != 0 ||
+		   (new->rg_kind == RG_KIND_DELTA_PAGE &&
+			added == (RG_FLAG_INVALID | RG_FLAG_FREED)));
 	Assert(new->rg_xmin == old->rg_xmin || (added & RG_FLAG_EMPTIED) != 0 ||
 		   ((added & RG_FLAG_FROZEN) != 0 && new->rg_xmin == FrozenTransactionId));
 	Assert(old->rg_state_root == 0 || new->rg_state_root == old->rg_state_root);
@@ -228,7 +239,8 @@ AssertIndexArrays(const ColstoreDirectory *dir)
 {
 	int			i;
 
-	Assert(dir->ngroups + dir->nreservations + dir->ndeltas == dir->nindexed);
+	Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->nfreed_deltas ==
+		   dir->nindexed);
 	for (i = 1; i < dir->ngroups; i++)
 		Assert(dir->entries[dir->groups[i - 1]].rg_first_row <=
 			   dir->entries[dir->groups[i]].rg_first_row);
@@ -276,16 +288,18 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 								(unsigned long long) e->rg_first_row,
 								(unsigned long long) (e->rg_first_row + e->rg_nrows),
 								(unsigned long long) next_row));
+	/* a freed entry's pages are nobody's: VACUUM may have truncated them */
 	if (e->rg_kind == RG_KIND_DELTA_PAGE &&
 		(e->rg_first_row % ROWS_PER_TID_BLOCK != 0 || e->rg_nrows != ROWS_PER_TID_BLOCK ||
 		 e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
-		 !InsideFile(rel, e->rg_header.sp_block, nblocks)))
+		 (!(e->rg_flags & RG_FLAG_FREED) &&
+		  !InsideFile(rel, e->rg_header.sp_block, nblocks))))
 		ReportBadEntry(rel, index,
 					   psprintf("Heap page %u of pseudo-block rows %llu to %llu.",
 								e->rg_header.sp_block,
 								(unsigned long long) e->rg_first_row,
 								(unsigned long long) (e->rg_first_row + e->rg_nrows)));
-	if (e->rg_kind == RG_KIND_ROWGROUP &&
+	if (e->rg_kind == RG_KIND_ROWGROUP && !(e->rg_flags & RG_FLAG_FREED) &&
 		(e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
 		 !InsideFile(rel, e->rg_header.sp_block, nblocks) ||
 		 !InsideFile(rel, e->rg_state_root, nblocks) ||
@@ -296,6 +310,34 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 					   psprintf("Header at block %u, promotion map at block %u, sources at block %u, of %u blocks.",
 								e->rg_header.sp_block, e->rg_state_root,
 								e->rg_sources.sp_block, *nblocks));
+}
+
+/*
+ * Is blkno in dir's directory page chain already?  If not, it is added to
+ * pages_sorted (the caller appends it to pages).  Pages taken from the end
+ * of the file come in ascending order, so the insertion rarely moves any.
+ */
+static bool
+ChainHasPage(ColstoreDirectory *dir, BlockNumber blkno)
+{
+	int			lo = 0,
+				hi = dir->npages;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (dir->pages_sorted[mid] == blkno)
+			return true;
+		if (dir->pages_sorted[mid] < blkno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(&dir->pages_sorted[lo + 1], &dir->pages_sorted[lo],
+			sizeof(BlockNumber) * (dir->npages - lo));
+	dir->pages_sorted[lo] = blkno;
+	return false;
 }
 
 /* Read entries [dir->count, meta->cm_dir_count) from the page chain. */
@@ -345,22 +387,25 @@ ReadNewEntries(Relation rel, ColstoreDirectory *dir,
 											blkno, nblocks)));
 
 			/*
-			 * Directory pages are only ever added by extending the relation
-			 * (DirectoryAppend), so the chain ascends; a link that does not
-			 * would make a cycle that rereads the same entries up to
-			 * cm_dir_count (4 billion) times.
+			 * A directory page may be a freed page taken again
+			 * (page_reuse.c), so the chain need not ascend; but a link to a
+			 * page already in it would make a cycle that rereads the same
+			 * entries up to cm_dir_count (4 billion) times.
 			 */
-			if (dir->npages > 0 && blkno <= dir->pages[dir->npages - 1])
+			if (dir->npages == dir->pages_capacity)
+			{
+				dir->pages_capacity *= 2;
+				dir->pages = repalloc(dir->pages, sizeof(BlockNumber) * dir->pages_capacity);
+				dir->pages_sorted = repalloc(dir->pages_sorted,
+											 sizeof(BlockNumber) * dir->pages_capacity);
+			}
+			if (ChainHasPage(dir, blkno))
 				ereport(ERROR,
 						(errcode(ERRCODE_DATA_CORRUPTED),
 						 errmsg_internal("colstore table \"%s\": directory block %u links back to block %u",
 										 RelationGetRelationName(rel),
 										 dir->pages[dir->npages - 1], blkno)));
-			if (dir->npages == dir->pages_capacity)
-			{
-				dir->pages_capacity *= 2;
-				dir->pages = repalloc(dir->pages, sizeof(BlockNumber) * dir->pages_capacity);
-			}
+
 			dir->pages[dir->npages++] = blkno;
 		}
 
@@ -474,6 +519,12 @@ IndexNewEntries(ColstoreDirectory *dir)
 				sort_groups |= !AppendIndex(dir, dir->groups, &dir->ngroups, i, false);
 				break;
 			case RG_KIND_DELTA_PAGE:
+				if (dir->entries[i].rg_flags & RG_FLAG_FREED)
+				{
+					/* its block was truncated away: no page, no rows */
+					dir->nfreed_deltas++;
+					break;
+				}
 				{
 					int			n = dir->ndeltas;
 
@@ -503,7 +554,8 @@ IndexNewEntries(ColstoreDirectory *dir)
 	if (sort_groups || sort_reservations || sort_deltas || sort_blocks)
 		AssertIndexArrays(dir);
 	else
-		Assert(dir->ngroups + dir->nreservations + dir->ndeltas == dir->nindexed);
+		Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->nfreed_deltas ==
+			   dir->nindexed);
 #endif
 }
 
@@ -697,6 +749,7 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 	Buffer		metabuf;
 	Buffer		tailbuf = InvalidBuffer;
 	Buffer		dirbuf;
+	Buffer		newbuf = InvalidBuffer;
 	Page		metapage;
 	Page		dirpage;
 	ColstoreMetaPage meta;
@@ -709,6 +762,14 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 #endif
 	/* an entry's rows are reserved, by it or before it */
 	Assert(entry->rg_first_row + entry->rg_nrows <= newmeta->cm_next_row);
+
+	/*
+	 * A new directory page is taken before the metapage is locked: taking a
+	 * freed page reads the directory (page_reuse.c).  The writer lock keeps
+	 * the entry count from changing meanwhile.
+	 */
+	if (DirectoryGet(rel)->count % DIR_ENTRIES_PER_PAGE == 0)
+		newbuf = ColstoreNewPage(rel);
 	metabuf = ColstoreLockMetaForUpdate(rel);
 	state = GenericXLogStart(rel);
 	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
@@ -718,13 +779,15 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 	index = meta->cm_dir_count;
 	slot = index % DIR_ENTRIES_PER_PAGE;
 
-	if (meta->cm_dir_tail == InvalidBlockNumber || slot == 0)
+	if ((meta->cm_dir_tail == InvalidBlockNumber || slot == 0) != BufferIsValid(newbuf))
+		elog(ERROR, "unexpected directory entry count %u of colstore table \"%s\"",
+			 index, RelationGetRelationName(rel));
+	if (BufferIsValid(newbuf))
 	{
 		/* start a new directory page and link it in */
-		dirbuf = ColstoreExtend(rel);
+		dirbuf = newbuf;
 		dirpage = GenericXLogRegisterBuffer(state, dirbuf, GENERIC_XLOG_FULL_IMAGE);
 		ColstoreInitPage(dirpage, COLSTORE_PAGE_DIRECTORY);
-		((PageHeader) dirpage)->pd_lower = COLSTORE_DATA_START;
 		if (meta->cm_dir_tail != InvalidBlockNumber)
 		{
 			Page		tailpage;
@@ -749,8 +812,7 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 
 	memcpy((char *) dirpage + COLSTORE_DATA_START + slot * sizeof(RowGroupDirEntry),
 		   entry, sizeof(RowGroupDirEntry));
-	((PageHeader) dirpage)->pd_lower =
-		COLSTORE_DATA_START + (slot + 1) * sizeof(RowGroupDirEntry);
+	ColstorePageSetLower(dirpage, COLSTORE_DATA_START + (slot + 1) * sizeof(RowGroupDirEntry));
 
 	meta->cm_next_row = newmeta->cm_next_row;
 	meta->cm_live_rows = newmeta->cm_live_rows;

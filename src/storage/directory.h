@@ -33,6 +33,7 @@ typedef struct ColstoreDirectory
 	BlockNumber *pages;			/* directory page chain */
 	int			npages;
 	int			pages_capacity;
+	BlockNumber *pages_sorted;	/* the same blocks, ascending */
 	int		   *groups;			/* indexes of row groups, by first row */
 	int			ngroups;
 	int		   *reservations;	/* indexes of reservations, by first row */
@@ -40,6 +41,8 @@ typedef struct ColstoreDirectory
 	int		   *deltas;			/* indexes of delta pages, by first row */
 	int		   *deltas_by_block;	/* the same, by heap block number */
 	int			ndeltas;
+	int			nfreed_deltas;	/* freed delta pages (space_truncate.c), in no
+								 * index array */
 	int			nindexed;		/* entries in the index arrays so far */
 	int			index_capacity; /* room in each index array */
 	MemoryContext cxt;

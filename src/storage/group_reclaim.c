@@ -2,7 +2,7 @@
  *
  * group_reclaim.c
  *	  VACUUM's freeing of whole row groups: giving the space of the groups
- *	  no backend can read any more to new heap tuples.
+ *	  no backend can read any more to new heap tuples and new row groups.
  *
  * A row group's space can be reused only when no backend can read it any
  * more, and a scan reads the groups of the directory it copied when it
@@ -27,8 +27,11 @@
  *	    promotions, small INSERTs) find them; delta_heap.c registers such a
  *	    page when a tuple lands on it.  A stream page the group shares with
  *	    its neighbours in the stream (its first and last, unless they begin
- *	    and end with it) stays.  Row groups are still always appended at
- *	    the end of the relation.
+ *	    and end with it) is given with the last of them to be freed, and
+ *	    the stream's tail page never.  Writers of row groups, directory and
+ *	    promotion map pages take such pages back from the free space map
+ *	    before extending the relation (page_reuse.c), and VACUUM gives
+ *	    the empty end of the file back (space_truncate.c).
  *	  Standby queries get the conflict first: a record whose redo only
  *	  cancels the queries with xmin at or before the newest stamp.  Stock
  *	  PostgreSQL has one such record, btree's "reuse page"
@@ -138,10 +141,101 @@ AppendPage(PageList *list, BlockNumber blkno)
 }
 
 /*
- * Add to list the stream pages that hold only bytes of the row group
- * at dir index e_index: a group's chunk images, moved-row sources and header
- * are one contiguous run of the stream, from its first chunk to the end of
- * its header.
+ * Stream order.  Row groups are written one after another under the writer
+ * lock, each starting where the previous one ended (the metapage's stream
+ * tail; bytes of a write that never published its entry are overwritten by
+ * the next one), so the groups' runs follow each other in the order of
+ * their directory entries.  A page where one group ends and the next begins
+ * holds bytes of both (and of any group wholly inside it); it is freed with
+ * the last of them.
+ */
+
+/* Directory index of the row group before (step -1) or after (+1) index, or -1. */
+static int
+NeighbourGroup(const ColstoreDirectory *dir, int index, int step)
+{
+	for (index += step; index >= 0 && index < (int) dir->count; index += step)
+		if (dir->entries[index].rg_kind == RG_KIND_ROWGROUP)
+			return index;
+	return -1;
+}
+
+/* Is group e's whole header on page blkno, ending before the page's end? */
+static bool
+HeaderEndsInside(const RowGroupDirEntry *e, BlockNumber blkno)
+{
+	return e->rg_header.sp_block == blkno &&
+		(uint64) e->rg_header.sp_offset + e->rg_header_len < COLSTORE_DATA_END;
+}
+
+/*
+ * Are the row groups before index that have bytes on page blkno, where the
+ * group at index begins after the page's start, all freed?  The one right
+ * before ends there; it began there too if its header is on blkno and its
+ * first chunk is (its header, all on the page the caller has not given
+ * away yet, can still be read).
+ */
+static bool
+EarlierSharersFreed(Relation rel, int index, BlockNumber blkno)
+{
+	for (;;)
+	{
+		ColstoreDirectory *dir = DirectoryGet(rel);
+		int			prev = NeighbourGroup(dir, index, -1);
+		RowGroupDirEntry e;
+		RowGroupHeader *h;
+		StreamPointer start;
+
+		if (prev < 0)
+			return true;		/* bytes before the first group: nobody's */
+		e = dir->entries[prev];
+		if (!(e.rg_flags & RG_FLAG_FREED))
+			return false;
+		if (e.rg_header.sp_block != blkno)
+			return true;		/* it began on an earlier page */
+		h = RowGroupReadHeader(rel, prev, &e);
+		start = h->chunks[0].cd_location;
+		pfree(h);
+		if (start.sp_block != blkno || start.sp_offset == COLSTORE_DATA_START)
+			return true;
+		index = prev;
+	}
+}
+
+/*
+ * Are the row groups after index that have bytes on page blkno, where the
+ * group at index ends before the page's end, all freed?  The one right after
+ * begins there; it ends there too if its header ends inside the page.  The
+ * stream's tail page gets new bytes: never.
+ */
+static bool
+LaterSharersFreed(Relation rel, int index, BlockNumber blkno, BlockNumber tail)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+
+	if (blkno == tail)
+		return false;
+	for (;;)
+	{
+		int			next = NeighbourGroup(dir, index, 1);
+
+		if (next < 0)
+			return false;		/* not reached: the tail moved on past blkno */
+		if (!(dir->entries[next].rg_flags & RG_FLAG_FREED))
+			return false;
+		if (!HeaderEndsInside(&dir->entries[next], blkno))
+			return true;
+		index = next;
+	}
+}
+
+/*
+ * Add to list the stream pages that hold only bytes of freed row groups
+ * among those of the row group at dir index e_index: a group's chunk
+ * images, moved-row sources and header are one contiguous run of the
+ * stream, from its first chunk to the end of its header.  Its first and
+ * last pages are added only when every other group with bytes on them is
+ * freed (see "Stream order" above), and the stream's tail page never.
  */
 static void
 CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
@@ -156,6 +250,8 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 	uint32		end_offset;
 	int			first = list->n;
 	BlockNumber steps = 0;
+	bool		keep_first;
+	bool		keep_last;
 
 	pfree(h);
 	for (;;)
@@ -181,13 +277,20 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 		AppendPage(list, blkno);
 	}
 
-	/*
-	 * the first and last pages may hold other groups' bytes, the tail new
-	 * ones
-	 */
-	if (end_offset < COLSTORE_DATA_END || list->pages[list->n - 1] == tail)
+	keep_last = list->pages[list->n - 1] == tail ||
+		(end_offset < COLSTORE_DATA_END &&
+		 !LaterSharersFreed(rel, e_index, list->pages[list->n - 1], tail));
+	keep_first = start.sp_offset != COLSTORE_DATA_START &&
+		!EarlierSharersFreed(rel, e_index, list->pages[first]);
+	if (list->n - first == 1)
+	{
+		if (keep_first || keep_last)
+			list->n--;
+		return;
+	}
+	if (keep_last)
 		list->n--;
-	if (list->n > first && start.sp_offset != COLSTORE_DATA_START)
+	if (keep_first)
 	{
 		memmove(&list->pages[first], &list->pages[first + 1],
 				sizeof(BlockNumber) * (list->n - first - 1));

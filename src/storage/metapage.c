@@ -82,6 +82,15 @@ ColstorePhysicalBlocks(Relation rel)
 	return smgrnblocks(RelationGetSmgr(rel), MAIN_FORKNUM);
 }
 
+/*
+ * ColstoreInitPage
+ *		Make page an empty colstore page of page_type.  Its pd_upper equals
+ *		its pd_lower (ColstorePageSetLower keeps them equal), so heapam, which
+ *		judges a page it got from the free space map by PageGetHeapFreeSpace,
+ *		sees no room on it: a colstore page taken from the free space map
+ *		(page_reuse.c) may still be named there to a backend that read the
+ *		map before the page was taken.
+ */
 void
 ColstoreInitPage(Page page, uint16 page_type)
 {
@@ -92,6 +101,21 @@ ColstoreInitPage(Page page, uint16 page_type)
 	opaque->cp_page_type = page_type;
 	opaque->cp_flags = 0;
 	opaque->cp_next = InvalidBlockNumber;
+	((PageHeader) page)->pd_upper = ((PageHeader) page)->pd_lower;
+}
+
+/*
+ * ColstorePageSetLower
+ *		Set the end of the bytes used on a colstore page, with pd_upper at
+ *		the same place: no free space for heapam (ColstoreInitPage), and no
+ *		"hole" for full-page images to leave out.
+ */
+void
+ColstorePageSetLower(Page page, uint32 lower)
+{
+	Assert(lower >= SizeOfPageHeaderData && lower <= ((PageHeader) page)->pd_special);
+	((PageHeader) page)->pd_lower = (LocationIndex) lower;
+	((PageHeader) page)->pd_upper = (LocationIndex) lower;
 }
 
 /*
@@ -248,8 +272,8 @@ ColstoreLockMetaForUpdate(Relation rel)
 		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
 		ColstoreInitPage(page, COLSTORE_PAGE_META);
 		EmptyMeta(ColstorePageGetMeta(page));
-		((PageHeader) page)->pd_lower =
-			(char *) ColstorePageGetMeta(page) + sizeof(ColstoreMetaPageData) - (char *) page;
+		ColstorePageSetLower(page, (char *) ColstorePageGetMeta(page) +
+							 sizeof(ColstoreMetaPageData) - (char *) page);
 		GenericXLogFinish(state);
 		return buf;
 	}

@@ -19,6 +19,7 @@ extern void ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta);
 extern void ColstoreReadExistingMeta(Relation rel, ColstoreMetaPageData *meta);
 extern Buffer ColstoreLockMetaForUpdate(Relation rel);
 extern void ColstoreInitPage(Page page, uint16 page_type);
+extern void ColstorePageSetLower(Page page, uint32 lower);
 extern Buffer ColstoreExtend(Relation rel);
 extern bool ColstoreBlockIsValid(Relation rel, BlockNumber blkno);
 extern void ColstoreCheckPage(Relation rel, BlockNumber blkno, Page page,

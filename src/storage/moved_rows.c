@@ -44,8 +44,11 @@
 /*
  * Decoded sources of the last few groups looked at: a writer that follows
  * moved rows one after another (an UPDATE that waited for a compaction)
- * asks for the same group again and again.  An image at a stream location
- * of a relfilenode never changes, so entries need no invalidation.
+ * asks for the same group again and again.  Entries are keyed by the
+ * group's first row as well as its stream location: row numbers are never
+ * reused, while a freed group's stream pages are (page_reuse.c), so the
+ * location alone could later name another group's image.  So entries need
+ * no invalidation.
  */
 #define SOURCES_CACHE_SIZE	4
 
@@ -53,6 +56,7 @@ typedef struct SourcesCacheEntry
 {
 	RelFileLocator node;
 	StreamPointer at;			/* rg_sources; sp_block Invalid: unused */
+	uint64		first_row;		/* the group's rg_first_row */
 	uint32		nrows;
 	int64	   *keys;			/* [nrows], ascending */
 } SourcesCacheEntry;
@@ -73,6 +77,7 @@ typedef struct SourcesRange
 {
 	RelFileLocator node;
 	StreamPointer at;
+	uint64		first_row;		/* the group's rg_first_row */
 	int64		first;
 	int64		last;
 } SourcesRange;
@@ -96,6 +101,7 @@ OutsideKnownRange(Relation rel, const RowGroupDirEntry *group, int64 key)
 
 	if (r->at.sp_block != group->rg_sources.sp_block ||
 		r->at.sp_offset != group->rg_sources.sp_offset ||
+		r->first_row != group->rg_first_row ||
 		!RelFileLocatorEquals(r->node, rel->rd_locator))
 		return false;
 	return key < r->first || key > r->last;
@@ -122,6 +128,7 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 		if (e->keys != NULL && RelFileLocatorEquals(e->node, rel->rd_locator) &&
 			e->at.sp_block == group->rg_sources.sp_block &&
 			e->at.sp_offset == group->rg_sources.sp_offset &&
+			e->first_row == group->rg_first_row &&
 			e->nrows == group->rg_nrows)
 			return e->keys;
 	}
@@ -154,6 +161,7 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 		e->keys[i] = DatumGetInt64(values[i]);
 	e->node = rel->rd_locator;
 	e->at = group->rg_sources;
+	e->first_row = group->rg_first_row;
 	e->nrows = group->rg_nrows;
 	if (group->rg_nrows > 0)
 	{
@@ -161,6 +169,7 @@ GroupSources(Relation rel, const RowGroupDirEntry *group, int index)
 
 		r->node = rel->rd_locator;
 		r->at = group->rg_sources;
+		r->first_row = group->rg_first_row;
 		r->first = e->keys[0];
 		r->last = e->keys[group->rg_nrows - 1];
 	}

@@ -6,8 +6,9 @@
  * Chunk images and row group headers are written back to back into data
  * pages, between the page header and the special space; pd_lower marks the
  * end of the bytes written so far.  A record that does not fit continues at
- * the block named by the page's cp_next, which is always a later block but
- * not always the next one (directory pages are interleaved).  Small writes
+ * the block named by the page's cp_next: any block, a later one when the
+ * relation was extended for it, an earlier one when a freed page was taken
+ * again (page_reuse.c); nothing orders stream positions by block.  Small writes
  * from different transactions therefore share pages: nothing is aligned to
  * a page per transaction.
  *
@@ -32,31 +33,52 @@
 
 #include "storage/metapage.h"
 #include "storage/page_prefetch.h"
+#include "storage/page_reuse.h"
 #include "storage/page_stream.h"
 
 static void
 OpenNewPage(StreamWriter *sw)
 {
-	sw->buf = ColstoreExtend(sw->rel);
+	sw->buf = ColstoreNewPage(sw->rel);
 	sw->state = GenericXLogStart(sw->rel);
 	sw->page = GenericXLogRegisterBuffer(sw->state, sw->buf,
 										 GENERIC_XLOG_FULL_IMAGE);
 	ColstoreInitPage(sw->page, COLSTORE_PAGE_DATA);
 	sw->pos.sp_block = BufferGetBlockNumber(sw->buf);
 	sw->pos.sp_offset = COLSTORE_DATA_START;
-	((PageHeader) sw->page)->pd_lower = COLSTORE_DATA_START;
+	ColstorePageSetLower(sw->page, COLSTORE_DATA_START);
 }
 
+/*
+ * Open the stream's tail page to append at sw->pos.  Bytes past the
+ * metapage's tail offset belong to a write that never published its
+ * directory entry (its transaction failed, or the server crashed after the
+ * page's WAL record reached disk and before the publishing one did):
+ * nothing references them, nor the page its cp_next names (leaked), so the
+ * page is cut back to the tail offset.  A page that ends before it lost
+ * published bytes: ERRCODE_DATA_CORRUPTED.
+ */
 static void
 OpenTailPage(StreamWriter *sw)
 {
+	PageHeader	phdr;
+
 	sw->buf = ReadBuffer(sw->rel, sw->pos.sp_block);
 	LockBuffer(sw->buf, BUFFER_LOCK_EXCLUSIVE);
 	ColstoreCheckPage(sw->rel, sw->pos.sp_block, BufferGetPage(sw->buf),
 					  COLSTORE_PAGE_DATA);
 	sw->state = GenericXLogStart(sw->rel);
 	sw->page = GenericXLogRegisterBuffer(sw->state, sw->buf, 0);
-	if (((PageHeader) sw->page)->pd_lower != sw->pos.sp_offset)
+	phdr = (PageHeader) sw->page;
+	if (phdr->pd_lower > sw->pos.sp_offset && phdr->pd_lower <= COLSTORE_DATA_END &&
+		sw->pos.sp_offset >= COLSTORE_DATA_START)
+	{
+		memset((char *) sw->page + sw->pos.sp_offset, 0,
+			   phdr->pd_lower - sw->pos.sp_offset);
+		ColstorePageSetLower(sw->page, sw->pos.sp_offset);
+		ColstorePageGetOpaque(sw->page)->cp_next = InvalidBlockNumber;
+	}
+	if (phdr->pd_lower != sw->pos.sp_offset)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg_internal("colstore table \"%s\": stream tail block %u ends at %u, metapage says %u",
@@ -136,7 +158,7 @@ StreamWrite(StreamWriter *sw, const char *data, uint64 len)
 		n = (uint32) Min((uint64) room, len);
 		memcpy((char *) sw->page + sw->pos.sp_offset, data, n);
 		sw->pos.sp_offset += n;
-		((PageHeader) sw->page)->pd_lower = sw->pos.sp_offset;
+		ColstorePageSetLower(sw->page, sw->pos.sp_offset);
 		data += n;
 		len -= n;
 		if (len == 0)

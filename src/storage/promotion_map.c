@@ -33,6 +33,7 @@
 
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/page_reuse.h"
 #include "storage/promotion_map.h"
 
 #define STATE_ROOT_SLOTS	((uint32) (COLSTORE_DATA_PER_PAGE / sizeof(BlockNumber)))
@@ -292,7 +293,7 @@ AddRootPages(Relation rel, uint32 dir_index)
 				 errmsg("row group of %u rows in colstore table \"%s\" is too large to change rows in",
 						entry.rg_nrows, RelationGetRelationName(rel))));
 	for (i = 0; i < nroots; i++)
-		bufs[i] = ColstoreExtend(rel);
+		bufs[i] = ColstoreNewPage(rel);
 	state = GenericXLogStart(rel);
 	for (i = 0; i < nroots; i++)
 	{
@@ -300,7 +301,7 @@ AddRootPages(Relation rel, uint32 dir_index)
 
 		ColstoreInitPage(page, COLSTORE_PAGE_STATE_ROOT);
 		memset(RootSlots(page), 0, COLSTORE_DATA_PER_PAGE);
-		((PageHeader) page)->pd_lower = COLSTORE_DATA_END;
+		ColstorePageSetLower(page, COLSTORE_DATA_END);
 		if (i + 1 < nroots)
 			ColstorePageGetOpaque(page)->cp_next = BufferGetBlockNumber(bufs[i + 1]);
 	}
@@ -325,7 +326,7 @@ AddLeafPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 
 	Assert(ColstoreWriterLockHeld(rel));
 	Assert(group->rg_state_root != 0 && row < group->rg_nrows && slot < STATE_ROOT_SLOTS);
-	leafbuf = ColstoreExtend(rel);
+	leafbuf = ColstoreNewPage(rel);
 	rootbuf = ReadBuffer(rel, rootblk);
 	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
 	state = GenericXLogStart(rel);
@@ -341,7 +342,7 @@ AddLeafPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 	leafpage = GenericXLogRegisterBuffer(state, leafbuf, GENERIC_XLOG_FULL_IMAGE);
 	ColstoreInitPage(leafpage, COLSTORE_PAGE_STATE_LEAF);
 	memset(LeafSlots(leafpage), 0, COLSTORE_DATA_PER_PAGE);
-	((PageHeader) leafpage)->pd_lower = COLSTORE_DATA_END;
+	ColstorePageSetLower(leafpage, COLSTORE_DATA_END);
 	RootSlots(rootpage)[slot] = BufferGetBlockNumber(leafbuf);
 	GenericXLogFinish(state);
 	UnlockReleaseBuffer(leafbuf);

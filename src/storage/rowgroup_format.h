@@ -119,8 +119,12 @@ typedef struct StreamPointer
 										 * is then the next xid at that time */
 #define RG_FLAG_FREED			0x0010	/* with INVALID: VACUUM gave the
 										 * group's pages and its copies' items
-										 * to new heap tuples; only the entry
-										 * is left */
+										 * to new heap tuples and row groups;
+										 * only the entry is left.  On a delta
+										 * page: VACUUM truncated its empty
+										 * block away; its pseudo-block holds
+										 * no rows, and a new page at that
+										 * block gets a new entry */
 
 /* A heap position as a sortable bigint, as rg_sources stores them. */
 #define HeapPositionKey(tid) \

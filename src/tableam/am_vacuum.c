@@ -23,8 +23,11 @@
  *	  referenced by a live entry or a heap tuple.
  * 5. Whole row groups: the space of invalid ones (aborted, or retired by
  *	  an earlier VACUUM) that nobody can read any more goes to new heap
- *	  tuples (storage/group_reclaim.c); groups all of whose rows this or an
+ *	  tuples and row groups (storage/group_reclaim.c); groups all of whose rows this or an
  *	  earlier VACUUM pruned are retired (mvcc/group_retire.c).
+ *	  Then the run of unreferenced pages that ends the file is truncated
+ *	  away (storage/space_truncate.c), unless VACUUM (TRUNCATE false) or
+ *	  the vacuum_truncate option says not to.
  * 6. With enough live row versions on the heap pages, or live rows left in
  *	  mostly deleted row groups, a background worker is started to compact
  *	  them into row groups (tableam/compaction_worker.c); VACUUM itself
@@ -65,6 +68,7 @@
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
 #include "storage/promotion_map.h"
+#include "storage/space_truncate.h"
 #include "tableam/am_vacuum.h"
 #include "tableam/compaction_worker.h"
 
@@ -424,6 +428,19 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
 	dead_rows -= freed_rows;	/* counted dead in step 1 */
 	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);
+
+	/* the empty end of the file, as heap's VACUUM gives it back */
+	if (params->truncate != VACOPTVALUE_DISABLED)
+	{
+		BlockNumber old_blocks;
+		BlockNumber removed = SpaceTruncateEnd(rel, bstrategy, &old_blocks);
+
+		if (removed > 0)
+			ereport(elevel,
+					(errmsg("colstore table \"%s\": truncated %u to %u pages",
+							RelationGetRelationName(rel), old_blocks,
+							old_blocks - removed)));
+	}
 	FreeSpaceMapVacuum(rel);
 	vac_close_indexes(nindexes, indrels, NoLock);
 

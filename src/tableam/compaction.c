@@ -42,11 +42,12 @@
  * has pruned the moved copies, the old group has no row left and VACUUM
  * retires and frees it (mvcc/group_retire.c, storage/group_reclaim.c).
  * Small groups are merged by colstore.compact() only (when there are at
- * least two), not by the worker: the merged group is appended to the file,
- * and the old groups' space, once freed, takes only heap tuples, so
- * merging on its own while small inserts go on grows the file
- * (009_auto_compaction's rows ended 27% larger than heap's instead of
- * smaller).
+ * least two), not by the worker: when freed space took only heap tuples
+ * and merged groups were always appended to the file, merging on its own
+ * while small inserts went on grew the file (009_auto_compaction's rows
+ * ended 27% larger than heap's instead of smaller).  Freed pages now take
+ * row groups too (storage/page_reuse.c); letting the worker merge has not
+ * been measured again.
  *
  * IDENTIFICATION
  *	  src/tableam/compaction.c

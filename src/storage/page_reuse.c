@@ -1,0 +1,140 @@
+/*-------------------------------------------------------------------------
+ *
+ * page_reuse.c
+ *	  New pages for colstore's own structures (page stream, directory,
+ *	  promotion maps): freed pages taken back from the free space map, or
+ *	  the relation extended.
+ *
+ * VACUUM gives the pages of freed row groups to heap as empty heap pages in
+ * the free space map (group_reclaim.c), and truncates the empty end of the
+ * file (space_truncate.c).  A writer that needs a page takes one of those
+ * back before it extends the relation.  Heap backends use the same map
+ * without colstore's writer lock, so a page is taken only:
+ *
+ * - under an exclusive buffer lock got without waiting (a heap backend
+ *	 holding the page is using it; buffer locks have no deadlock detection,
+ *	 and the caller may hold the metapage's or a stream page's lock);
+ * - after checking, under that lock, that it is empty: new (all zero), or a
+ *	 heap page with no line pointer at all; a tuple that landed there since
+ *	 VACUUM freed it makes it heap's;
+ * - when no directory entry registers it as a delta page: a registered heap
+ *	 page keeps its pseudo-block, and scans read it, empty or not.
+ *
+ * Its free space map entry is then set to 0, and the caller initialises it
+ * as a colstore page in a full-page WAL record.  A heap backend that read
+ * the map before that locks the page afterwards and finds no room on it,
+ * because every colstore page has pd_upper == pd_lower
+ * (ColstoreInitPage): heapam decides by PageGetHeapFreeSpace, not by the
+ * page's type.  A crash before the caller's WAL record leaves the page an
+ * empty heap page that only the free space map forgot (VACUUM truncation
+ * or a later map update find it again); a crash after it, before the page
+ * is referenced, leaks it as an unreferenced colstore page.  Either way no
+ * page is ever referenced twice.
+ *
+ * IDENTIFICATION
+ *	  src/storage/page_reuse.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "pg_compat.h"
+
+#include "access/htup_details.h"
+#include "storage/bufmgr.h"
+#include "storage/freespace.h"
+#include "utils/rel.h"
+
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/page_reuse.h"
+
+/* Candidates from the free space map tried before extending the relation. */
+#define PAGE_REUSE_TRIES	8
+
+/*
+ * Is the locked page in buf an empty page nothing references: new, or a
+ * heap page without line pointers that is not a registered delta page?
+ */
+static bool
+PageIsFreeForColstore(ColstoreDirectory *dir, Buffer buf)
+{
+	Page		page = BufferGetPage(buf);
+
+	if (PageIsNew(page))
+		return DirectoryFindDeltaBlock(dir, BufferGetBlockNumber(buf)) < 0;
+	return ((PageHeader) page)->pd_special == BLCKSZ &&
+		PageGetMaxOffsetNumber(page) == 0 &&
+		DirectoryFindDeltaBlock(dir, BufferGetBlockNumber(buf)) < 0;
+}
+
+/*
+ * Try to take blkno, a block the free space map offered; returns it
+ * exclusively locked, or InvalidBuffer.
+ */
+static Buffer
+TryTakePage(Relation rel, ColstoreDirectory *dir, BlockNumber blkno)
+{
+	Buffer		buf;
+	Page		page;
+
+	if (blkno == COLSTORE_METAPAGE_BLKNO || blkno >= ColstorePhysicalBlocks(rel))
+		return InvalidBuffer;
+	buf = ReadBuffer(rel, blkno);
+	if (!ConditionalLockBuffer(buf))
+	{
+		ReleaseBuffer(buf);
+		return InvalidBuffer;
+	}
+	if (PageIsFreeForColstore(dir, buf))
+	{
+		RecordPageWithFreeSpace(rel, blkno, 0);
+		return buf;
+	}
+
+	/*
+	 * not free: correct its entry unless it is a registered heap page, whose
+	 * room heap keeps using
+	 */
+	page = BufferGetPage(buf);
+	if (((PageHeader) page)->pd_special != BLCKSZ)
+		RecordPageWithFreeSpace(rel, blkno, 0);
+	else if (DirectoryFindDeltaBlock(dir, blkno) < 0)
+		RecordPageWithFreeSpace(rel, blkno, PageGetHeapFreeSpace(page));
+	UnlockReleaseBuffer(buf);
+	return InvalidBuffer;
+}
+
+/*
+ * ColstoreNewPage
+ *		A page for a colstore structure, pinned and exclusively locked, not
+ *		yet initialised: an empty page freed by VACUUM, taken from the free
+ *		space map as the file header describes, or else a block added at the
+ *		end (ColstoreExtend).  The caller initialises it (ColstoreInitPage)
+ *		in a full-page WAL record before releasing it, and holds the writer
+ *		lock, so no two callers take the same page.  Creates the metapage
+ *		first if the fork is empty.  May error (I/O).
+ */
+Buffer
+ColstoreNewPage(Relation rel)
+{
+	ColstoreDirectory *dir;
+	int			i;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (ColstorePhysicalBlocks(rel) == 0)
+		UnlockReleaseBuffer(ColstoreLockMetaForUpdate(rel));
+	dir = DirectoryGet(rel);
+	for (i = 0; i < PAGE_REUSE_TRIES; i++)
+	{
+		BlockNumber blkno = GetPageWithFreeSpace(rel, MaxHeapTupleSize);
+		Buffer		buf;
+
+		if (blkno == InvalidBlockNumber)
+			break;
+		buf = TryTakePage(rel, dir, blkno);
+		if (BufferIsValid(buf))
+			return buf;
+	}
+	return ColstoreExtend(rel);
+}

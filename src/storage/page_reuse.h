@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * page_reuse.h
+ *	  New pages for colstore's own structures: freed pages taken back from
+ *	  the free space map, or the relation extended.
+ *
+ * IDENTIFICATION
+ *	  src/storage/page_reuse.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PAGE_REUSE_H
+#define PAGE_REUSE_H
+
+#include "storage/buf.h"
+#include "utils/rel.h"
+
+extern Buffer ColstoreNewPage(Relation rel);
+
+#endif							/* PAGE_REUSE_H */

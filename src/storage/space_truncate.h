@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * space_truncate.h
+ *	  VACUUM's truncation of the empty end of a colstore relation.
+ *
+ * IDENTIFICATION
+ *	  src/storage/space_truncate.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SPACE_TRUNCATE_H
+#define SPACE_TRUNCATE_H
+
+#include "storage/buf.h"
+#include "utils/rel.h"
+
+extern BlockNumber SpaceTruncateEnd(Relation rel, BufferAccessStrategy strategy,
+									BlockNumber *old_blocks);
+
+#endif							/* SPACE_TRUNCATE_H */
