@@ -70,7 +70,7 @@ sub same_as_twin
 sub replayed
 {
 	my ($what) = @_;
-	$primary->wait_for_replay_catchup($standby);
+	$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 	unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 		"$what: no inconsistent page on the standby");
 	same_as_twin($standby, "standby after $what");
