@@ -10,9 +10,12 @@
  * VACUUM pruned (LP_DEAD: deleted for every snapshot, its index entries
  * removed) is marked INVALID | EMPTIED, and its rg_xmin becomes the next
  * transaction id, its stamp.  From then on no scan, fetch or verify reads
- * it.  Deciding that takes the visibility of the group's insert
- * (mvcc/visibility.c) and of its rows' deletes (their promoted copies, as
- * HeapTupleSatisfiesVacuum sees them), which is why it is mvcc's.
+ * it.  (A copy VACUUM made a redirect to its HOT chain's live member,
+ * storage/delta_vacuum.c, counts as a deleted row but not a pruned one: its
+ * row's index entries lead to the chain, so its group stays.)  Deciding
+ * that takes the visibility of the group's insert (mvcc/visibility.c) and
+ * of its rows' deletes (their promoted copies, as HeapTupleSatisfiesVacuum
+ * sees them), which is why it is mvcc's.
  * Compaction asks the same count of deleted rows to choose the groups it
  * rewrites (tableam/compaction.c).
  *
@@ -33,6 +36,7 @@
 
 #include "mvcc/group_retire.h"
 #include "mvcc/visibility.h"
+#include "storage/delta_chain.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
@@ -75,6 +79,15 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
 		if (HeapItemIsDead(buf, off))
 		{
 			(*pruned)++;
+			deleted++;
+		}
+		else if (DeltaRedirectTarget(rel, buf, off) != InvalidOffsetNumber)
+		{
+			/*
+			 * a dead copy whose HOT chain lives on: the row is deleted, but
+			 * its index entries stay (they lead to the chain), so it is not
+			 * pruned and the group is not retired
+			 */
 			deleted++;
 		}
 		else if (HeapVersionRead(rel, buf, off, &tuple))

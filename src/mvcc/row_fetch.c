@@ -163,23 +163,69 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
  * Does the delete half of a promoted row-group row let snapshot see it?
  * The row group's insert half has been checked; for a dirty snapshot, the
  * inserter it reported in xmin is kept.  *xmax gets the copy's raw xmax
- * (Invalid if the row is not promoted).
+ * (Invalid if the row is not promoted), *copy the copy's position (invalid
+ * if none).
  */
 static bool
 PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
-				   Snapshot snapshot, TransactionId *xmax)
+				   Snapshot snapshot, TransactionId *xmax, ItemPointer copy)
 {
-	ItemPointerData copy;
 	TransactionId dirty_xmin = snapshot->xmin;
 
 	*xmax = InvalidTransactionId;
-	if (entry->rg_state_root == 0 || !PromotionMapGet(rel, entry, row, &copy))
+	ItemPointerSetInvalid(copy);
+	if (entry->rg_state_root == 0 || !PromotionMapGet(rel, entry, row, copy))
 		return true;
-	if (!HeapVersionVisible(rel, &copy, snapshot, NULL, xmax, NULL))
+	if (!HeapVersionVisible(rel, copy, snapshot, NULL, xmax, NULL))
 		return false;
 	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
 		snapshot->xmin = dirty_xmin;
 	return true;
+}
+
+/*
+ * RowChainFetch
+ *		For the row-group row whose promoted copy is at *copy, when the row's
+ *		own version is hidden from snapshot (or was returned already to a
+ *		non-MVCC snapshot): the member of the HOT chain rooted at the copy
+ *		(mvcc/hot_chain.c) that snapshot sees, stored in slot with its own
+ *		TID.  The row's index entries name its row-group TID, and a HOT
+ *		update of the copy made none for the member.
+ */
+bool
+RowChainFetch(Relation rel, ItemPointer copy, Snapshot snapshot,
+			  TupleTableSlot *slot)
+{
+	ItemPointerData phys = *copy;
+	HeapTuple	tuple = NULL;
+
+	if (!HotChainSearchFromCopy(rel, &phys, snapshot, &tuple))
+		return false;
+	StoreHeapVersion(rel, tuple, slot);
+	heap_freetuple(tuple);
+	DeltaHeapToLogical(rel, &phys, &slot->tts_tid);
+	return true;
+}
+
+/*
+ * The row-group row rownum's chain, after its own version (returned to a
+ * non-MVCC snapshot by the first call of RowFetchIndexed).
+ */
+static RowFetchState
+FetchRowChainAgain(Relation rel, ColstoreDirectory *dir, uint64 rownum,
+				   Snapshot snapshot, TupleTableSlot *slot)
+{
+	int			index = DirectoryFindRowGroup(dir, rownum);
+	RowGroupDirEntry entry;
+	ItemPointerData copy;
+
+	if (index < 0)
+		return ROW_NOT_FOUND;
+	entry = dir->entries[index];
+	if (entry.rg_state_root == 0 ||
+		!PromotionMapGet(rel, &entry, (uint32) (rownum - entry.rg_first_row), &copy))
+		return ROW_NOT_FOUND;
+	return RowChainFetch(rel, &copy, snapshot, slot) ? ROW_VISIBLE : ROW_INVISIBLE;
 }
 
 /*
@@ -259,11 +305,13 @@ RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
  * RowFetchIndexed
  *		RowFetchColumns for the row an index entry names: on a heap page,
  *		that is where a HOT chain starts, and the slot gets the member
- *		snapshot sees, with its own TID in slot->tts_tid.  With first_call
- *		false, rownum is the member returned last and the next member the
- *		snapshot sees is looked for (non-MVCC snapshots may see several);
- *		other rows have no next member.  ROW_DEAD: every member is dead to
- *		everyone.
+ *		snapshot sees, with its own TID in slot->tts_tid; a row-group row
+ *		whose own version snapshot does not see goes on into the chain its
+ *		promoted copy roots (RowChainFetch).  With first_call false, rownum
+ *		is the member (or row) returned last and the next member the
+ *		snapshot sees is looked for (non-MVCC snapshots may see several).
+ *		ROW_DEAD: every member is dead to everyone (not judged for chains
+ *		rooted at copies).
  */
 RowFetchState
 RowFetchIndexed(Relation rel, uint64 rownum, Snapshot snapshot,
@@ -289,6 +337,7 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	uint32		chunkno;
 	bool		buffered;
 	TransactionId xmax;
+	ItemPointerData copy;
 	int			index;
 	bool		delta;
 	RowFetchState result;
@@ -307,11 +356,11 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	}
 	if (!first_call)
 	{
-		/* only a heap page's chain has more members */
+		/* a heap page's chain, or a row-group row's, has more members */
 		dir = DirectoryGet(rel);
 		index = DirectoryFindDeltaPage(dir, rownum);
 		if (index < 0)
-			return ROW_NOT_FOUND;
+			return FetchRowChainAgain(rel, dir, rownum, snapshot, slot);
 		entry = dir->entries[index];
 		return FetchDelta(rel, &entry, rownum, snapshot, slot, true, false);
 	}
@@ -335,8 +384,14 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	}
 
 	row = (uint32) (rownum - entry.rg_first_row);
-	if (!PromotedRowVisible(rel, &entry, row, snapshot, &xmax))
+	if (!PromotedRowVisible(rel, &entry, row, snapshot, &xmax, &copy))
+	{
+		/* an index entry's row: its copy may root a HOT chain */
+		if (chain && ItemPointerIsValid(&copy) &&
+			RowChainFetch(rel, &copy, snapshot, slot))
+			return ROW_VISIBLE;
 		return ROW_INVISIBLE;
+	}
 	h = ChunkCacheGetHeader(rel, index, &entry);
 	chunkno = RowGroupFindChunk(h, row);
 	row -= h->chunk_first_row[chunkno];

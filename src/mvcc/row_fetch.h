@@ -34,6 +34,8 @@ extern RowFetchState RowFetchColumns(Relation rel, uint64 rownum, Snapshot snaps
 extern RowFetchState RowFetchIndexed(Relation rel, uint64 rownum,
 									 Snapshot snapshot, TupleTableSlot *slot,
 									 const bool *needed, bool first_call);
+extern bool RowChainFetch(Relation rel, ItemPointer copy, Snapshot snapshot,
+						  TupleTableSlot *slot);
 extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
 								  Snapshot snapshot, ItemPointer tid);
 

@@ -558,9 +558,15 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
 			HeapPageCheck(rel, buf);
 		}
-		if (HeapItemIsDead(buf, ItemPointerGetOffsetNumber(&copies[i])))
+		if (HeapItemIsDead(buf, ItemPointerGetOffsetNumber(&copies[i])) ||
+			DeltaRedirectTarget(rel, buf, ItemPointerGetOffsetNumber(&copies[i])) !=
+			InvalidOffsetNumber)
 		{
-			/* pruned by VACUUM: deleted for everyone (storage/delta_vacuum.c) */
+			/*
+			 * pruned by VACUUM: deleted for everyone, or updated by a HOT
+			 * update whose chain lives on (storage/delta_vacuum.c): the row's
+			 * version is dead to everyone either way
+			 */
 			mask[i] = ROW_HIDDEN;
 			continue;
 		}
@@ -584,7 +590,8 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
  *		SnapshotAny: that are not dead to everyone, with their liveness)
  *		into tuples[] (palloc'd), their item numbers into offsets[], the
  *		items their HOT chains start at into starts[] (where their index
- *		entries point, storage/delta_chain.c) if not NULL, and their
+ *		entries point, storage/delta_chain.c) and what those items are
+ *		into start_kinds[] (ChainStartKind) if starts is not NULL, and their
  *		RowLiveness into liveness[] if not NULL; arrays have room for
  *		MaxHeapTuplesPerPage.  Promoted copies are not rows and are skipped.
  *		The page is read through pf (storage/page_prefetch.h) if not NULL.
@@ -593,7 +600,8 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 int
 DeltaPageCollect(Relation rel, PagePrefetch *pf, BlockNumber blkno, Snapshot snapshot,
 				 TransactionId oldest_xmin, HeapTuple *tuples,
-				 OffsetNumber *offsets, OffsetNumber *starts, uint8 *liveness)
+				 OffsetNumber *offsets, OffsetNumber *starts,
+				 uint8 *start_kinds, uint8 *liveness)
 {
 	Buffer		buf;
 	OffsetNumber off;
@@ -620,7 +628,18 @@ DeltaPageCollect(Relation rel, PagePrefetch *pf, BlockNumber blkno, Snapshot sna
 		tuples[n] = heap_copytuple(&tuple);
 		offsets[n] = off;
 		if (starts != NULL)
-			starts[n] = chain_starts[off];
+		{
+			OffsetNumber st = chain_starts[off];
+			HeapTupleData root;
+
+			starts[n] = st;
+			start_kinds[n] = CHAIN_START_VERSION;
+			if (st != InvalidOffsetNumber && !HeapVersionRead(rel, buf, st, &root))
+				start_kinds[n] = CHAIN_START_REDIRECT;
+			else if (st != InvalidOffsetNumber &&
+					 HeapTupleHeaderIsPromotedCopy(root.t_data))
+				start_kinds[n] = CHAIN_START_COPY;
+		}
 		if (liveness != NULL)
 			liveness[n] = (uint8) live;
 		n++;

@@ -73,10 +73,20 @@ typedef struct RewriteVersion
 
 extern void RowStateForRewrite(Relation rel, ItemPointer tid,
 							   TransactionId oldest_xmin, RewriteVersion *v);
+
+/* What the item a heap version's HOT chain starts at is (DeltaPageCollect). */
+typedef enum ChainStartKind
+{
+	CHAIN_START_VERSION = 0,	/* a version: its index entries are its own */
+	CHAIN_START_COPY = 1,		/* a promoted copy: the row's entries */
+	CHAIN_START_REDIRECT = 2	/* a redirect: a copy's if the promotion maps
+								 * name it (storage/copy_positions.c) */
+} ChainStartKind;
+
 extern int	DeltaPageCollect(Relation rel, PagePrefetch *pf, BlockNumber blkno,
 							 Snapshot snapshot,
 							 TransactionId oldest_xmin, HeapTuple *tuples,
 							 OffsetNumber *offsets, OffsetNumber *starts,
-							 uint8 *liveness);
+							 uint8 *start_kinds, uint8 *liveness);
 
 #endif							/* ROW_STATE_H */

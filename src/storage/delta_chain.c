@@ -17,19 +17,25 @@
  *
  *	- a redirect (VACUUM made the chain's dead first version one);
  *	- an ordinary version that is not heap-only;
- *	- a heap-only version no other item links to.  Heap has none of those,
- *	  colstore has two kinds, both with index entries of their own: the
- *	  successor of a promoted copy (a copy belongs to its row-group row,
- *	  whose TID the row's index entries name, so the update of a copy makes
- *	  index entries for its new version), and, in tables VACUUMed before
- *	  colstore kept HOT chains, a heap-only version whose first version that
- *	  VACUUM removed (every version then had index entries).
+ *	- a heap-only version no other item links to.  Heap has none of those;
+ *	  colstore has them in tables VACUUMed before colstore kept HOT chains:
+ *	  a heap-only version whose first version that VACUUM removed (every
+ *	  version then had index entries), or whose predecessor was a promoted
+ *	  copy VACUUM made LP_DEAD;
+ *	- a promoted copy (mvcc/row_state.c), or the redirect VACUUM made of a
+ *	  dead one.  Such a chain's index entries are its row's, naming the
+ *	  row-group TID: the row is the chain's root, and readers reach the
+ *	  members through it (mvcc/hot_chain.c), never through the copy's own
+ *	  position, which no index entry names.  The page does not tell a
+ *	  copy's redirect from another; the promotion maps do
+ *	  (copy_positions.c).
  *
- * A link goes from a HOT-updated version (not a promoted copy) to the item
- * its t_ctid names on the same page, if that holds a heap-only version whose
- * raw xmin is the updater.  The raw xmin, not HeapTupleHeaderGetXmin: a
- * VACUUM with INDEX_CLEANUP off freezes a chain's live member without
- * removing its dead predecessor, and the link must survive that.  A link to
+ * A link goes from a HOT-updated version or promoted copy to the item its
+ * t_ctid names on the same page, if that holds a heap-only version (never
+ * a copy) whose raw xmin is the updater.  The raw xmin, not
+ * HeapTupleHeaderGetXmin: a VACUUM with INDEX_CLEANUP off freezes a chain's
+ * live member without removing its dead predecessor, and the link must
+ * survive that.  A link to
  * an item that was reused finds another xmin and ends the chain there.
  *
  * Nothing here decides visibility; items are read with HeapVersionRead,
@@ -59,8 +65,8 @@ IsChainVersion(HeapTuple tuple)
 /*
  * DeltaChainNext
  *		The item of the locked heap page in buf that continues tuple's HOT
- *		chain (tuple is on that page), or InvalidOffsetNumber if the chain
- *		ends at tuple.
+ *		chain (tuple is on that page, a version or a promoted copy), or
+ *		InvalidOffsetNumber if the chain ends at tuple.
  */
 OffsetNumber
 DeltaChainNext(Relation rel, Buffer buf, HeapTuple tuple)
@@ -69,7 +75,7 @@ DeltaChainNext(Relation rel, Buffer buf, HeapTuple tuple)
 	HeapTupleData next;
 	OffsetNumber off;
 
-	if (!IsChainVersion(tuple) || !HeapTupleHeaderIsHotUpdated(htup) ||
+	if (!HeapTupleHeaderIsHotUpdated(htup) ||
 		ItemPointerGetBlockNumberNoCheck(&htup->t_ctid) != BufferGetBlockNumber(buf))
 		return InvalidOffsetNumber;
 	off = ItemPointerGetOffsetNumberNoCheck(&htup->t_ctid);
@@ -137,8 +143,9 @@ HasPredecessor(Relation rel, Buffer buf, OffsetNumber off)
  * DeltaItemIsChainStart
  *		Does a HOT chain start at item off of the locked heap page in buf,
  *		so that an index entry naming it leads to the chain?  A promoted
- *		copy is no chain's item (it is reached through its row); an item
- *		without a version or a redirect starts nothing.
+ *		copy's chain is reached through its row, never through the copy's
+ *		position (false); an item without a version or a redirect starts
+ *		nothing.
  */
 bool
 DeltaItemIsChainStart(Relation rel, Buffer buf, OffsetNumber off)
@@ -159,8 +166,10 @@ DeltaItemIsChainStart(Relation rel, Buffer buf, OffsetNumber off)
  *		For every item off of the locked heap page in buf, starts[off] (an
  *		array of MaxHeapTuplesPerPage + 1) is the item its HOT chain starts
  *		at, or InvalidOffsetNumber for items that are no chain's (unused,
- *		dead, promoted copies, a redirect to nothing).  A version's index
- *		entries name its chain's start: heap_get_root_tuples for colstore.
+ *		dead, a redirect to nothing).  A version's index entries name its
+ *		chain's start (heap_get_root_tuples for colstore), or, when that is
+ *		a promoted copy or a copy's redirect, the copy's row.  A promoted
+ *		copy starts a chain of its own (starts[off] == off).
  */
 void
 DeltaChainStarts(Relation rel, Buffer buf, OffsetNumber *starts)
@@ -187,7 +196,7 @@ DeltaChainStarts(Relation rel, Buffer buf, OffsetNumber *starts)
 
 		if (HeapVersionRead(rel, buf, off, &tuple))
 		{
-			if (!IsChainVersion(&tuple) || linked[off])
+			if (linked[off])
 				continue;
 			cur = off;
 		}

@@ -32,7 +32,13 @@
  *	   copy reads as "deleted for everyone".  Its heap position is recorded
  *	   so that the caller can find the row and remove the index entries of
  *	   the row's own TID.  An item a map points at is therefore never made
- *	   reusable, so no reader can follow a slot to an unrelated tuple.
+ *	   reusable, so no reader can follow a slot to an unrelated tuple.  A
+ *	   copy starts a HOT chain (its row's entries are the chain's): a dead
+ *	   copy whose chain has a live member becomes a redirect like any chain
+ *	   start, and when that chain dies, the redirect becomes LP_DEAD and is
+ *	   recorded as a pruned copy.  The page does not tell a copy's redirect
+ *	   from another; the promotion maps do (copy_positions.c, read once per
+ *	   VACUUM, the first time such a redirect dies).
  *	3. DeltaVacuumReuseItems, after the index entries are gone: the ordinary
  *	   versions' LP_DEAD items become LP_UNUSED (XLOG_COLSTORE_PRUNE again),
  *	   and the page's free space goes to the free space map, where
@@ -70,6 +76,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "storage/copy_positions.h"
 #include "storage/delta_chain.h"
 #include "storage/delta_freeze.h"
 #include "storage/delta_heap.h"
@@ -103,6 +110,7 @@ DeltaVacuumBegin(DeltaVacuumState *vs, uint32 ndeltas, double extra_items)
 	vs->dead_items->num_items = 0;
 	vs->dead_copies = palloc(sizeof(ItemPointerData) * max_items);
 	vs->ndead_copies = 0;
+	vs->copy_positions = NULL;
 	vs->live_versions = vs->dead_versions = 0;
 	vs->removed_versions = vs->deleted_rows = vs->pruned_copies = 0;
 	vs->prefetch = NULL;
@@ -334,7 +342,8 @@ CollectItem(const RowGroupDirEntry *entry, OffsetNumber off, DeltaVacuumState *v
  * again.
  */
 static bool
-PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumState *vs)
+PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumState *vs,
+		  bool *need_copies)
 {
 	Page		page = BufferGetPage(buf);
 	OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
@@ -347,9 +356,21 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 	int			nredirected = 0;
 	OffsetNumber off;
 
+	*need_copies = false;
 	PlanPrune(rel, buf, vs, plan);
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
+	{
 		ndead += plan->action[off] == ITEM_DEAD;
+		/* a redirect that dies may be a copy's: the promotion maps say */
+		if (plan->action[off] == ITEM_DEAD && vs->copy_positions == NULL &&
+			ItemIdIsRedirected(PageGetItemId(page, off)))
+			*need_copies = true;
+	}
+	if (*need_copies)
+	{
+		pfree(plan);
+		return false;
+	}
 	if (vs->dead_items->num_items + vs->ndead_copies + ndead > vs->dead_items->max_items)
 	{
 		pfree(plan);
@@ -386,7 +407,24 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		{
 			dead[ndead++] = off;
 			if (!is_version)
-				CollectItem(entry, off, vs);	/* a redirect: its entries go */
+			{
+				ItemPointerData pos;
+
+				/*
+				 * A redirect whose chain died: its entries go.  A copy's
+				 * redirect (a HOT-updated row's) stays LP_DEAD for good, as a
+				 * pruned copy, and its row's entries go.
+				 */
+				ItemPointerSet(&pos, BufferGetBlockNumber(buf), off);
+				if (CopyPositionsLookup(vs->copy_positions, &pos, NULL))
+				{
+					vs->dead_copies[vs->ndead_copies++] = pos;
+					vs->deleted_rows += 1;
+					vs->pruned_copies += 1;
+				}
+				else
+					CollectItem(entry, off, vs);
+			}
 			else if (copy)
 			{
 				/* ItemPointerSet is a macro on 15: no side effects in it */
@@ -466,6 +504,9 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
 	Size		freespace;
 	bool		done;
 
+	bool		need_copies;
+
+retry:
 	if (vs->prefetch != NULL)
 		buf = PagePrefetchReadBuffer(vs->prefetch, blkno);
 	else
@@ -485,7 +526,14 @@ DeltaVacuumPage(Relation rel, const RowGroupDirEntry *page, DeltaVacuumState *vs
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 		LockBufferForCleanup(buf);
 	}
-	done = PrunePage(rel, page, buf, vs);
+	done = PrunePage(rel, page, buf, vs, &need_copies);
+	if (need_copies)
+	{
+		/* read the promotion maps once, holding no page lock */
+		UnlockReleaseBuffer(buf);
+		vs->copy_positions = CopyPositionsBuild(rel);
+		goto retry;
+	}
 	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
 	UnlockReleaseBuffer(buf);
 	if (done)

@@ -53,6 +53,8 @@ typedef struct DeltaVacuumState
 	/* heap positions of promoted copies pruned in this VACUUM */
 	ItemPointerData *dead_copies;
 	int			ndead_copies;
+	/* the promoted copies' positions, read when first needed, or NULL */
+	struct CopyPositions *copy_positions;
 
 	/* counts for the statistics (rows, not items) */
 	double		live_versions;	/* versions of delta pages that stay alive */

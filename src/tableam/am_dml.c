@@ -16,9 +16,11 @@
  * New row versions are heap tuples.  UPDATE passes heapam's answer on
  * index entries through: a HOT update (new version on the old one's page,
  * no index-relevant column changed) makes none, and readers reach the new
- * version from the HOT chain's start (mvcc/hot_chain.c), as in heap.  The
- * new version of a promoted copy always gets index entries: the row's own
- * name its row-group TID.
+ * version from the HOT chain's start (mvcc/hot_chain.c), as in heap.  A
+ * promoted copy's HOT chain is rooted at its row: the row's index entries,
+ * naming its row-group TID, lead readers on into the chain, and a HOT update
+ * in such a chain that asks for summarizing entries gets them under the
+ * row's TID (tableam/summarizing_insert.c).
  *
  * IDENTIFICATION
  *	  src/tableam/am_dml.c
@@ -39,6 +41,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "mvcc/hot_chain.h"
 #include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
@@ -47,6 +50,7 @@
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
 #include "tableam/am_dml.h"
+#include "tableam/summarizing_insert.h"
 
 /*
  * The heap position of the row tid names, promoting a row-group row.
@@ -189,12 +193,34 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	return result;
 }
 
+#if PG_HAS_TU_UPDATE_INDEXES
+/*
+ * A HOT update that changed only summarizing-indexed columns of a version
+ * whose chain is rooted at a row's promoted copy: its summarizing entries
+ * go under the row's TID (tableam/summarizing_insert.c), and the executor
+ * makes none.  otid names the row itself when its copy was updated.
+ */
+static void
+SummarizeUnderRoot(Relation rel, const RowState *state, ItemPointer otid,
+				   TupleTableSlot *slot, TU_UpdateIndexes *update_indexes)
+{
+	ItemPointerData row;
+
+	if (state->kind == ROWSTATE_PROMOTED)
+		row = *otid;
+	else if (!HotChainRootRow(rel, (ItemPointer) &state->phys, &row))
+		return;
+	SummarizingIndexesInsert(rel, slot, &row);
+	*update_indexes = TU_None;
+}
+#endif
+
 /*
  * colstore_tuple_update
  *		Replace the row otid names by the row in slot, as heap_update does
  *		(see tableam.h): the new version is a heap tuple whose colstore TID is
  *		stored in slot->tts_tid; it needs index entries unless heap_update
- *		made a HOT update of a version that is not a promoted copy.
+ *		made a HOT update (of a heap version or of a row's promoted copy).
  */
 TM_Result
 colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
@@ -228,14 +254,10 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	{
 		/* RETURNING xmin of the new version */
 		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
-
-		/*
-		 * The row's index entries name its row-group TID, not the copy's
-		 * position: the new version of a promoted copy needs entries of its
-		 * own, and starts a chain of its own (storage/delta_chain.c).
-		 */
-		if (state.kind == ROWSTATE_PROMOTED)
-			*update_indexes = TU_All;
+#if PG_HAS_TU_UPDATE_INDEXES
+		if (*update_indexes == TU_Summarizing)
+			SummarizeUnderRoot(rel, &state, otid, slot, update_indexes);
+#endif
 	}
 	TranslateFailure(rel, &state, otid, result, tmfd);
 	if (shouldFree)

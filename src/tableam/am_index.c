@@ -17,7 +17,10 @@
  * Index builds see every row group except those of aborted inserters, and
  * every row version that is not dead to everyone, telling the index which
  * are alive as heap's build does (so a unique index is not violated by a
- * row's older versions), a heap page's version under its HOT chain's start;
+ * row's older versions), a heap page's version under its HOT chain's start,
+ * and the member of a HOT chain rooted at a row's promoted copy under the
+ * row's TID, in the row's place (ColstoreScanSetIndexBuild: rows come in
+ * TID order, which BRIN's build and the validation below rely on);
  * concurrent builds use the snapshot they are given.  CREATE INDEX CONCURRENTLY's validation
  * merges the table's rows, which a scan returns in TID order, with the
  * sorted TIDs already in the index, as heapam_index_validate_scan does.
@@ -228,6 +231,7 @@ colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
 			snapshot = SnapshotAny;
 		scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, allow_sync);
 	}
+	ColstoreScanSetIndexBuild(scan);
 	if (start_blockno != 0 || numblocks != InvalidBlockNumber)
 	{
 		uint64		start = (uint64) start_blockno * ROWS_PER_TID_BLOCK;
@@ -265,6 +269,9 @@ colstore_index_build_range_scan(Relation table_rel, Relation index_rel,
 		reltuples += 1;
 	}
 
+	/* a row's version left out for a HOT chain rooted at its copy */
+	if (ColstoreScanBrokenHotChain(scan))
+		index_info->ii_BrokenHotChain = true;
 	table_endscan(scan);
 	if (need_unregister)
 		UnregisterSnapshot(snapshot);
@@ -308,6 +315,7 @@ colstore_index_validate_scan(Relation table_rel, Relation index_rel,
 	econtext->ecxt_scantuple = slot;
 	predicate = ExecPrepareQual(index_info->ii_Predicate, estate);
 	scan = table_beginscan_strat(table_rel, snapshot, 0, NULL, true, false);
+	ColstoreScanSetIndexBuild(scan);
 	ItemPointerSetInvalid(&indexed);
 
 	while (table_scan_getnextslot(scan, ForwardScanDirection, slot))

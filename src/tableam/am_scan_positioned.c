@@ -82,7 +82,7 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
 		bool		dead;
 
 		s->tid.cur_offset++;
-		if (ColstoreScanFetchRow(scan, rownum, false, slot, &dead))
+		if (ColstoreScanFetchRow(scan, rownum, COLSTORE_FETCH_VERSION, slot, &dead))
 		{
 			/* fetched rows are live or recently dead (not hidden) */
 			if (!ColstoreScanRowIsAlive(scan))
@@ -113,7 +113,10 @@ colstore_scan_analyze_next_tuple(TableScanDesc scan, TransactionId OldestXmin,
  * Fetch the visible row at offset off of the current pseudo-block, if any.
  * An exact page's offsets come from index entries: on a heap page, where a
  * HOT chain starts, and the chain's visible member is returned.  A lossy
- * page's offsets are every item, each visible version returned for its own.
+ * page's offsets are every item, each visible version returned for its own,
+ * but for those of chains rooted at a row's promoted copy: in both, a
+ * row-group row whose own version is not visible returns its chain's
+ * visible member (ColstoreScanFetchRow).
  */
 static bool
 FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, bool exact, TupleTableSlot *slot)
@@ -123,7 +126,8 @@ FetchBitmapRow(ColstoreScanDesc s, OffsetNumber off, bool exact, TupleTableSlot 
 	if (off < 1 || off > ROWS_PER_TID_BLOCK ||
 		!ColstoreScanFetchRow(&s->rs_base,
 							  (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-							  exact, slot, &dead))
+							  exact ? COLSTORE_FETCH_INDEXED : COLSTORE_FETCH_LOSSY,
+							  slot, &dead))
 		return false;
 	pgstat_count_heap_fetch(s->rs_base.rs_rd);
 	return true;
@@ -282,7 +286,7 @@ colstore_scan_sample_next_tuple(TableScanDesc scan,
 		}
 		if (ColstoreScanFetchRow(scan,
 								 (uint64) s->tid.cur_block * ROWS_PER_TID_BLOCK + (off - 1),
-								 false, slot, &dead))
+								 COLSTORE_FETCH_VERSION, slot, &dead))
 		{
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;

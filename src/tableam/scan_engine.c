@@ -40,10 +40,13 @@
 #include "utils/snapmgr.h"
 
 #include "encoding/numeric_encoding.h"
+#include "mvcc/hot_chain.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/copy_positions.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/write_buffer.h"
@@ -55,6 +58,8 @@
  * The scan's life: units listed at the start and at each rescan
  * ----------------------------------------------------------------
  */
+
+static void ScanChainMembers(ColstoreScanDesc s, int c, uint8 *mask);
 
 /*
  * ScanForgetChunk
@@ -69,6 +74,7 @@ ScanForgetChunk(ColstoreScanDesc s)
 	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 	s->row_mask = NULL;
 	s->row_selected = NULL;
+	s->chain_members = NULL;
 	s->chunk_generation++;
 }
 
@@ -87,6 +93,7 @@ LoadGroups(ColstoreScanDesc s)
 	int			di = 0;
 
 	MemoryContextReset(s->scan_cxt);
+	s->copy_positions = NULL;
 	s->ngroups = dir->ngroups + dir->ndeltas;
 	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (s->ngroups + 1));
 	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
@@ -292,12 +299,14 @@ ScanOpenGroup(ColstoreScanDesc s, int i)
 		s->delta_tuples = palloc(sizeof(HeapTuple) * MaxHeapTuplesPerPage);
 		s->delta_offsets = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
 		s->delta_starts = palloc(sizeof(OffsetNumber) * MaxHeapTuplesPerPage);
+		s->delta_start_kinds = palloc(sizeof(uint8) * MaxHeapTuplesPerPage);
 		s->delta_liveness = palloc(sizeof(uint8) * MaxHeapTuplesPerPage);
 		s->delta_rows = DeltaPageCollect(s->rs_base.rs_rd, s->prefetch,
 										 s->groups[i].entry.rg_header.sp_block,
 										 s->rs_base.rs_snapshot, s->oldest_xmin,
 										 s->delta_tuples, s->delta_offsets,
-										 s->delta_starts, s->delta_liveness);
+										 s->delta_starts, s->delta_start_kinds,
+										 s->delta_liveness);
 	}
 	else
 		s->header = RowGroupReadHeaderPrefetched(s->rs_base.rs_rd, s->prefetch,
@@ -338,6 +347,15 @@ ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 	{
 		s->chunk_rows = s->delta_rows;
 		s->row_mask = s->delta_liveness;
+		if (s->index_build)
+		{
+			int			pos;
+
+			/* chains rooted at copies are indexed at their rows' places */
+			for (pos = 0; pos < s->delta_rows; pos++)
+				if (ScanDeltaRowOfCopy(s, pos, NULL))
+					s->delta_liveness[pos] = ROW_HIDDEN;
+		}
 		return;
 	}
 	s->chunk_rows = RowGroupChunkRows(s->header, c);
@@ -349,8 +367,57 @@ ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc)
 		if (RowGroupMaskChanged(s->rs_base.rs_rd, &s->groups[s->cur_group].entry,
 								s->header->chunk_first_row[c], (uint32) s->chunk_rows,
 								s->rs_base.rs_snapshot, s->oldest_xmin, mask))
+		{
 			s->row_mask = mask;
+			if (s->index_build)
+				ScanChainMembers(s, c, mask);
+		}
 	}
+}
+
+/*
+ * For an index build: the rows of chunk c of the current row group whose
+ * own version is not alive and whose promoted copy roots a HOT chain
+ * (storage/delta_chain.c) are returned as the chain's member to index under
+ * the row's TID (mvcc/hot_chain.c), as heap's build indexes a chain's live
+ * member under its root, in the row's place, so that the rows come in TID
+ * order (BRIN's build and CREATE INDEX CONCURRENTLY's validation need it).
+ * A row whose own version is recently dead is then left out, as heap's
+ * build leaves out a HOT-updated version that is not alive.
+ */
+static void
+ScanChainMembers(ColstoreScanDesc s, int c, uint8 *mask)
+{
+	Relation	rel = s->rs_base.rs_rd;
+	const RowGroupDirEntry *e = &s->groups[s->cur_group].entry;
+	uint32		first = s->header->chunk_first_row[c];
+	ItemPointerData *copies;
+	int			pos;
+	MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
+
+	copies = palloc(sizeof(ItemPointerData) * Max(s->chunk_rows, 1));
+	PromotionMapGetRange(rel, e, first, (uint32) s->chunk_rows, copies);
+	for (pos = 0; pos < s->chunk_rows; pos++)
+	{
+		HeapTuple	member = NULL;
+		bool		broken = false;
+		RowLiveness live;
+
+		if (mask[pos] == ROW_LIVE || !ItemPointerIsValid(&copies[pos]))
+			continue;
+		live = HotChainMemberForScan(rel, &copies[pos], s->rs_base.rs_snapshot,
+									 s->oldest_xmin, &member, &broken);
+		if (live == ROW_HIDDEN && !broken)
+			continue;			/* no chain: a deleted row */
+		if (mask[pos] == ROW_RECENTLY_DEAD)
+			broken = true;		/* the row's own version, HOT-updated */
+		s->broken_chain |= broken;
+		if (s->chain_members == NULL)
+			s->chain_members = palloc0(sizeof(HeapTuple) * s->chunk_rows);
+		s->chain_members[pos] = member;
+		mask[pos] = (uint8) live;
+	}
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /* Point values[att]/isnull[att] at arrays with room for the chunk's rows. */
@@ -542,6 +609,27 @@ ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 	const ScanGroup *g = &s->groups[s->cur_group];
 
 	ExecClearTuple(slot);
+	if (s->chain_members != NULL && s->chain_members[pos] != NULL)
+	{
+		/* an index build's HOT chain member, in its row's place */
+		HeapTuple	member = s->chain_members[pos];
+		TransactionId xmin = HeapTupleHeaderGetXmin(member->t_data);
+
+		HeapTupleCheckShape(s->rs_base.rs_rd, member, slot->tts_tupleDescriptor);
+		heap_deform_tuple(member, slot->tts_tupleDescriptor, slot->tts_values,
+						  slot->tts_isnull);
+		StoreFilledSlot(slot);
+		s->last_liveness = s->row_mask[pos];
+		s->last_pos = pos;
+		ColstoreSlotSetInsertInfo(slot, xmin,
+								  TransactionIdIsCurrentTransactionId(xmin) ?
+								  HeapTupleHeaderGetCmin(member->t_data) : FirstCommandId);
+		RowNumberToItemPointer(g->entry.rg_first_row +
+							   s->header->chunk_first_row[s->cur_chunk] + pos,
+							   &slot->tts_tid);
+		slot->tts_tableOid = RelationGetRelid(s->rs_base.rs_rd);
+		return;
+	}
 	if (TTS_IS_COLSTORE(slot))
 		ColstoreSlotStoreLazy(slot, FillFromChunk, s, pos, s->chunk_generation);
 	else
@@ -573,12 +661,66 @@ ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot)
 }
 
 /*
+ * ScanDeltaRowOfCopy
+ *		Does the HOT chain of the current delta page's row at pos start at a
+ *		promoted copy (or at the redirect VACUUM made of a dead one)?  Then
+ *		the chain's index entries are the copy's row's, and *row (may be
+ *		NULL) is set to its TID.  The promotion maps are read once per scan,
+ *		when first needed: after the scan's snapshot was taken, so they name
+ *		every copy a version the scan sees descends from (but those this
+ *		transaction promotes later, in a function the scan's query calls:
+ *		a copy the set lacks has them read again).  A copy no map names
+ *		is corruption.
+ */
+bool
+ScanDeltaRowOfCopy(ColstoreScanDesc s, int pos, ItemPointer row)
+{
+	Relation	rel = s->rs_base.rs_rd;
+	ItemPointerData start;
+
+	if (s->delta_start_kinds[pos] == CHAIN_START_VERSION)
+		return false;
+	if (s->copy_positions == NULL)
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(s->scan_cxt);
+
+		s->copy_positions = CopyPositionsBuild(rel);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	ItemPointerSet(&start, s->groups[s->cur_group].entry.rg_header.sp_block,
+				   s->delta_starts[pos]);
+	if (CopyPositionsLookup(s->copy_positions, &start, row))
+		return true;
+	if (s->delta_start_kinds[pos] != CHAIN_START_COPY)
+		return false;			/* another chain's redirect */
+
+	/* a copy promoted since the set was read (by this transaction) */
+	{
+		MemoryContext oldcxt = MemoryContextSwitchTo(s->scan_cxt);
+
+		CopyPositionsFree(s->copy_positions);
+		s->copy_positions = CopyPositionsBuild(rel);
+		MemoryContextSwitchTo(oldcxt);
+	}
+	if (!CopyPositionsLookup(s->copy_positions, &start, row))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg_internal("colstore table \"%s\": promoted copy at (%u,%u) roots a HOT chain but no promotion map names it",
+								 RelationGetRelationName(rel),
+								 ItemPointerGetBlockNumber(&start),
+								 ItemPointerGetOffsetNumber(&start))));
+	return true;
+}
+
+/*
  * ColstoreScanRowIndexTid
  *		For index builds: the TID the index entries of the row returned last
  *		must name, into *tid, and whether it is a version that was
  *		HOT-updated.  A version on a heap page is indexed under the item its
  *		HOT chain starts at (storage/delta_chain.c), as heap indexes a
- *		heap-only tuple under its root; a row-group row under its own TID.
+ *		heap-only tuple under its root; a row-group row, or the member of the
+ *		HOT chain its promoted copy roots, returned in its place
+ *		(ColstoreScanSetIndexBuild), under the row's TID.
  */
 void
 ColstoreScanRowIndexTid(TableScanDesc scan, ItemPointer tid, bool *hot_updated)
@@ -591,6 +733,30 @@ ColstoreScanRowIndexTid(TableScanDesc scan, ItemPointer tid, bool *hot_updated)
 		return;
 	*hot_updated = HeapTupleHeaderIsHotUpdated(s->delta_tuples[s->last_pos]->t_data);
 	DeltaPageRowOfItem(&g->entry, s->delta_starts[s->last_pos], tid);
+}
+
+/*
+ * ColstoreScanSetIndexBuild
+ *		Make scan, not started yet, return rows as an index build must index
+ *		them: a HOT chain rooted at a row-group row's promoted copy is
+ *		returned at the row's place (the member to index, under the row's
+ *		TID), not on its heap page, so rows come in TID order.
+ */
+void
+ColstoreScanSetIndexBuild(TableScanDesc scan)
+{
+	((ColstoreScanDesc) scan)->index_build = true;
+}
+
+/*
+ * ColstoreScanBrokenHotChain
+ *		Did an index build's scan leave out a HOT chain's version that some
+ *		snapshot still sees (ii_BrokenHotChain)?
+ */
+bool
+ColstoreScanBrokenHotChain(TableScanDesc scan)
+{
+	return ((ColstoreScanDesc) scan)->broken_chain;
 }
 
 /*

@@ -90,6 +90,8 @@ extern void ColstoreScanRescan(TableScanDesc scan, struct ScanKeyData *key);
 extern bool ColstoreScanRowIsAlive(TableScanDesc scan);
 extern void ColstoreScanRowIndexTid(TableScanDesc scan, ItemPointer tid,
 									bool *hot_updated);
+extern void ColstoreScanSetIndexBuild(TableScanDesc scan);
+extern bool ColstoreScanBrokenHotChain(TableScanDesc scan);
 
 /* scan_walk.c: reading row by row, and narrowing the walk */
 extern bool ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
@@ -120,8 +122,18 @@ extern void ColstoreScanGetPosition(TableScanDesc scan, ColstoreScanPosition *po
 extern void ColstoreScanSetPosition(TableScanDesc scan,
 									const ColstoreScanPosition *pos,
 									TupleDesc desc);
+
+/* How ColstoreScanFetchRow takes a row number. */
+typedef enum ColstoreFetchMode
+{
+	COLSTORE_FETCH_VERSION,		/* the version it names (ANALYZE, samples) */
+	COLSTORE_FETCH_INDEXED,		/* an index entry's TID (exact bitmap pages) */
+	COLSTORE_FETCH_LOSSY		/* every row of a lossy bitmap page */
+} ColstoreFetchMode;
+
 extern bool ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum,
-								 bool chain, TupleTableSlot *slot, bool *dead);
+								 ColstoreFetchMode mode, TupleTableSlot *slot,
+								 bool *dead);
 
 /* scan_parallel.c: the shared state of a parallel scan */
 extern Size ColstoreScanParallelSize(void);

@@ -110,6 +110,7 @@ typedef struct ColstoreScanDescData
 	uint8		last_liveness;	/* of the row returned last */
 	int			last_pos;		/* its position in the current chunk */
 	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
+
 	/*
 	 * current delta page: its rows (copies), item numbers, and the items
 	 * their HOT chains start at (storage/delta_chain.c)
@@ -117,6 +118,19 @@ typedef struct ColstoreScanDescData
 	HeapTuple  *delta_tuples;
 	OffsetNumber *delta_offsets;
 	OffsetNumber *delta_starts;
+	uint8	   *delta_start_kinds;	/* ChainStartKind of each start */
+
+	/*
+	 * index builds (ColstoreScanSetIndexBuild): rows are returned as their
+	 * index entries must be made, a HOT chain rooted at a row's promoted copy
+	 * at the row's place (chain_members[pos], or NULL: the row itself), and
+	 * broken_chain is set when a chain's version was left out
+	 */
+	bool		index_build;
+	HeapTuple  *chain_members;
+	bool		broken_chain;
+	/* the promoted copies' positions, read in scan_cxt when first needed */
+	struct CopyPositions *copy_positions;
 	uint8	   *delta_liveness;
 	int			delta_rows;
 	/* set by ColstoreScanConfigure (the custom scan); forward scans only */
@@ -166,6 +180,7 @@ typedef ColstoreScanDescData *ColstoreScanDesc;
 #define GroupChunks(s)	((int) ((s)->header != NULL ? (s)->header->nchunks : 1))
 
 /* scan_engine.c: units, chunks, columns and rows */
+extern bool ScanDeltaRowOfCopy(ColstoreScanDesc s, int pos, ItemPointer row);
 extern void ScanForgetChunk(ColstoreScanDesc s);
 extern void ScanOpenGroup(ColstoreScanDesc s, int i);
 extern void ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc);

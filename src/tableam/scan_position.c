@@ -23,7 +23,9 @@
 #include "executor/tuptable.h"
 #include "utils/rel.h"
 
+#include "mvcc/row_fetch.h"
 #include "mvcc/row_state.h"
+#include "storage/promotion_map.h"
 #include "storage/rowgroup_reader.h"
 #include "tableam/scan_engine.h"
 #include "tableam/scan_engine_internal.h"
@@ -136,13 +138,22 @@ FindGroup(ColstoreScanDesc s, uint64 rownum)
  *		liveness is then ColstoreScanRowIsAlive's.  *dead is set when it
  *		exists but its inserter aborted or it was deleted (or, for scans
  *		without an MVCC snapshot, is dead to everyone).  Fetching rows in
- *		ascending order decodes each chunk at most once.  chain: rownum
- *		comes from an index entry (a bitmap's exact TID), and on a heap page
- *		names where a HOT chain starts: the chain's member the scan sees is
- *		returned, under its own TID (storage/delta_chain.c).
+ *		ascending order decodes each chunk at most once.  mode:
+ *		- COLSTORE_FETCH_VERSION: the row version rownum names;
+ *		- COLSTORE_FETCH_INDEXED: rownum comes from an index entry (a
+ *		  bitmap's exact TID), and on a heap page names where a HOT chain
+ *		  starts: the chain's member the scan sees is returned, under its own
+ *		  TID (storage/delta_chain.c);
+ *		- COLSTORE_FETCH_LOSSY: rownum is one of a lossy bitmap page's, and
+ *		  each version the scan sees must come back once: a heap version is
+ *		  returned for itself unless its chain starts at a promoted copy.
+ *		In both bitmap modes, a row-group row whose own version the scan
+ *		does not see goes on into the HOT chain its promoted copy roots
+ *		(mvcc/row_fetch.c's RowChainFetch), which is how those versions
+ *		come back.
  */
 bool
-ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, bool chain,
+ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, ColstoreFetchMode mode,
 					 TupleTableSlot *slot, bool *dead)
 {
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
@@ -168,9 +179,17 @@ ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, bool chain,
 		if (s->cur_chunk != 0 || slot->tts_tupleDescriptor != s->chunk_desc)
 			ScanSelectChunk(s, 0, slot->tts_tupleDescriptor);
 		for (pos = 0; pos < s->chunk_rows; pos++)
-			if ((chain ? s->delta_starts[pos] : s->delta_offsets[pos]) == row + 1)
+			if ((mode == COLSTORE_FETCH_INDEXED ?
+				 s->delta_starts[pos] : s->delta_offsets[pos]) == row + 1)
 				break;
 		if (pos == s->chunk_rows)
+			return false;
+
+		/*
+		 * a chain rooted at a copy is returned through the copy's row (no
+		 * index entry names a copy's position, so exact TIDs never start one)
+		 */
+		if (mode == COLSTORE_FETCH_LOSSY && ScanDeltaRowOfCopy(s, pos, NULL))
 			return false;
 	}
 	else
@@ -181,6 +200,16 @@ ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, bool chain,
 		pos = (int) (row - s->header->chunk_first_row[c]);
 		if (RowHidden(s, pos))
 		{
+			const RowGroupDirEntry *e = &s->groups[g].entry;
+			ItemPointerData copy;
+
+			if (mode != COLSTORE_FETCH_VERSION && e->rg_state_root != 0 &&
+				PromotionMapGet(s->rs_base.rs_rd, e, row, &copy) &&
+				RowChainFetch(s->rs_base.rs_rd, &copy, s->rs_base.rs_snapshot, slot))
+			{
+				s->last_liveness = ROW_LIVE;
+				return true;
+			}
 			*dead = true;
 			return false;
 		}

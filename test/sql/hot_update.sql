@@ -79,8 +79,9 @@ SELECT pg_stat_clear_snapshot();
 SELECT indexrelid::regclass, idx_tup_read FROM pg_stat_user_indexes
 WHERE indexrelid IN ('hot_c_pkey'::regclass, 'hot_h_pkey'::regclass) ORDER BY 1;
 
--- row-group rows: the first update of each writes its copy and a new
--- version with index entries, the second a HOT version after it
+-- row-group rows: the first update of each promotes it and updates its
+-- copy (a HOT update where the new version fits on the copy's page, see
+-- hot_update_rowgroup.sql), the second a HOT version after it
 UPDATE hot_c SET v = v + 10 WHERE id BETWEEN 101 AND 120;
 UPDATE hot_h SET v = v + 10 WHERE id BETWEEN 101 AND 120;
 UPDATE hot_c SET v = v + 10 WHERE id BETWEEN 101 AND 110;

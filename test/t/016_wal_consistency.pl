@@ -14,7 +14,8 @@
 # XLOG_COLSTORE_DELETE (compaction moving heap tuples and promoted copies into
 # row groups, and options changes deleting rows of colstore.options),
 # XLOG_COLSTORE_PRUNE (VACUUM making dead versions LP_DEAD, then LP_UNUSED,
-# and, with the redirects flag, dead starts of HOT chains redirects)
+# and, with the redirects flag, dead starts of HOT chains redirects, among
+# them row-group rows' promoted copies)
 # and XLOG_COLSTORE_FREEZE (VACUUM FREEZE), besides XLOG_COLSTORE_INSERT
 # (wal_level = logical; no block, so nothing to compare) and heap's records
 # of promotions, UPDATEs, DELETEs, row locks and speculative insertions
@@ -104,6 +105,17 @@ $primary->safe_psql('postgres', q{
 	INSERT INTO hot SELECT i, i % 7, 'v' FROM generate_series(1, 60) i;
 	UPDATE hot SET v = v || 'a';
 	UPDATE hot SET v = v || 'b' WHERE id <= 30;
+	-- HOT updates of row-group rows (single-row UPDATEs): chains rooted at
+	-- the rows' promoted copies
+	CREATE TABLE hg (id int PRIMARY KEY, k int, v text) USING colstore;
+	CREATE INDEX hg_k ON hg (k);
+	INSERT INTO hg SELECT i, i % 7, 'v' FROM generate_series(1, 1000) i;
+	DO $$ DECLARE i int; BEGIN
+		FOR i IN 7 .. 140 BY 7 LOOP
+			UPDATE hg SET v = v || 'a' WHERE id = i;
+			UPDATE hg SET v = v || 'b' WHERE id = i;
+		END LOOP;
+	END $$;
 });
 replay_all('promotions, updates, deletes, row locks and upserts');
 
@@ -112,8 +124,10 @@ replay_all('promotions, updates, deletes, row locks and upserts');
 # rows into new row groups (XLOG_COLSTORE_DELETE with the moved marker);
 # changing the options deletes colstore.options rows.
 $primary->safe_psql('postgres', 'VACUUM t');
-# the HOT chains' dead starts become redirects to their live ends
+# the HOT chains' dead starts become redirects to their live ends, the
+# row-group rows' dead copies too
 $primary->safe_psql('postgres', 'VACUUM hot');
+$primary->safe_psql('postgres', 'VACUUM hg');
 $primary->safe_psql('postgres', q{SELECT colstore.compact('t')});
 $primary->safe_psql('postgres', 'ALTER TABLE t RESET (codec)');
 replay_all('compaction');
@@ -130,9 +144,17 @@ $primary->safe_psql('postgres', q{
 		ON CONFLICT (id) DO NOTHING;
 	UPDATE hot SET v = v || 'c' WHERE id <= 10;
 	DELETE FROM hot WHERE id % 9 = 0;
+	DO $$ DECLARE i int; BEGIN
+		FOR i IN 7 .. 70 BY 7 LOOP
+			UPDATE hg SET v = v || 'c' WHERE id = i;
+		END LOOP;
+	END $$;
+	DELETE FROM hg WHERE id % 21 = 0;
 });
 # redirects move on to the new live ends, wholly dead chains' go LP_DEAD
+# (a redirected copy's too: its row's index entries go)
 $primary->safe_psql('postgres', 'VACUUM hot');
+$primary->safe_psql('postgres', 'VACUUM hg');
 $primary->safe_psql('postgres', 'VACUUM FREEZE t');
 $primary->safe_psql('postgres', q{SELECT colstore.compact('t')});
 $primary->safe_psql('postgres', 'VACUUM FREEZE t');
@@ -190,7 +212,12 @@ foreach my $query (
 	'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot',
 	'SET enable_seqscan = off; SET enable_bitmapscan = off; '
 	  . 'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot WHERE id BETWEEN 1 AND 60',
-	'SET enable_seqscan = off; SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot WHERE k IN (1, 2, 3)')
+	'SET enable_seqscan = off; SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hot WHERE k IN (1, 2, 3)',
+	'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hg',
+	'SET enable_seqscan = off; SET enable_bitmapscan = off; '
+	  . 'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hg WHERE id BETWEEN 1 AND 200',
+	'SET enable_seqscan = off; SET enable_indexscan = off; '
+	  . 'SELECT count(*), md5(string_agg(id || v, \',\' ORDER BY id)) FROM hg WHERE k IN (0, 3)')
 {
 	is($standby->safe_psql('postgres', $query), $primary->safe_psql('postgres', $query),
 		"standby equals primary: $query");
