@@ -2,7 +2,8 @@
 # scripts/test.sh: run the whole test suite.
 #
 # 1. scripts/setup.sh (install, build with -Werror under CI, start the cluster)
-# 2. the layer check (scripts/check_layers.sh), pgindent (scripts/pgindent.sh --check, with 15),
+# 2. the layer check (scripts/check_layers.sh), side effects in macro arguments
+#    (scripts/check_macro_args.sh), pgindent (scripts/pgindent.sh --check, with 15),
 #    pg_regress tests (test/sql, test/expected) and isolation specs (test/specs)
 # 3. TAP tests (test/t/*.pl: crash recovery, UNLOGGED reset, standby, corruption, dump/restore,
 #    damaged pages, pg_upgrade, ...)
@@ -150,8 +151,10 @@ run_script() {
 	fi
 }
 
-# includes point down the layers; the C sources are as pgindent formats them (once, with 15)
+# includes point down the layers; no side effects in arguments of macros that evaluate them more
+# than once; the C sources are as pgindent formats them (once, with 15)
 run_script layers "layers" scripts/check_layers.sh
+run_script macro_args "macro arguments" scripts/check_macro_args.sh
 [ "$PGVERSION" = 15 ] && run_script pgindent "pgindent" scripts/pgindent.sh --check
 run_regress
 run_tap

@@ -169,7 +169,6 @@ AsCorrelation(Node *clause, Correlation *corr)
 	OpExpr	   *op;
 	Var		   *a;
 	Var		   *b;
-	TypeCacheEntry *tce;
 
 	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
 		return false;
@@ -186,13 +185,8 @@ AsCorrelation(Node *clause, Correlation *corr)
 		b = t;
 	}
 	if (a->varlevelsup != 0 || b->varlevelsup != 1 || a->varattno <= 0 ||
-		a->vartype != b->vartype)
+		!RewriteGroupingEquality(op, a, b))
 		return false;
-	tce = lookup_type_cache(a->vartype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
-	if (op->opno != tce->eq_opr || !OidIsValid(tce->lt_opr) ||
-		op->inputcollid != a->varcollid)
-		return false;			/* GROUP BY groups under the column's
-								 * collation */
 	corr->inner = a;
 	corr->outer = b;
 	corr->eqop = op->opno;

@@ -210,7 +210,6 @@ AsKeyEquality(Node *clause, EagerShape *shape)
 	OpExpr	   *op;
 	Var		   *x;
 	Var		   *y;
-	TypeCacheEntry *tce;
 
 	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
 		return false;
@@ -228,13 +227,9 @@ AsKeyEquality(Node *clause, EagerShape *shape)
 		x = y;
 		y = t;
 	}
-	if (x->varno != shape->a_rti || y->varno != shape->b_rti)
+	if (x->varno != shape->a_rti || y->varno != shape->b_rti ||
+		!RewriteGroupingEquality(op, y, x))
 		return false;
-	tce = lookup_type_cache(y->vartype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
-	if (op->opno != tce->eq_opr || !OidIsValid(tce->lt_opr) ||
-		op->inputcollid != y->varcollid)
-		return false;			/* GROUP BY groups under the column's
-								 * collation */
 	shape->a_key = x;
 	shape->b_key = y;
 	shape->eqop = op->opno;

@@ -14,7 +14,10 @@
  *	- aggregates whose value does not depend on the order of the rows
  *	  (RewriteAggregateExact, RewriteAggregateIsCount), and
  *	- expressions over the rows' columns that cannot fail on any value
- *	  (RewriteUnsafeOnAnyRow false).
+ *	  (RewriteUnsafeOnAnyRow false);
+ *	- keys compared with the equality GROUP BY groups by
+ *	  (RewriteGroupingEquality), so that a key meets exactly its group's
+ *	  rows, and a NULL key none.
  *
  * IDENTIFICATION
  *	  src/cscan/rewrite_safety.c
@@ -29,6 +32,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
+#include "utils/typcache.h"
 #include "optimizer/optimizer.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/lsyscache.h"
@@ -145,4 +149,23 @@ bool
 RewriteUnsafeOnAnyRow(Node *node)
 {
 	return UnsafeWalker(node, NULL);
+}
+
+/*
+ * RewriteGroupingEquality
+ *		Is op "grouped = other" for two columns of one type, with that
+ *		type's default equality under the grouped column's collation: the
+ *		equality (and collation) a GROUP BY on the grouped column groups by?
+ *		The type must also be sortable (a GROUP BY clause names both).
+ */
+bool
+RewriteGroupingEquality(OpExpr *op, Var *grouped, Var *other)
+{
+	TypeCacheEntry *tce;
+
+	if (grouped->vartype != other->vartype)
+		return false;
+	tce = lookup_type_cache(grouped->vartype, TYPECACHE_EQ_OPR | TYPECACHE_LT_OPR);
+	return op->opno == tce->eq_opr && OidIsValid(tce->lt_opr) &&
+		op->inputcollid == grouped->varcollid;
 }

@@ -17,5 +17,6 @@
 extern bool RewriteAggregateExact(Aggref *agg);
 extern bool RewriteAggregateIsCount(Aggref *agg);
 extern bool RewriteUnsafeOnAnyRow(Node *node);
+extern bool RewriteGroupingEquality(OpExpr *op, Var *grouped, Var *other);
 
 #endif							/* REWRITE_SAFETY_H */
