@@ -142,6 +142,22 @@ HotChainSearch(Relation rel, ItemPointer phys, Snapshot snapshot,
 }
 
 /*
+ * The first member of the HOT chain rooted at item off of the locked page
+ * in buf, a promoted copy or the redirect VACUUM made of a dead one, after
+ * the copy; InvalidOffsetNumber if there is none.
+ */
+static OffsetNumber
+MemberAfterCopy(Relation rel, Buffer buf, OffsetNumber off)
+{
+	HeapTupleData tuple;
+
+	if (!HeapVersionRead(rel, buf, off, &tuple))
+		return DeltaRedirectTarget(rel, buf, off);
+	return HeapTupleHeaderIsPromotedCopy(tuple.t_data) ?
+		DeltaChainNext(rel, buf, &tuple) : InvalidOffsetNumber;
+}
+
+/*
  * HotChainSearchFromCopy
  *		Search the HOT chain rooted at the promoted copy at *phys (a copy,
  *		or the redirect VACUUM made of a dead one) for a member snapshot
@@ -157,18 +173,13 @@ HotChainSearchFromCopy(Relation rel, ItemPointer phys, Snapshot snapshot,
 {
 	OffsetNumber off = ItemPointerGetOffsetNumber(phys);
 	OffsetNumber first;
-	HeapTupleData tuple;
 	Buffer		buf;
 	bool		found = false;
 
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	HeapPageCheck(rel, buf);
-	if (HeapVersionRead(rel, buf, off, &tuple))
-		first = HeapTupleHeaderIsPromotedCopy(tuple.t_data) ?
-			DeltaChainNext(rel, buf, &tuple) : InvalidOffsetNumber;
-	else
-		first = DeltaRedirectTarget(rel, buf, off);
+	first = MemberAfterCopy(rel, buf, off);
 	if (first != InvalidOffsetNumber)
 		found = ChainWalk(rel, buf, first, false, false, snapshot, phys, copy, NULL);
 	UnlockReleaseBuffer(buf);
@@ -198,11 +209,7 @@ HotChainMemberForScan(Relation rel, ItemPointer copy, Snapshot snapshot,
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(copy));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	HeapPageCheck(rel, buf);
-	if (HeapVersionRead(rel, buf, off, &tuple))
-		off = HeapTupleHeaderIsPromotedCopy(tuple.t_data) ?
-			DeltaChainNext(rel, buf, &tuple) : InvalidOffsetNumber;
-	else
-		off = DeltaRedirectTarget(rel, buf, off);
+	off = MemberAfterCopy(rel, buf, off);
 	while (off != InvalidOffsetNumber && HeapVersionRead(rel, buf, off, &tuple))
 	{
 		RowLiveness live = VersionLiveness(rel, &tuple, buf, snapshot, oldest_xmin);
