@@ -336,8 +336,8 @@ LevelRewritable(Query *q, EagerShape *shape)
 	shape->b_rti = ((RangeTblRef *) join->rarg)->rtindex;
 
 	/* grouped expressions as the columns they are (18's GROUP entries) */
-	tlist = (List *) FlattenGroupVars(q, copyObject((Node *) q->targetList));
-	having = FlattenGroupVars(q, copyObject(q->havingQual));
+	tlist = (List *) FlattenGroupVars(q, (Node *) q->targetList);
+	having = FlattenGroupVars(q, q->havingQual);
 	if (ReadsJoinColumns(q, join->rtindex) ||
 		!JoinConditionRewritable(shape) ||
 		!ReadsOnly(q->jointree->quals, true, shape->a_rti) ||
