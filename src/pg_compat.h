@@ -77,31 +77,6 @@ typedef bool TU_UpdateIndexes;
 #define TU_All		true
 #endif
 
-/*
- * heap_update with heap's answer on index entries: 16 returns it through
- * its last parameter; on 15 heapam_tuple_update derives it from the new
- * tuple, which heap_update marked heap-only if it made a HOT update.
- */
-#if PG_HAS_TU_UPDATE_INDEXES
-#define HeapUpdateCompat(rel, otid, newtup, cid, crosscheck, wait, tmfd, lockmode, update_indexes) \
-	heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd, lockmode, update_indexes)
-#else
-#include "access/heapam.h"
-#include "access/htup_details.h"
-
-static inline TM_Result
-HeapUpdateCompat(Relation rel, ItemPointer otid, HeapTuple newtup, CommandId cid,
-				 Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
-				 LockTupleMode *lockmode, TU_UpdateIndexes *update_indexes)
-{
-	TM_Result	result = heap_update(rel, otid, newtup, cid, crosscheck, wait,
-									 tmfd, lockmode);
-
-	*update_indexes = result == TM_Ok && !HeapTupleIsHeapOnly(newtup);
-	return result;
-}
-#endif
-
 /* 16 added ExecInsertIndexTuples' onlySummarizing argument. */
 #if PG_VERSION_NUM >= 160000
 #define ExecInsertIndexTuplesCompat(rri, slot, estate, update, noDupErr, specConflict, arbiters) \

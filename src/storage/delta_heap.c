@@ -49,6 +49,7 @@
 
 #include "access/generic_xlog.h"
 #include "access/heapam.h"
+#include "access/htup_details.h"
 #include "access/transam.h"
 #include "catalog/catalog.h"
 #include "pgstat.h"
@@ -302,6 +303,28 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 			(void) RegisterPage(rel, blkno);
 		last = blkno;
 	}
+}
+
+/*
+ * heap_update with heap's answer on index entries: 16 returns it through
+ * its last parameter; on 15 heapam_tuple_update derives it from the new
+ * tuple, which heap_update marked heap-only if it made a HOT update.
+ */
+static inline TM_Result
+HeapUpdateCompat(Relation rel, ItemPointer otid, HeapTuple newtup, CommandId cid,
+				 Snapshot crosscheck, bool wait, TM_FailureData *tmfd,
+				 LockTupleMode *lockmode, TU_UpdateIndexes *update_indexes)
+{
+#if PG_HAS_TU_UPDATE_INDEXES
+	return heap_update(rel, otid, newtup, cid, crosscheck, wait, tmfd,
+					   lockmode, update_indexes);
+#else
+	TM_Result	result = heap_update(rel, otid, newtup, cid, crosscheck, wait,
+									 tmfd, lockmode);
+
+	*update_indexes = result == TM_Ok && !HeapTupleIsHeapOnly(newtup);
+	return result;
+#endif
 }
 
 /*
