@@ -16,8 +16,8 @@
  * that takes the visibility of the group's insert (mvcc/visibility.c) and
  * of its rows' deletes (their promoted copies, as HeapTupleSatisfiesVacuum
  * sees them), which is why it is mvcc's.
- * Compaction asks the same count of deleted rows to choose the groups it
- * rewrites (tableam/compaction.c).
+ * Compaction asks the same count of deleted rows, and GroupRewritePays, to
+ * choose the groups it rewrites (tableam/compaction.c).
  *
  * IDENTIFICATION
  *	  src/mvcc/group_retire.c
@@ -41,6 +41,28 @@
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
+
+/*
+ * GroupRewritePays
+ *		Whether compaction should rewrite a settled row group of nrows rows,
+ *		deleted of which are deleted by committed transactions: some but not
+ *		all are deleted, and either at least half of them (a rewrite writes
+ *		at most one live row per row it frees), or at least
+ *		GROUP_REWRITE_MIN_SHARE of them and at least GROUP_REWRITE_MIN_ROWS
+ *		(src/README.md, "Rewriting partly deleted row groups": at most four
+ *		live rows rewritten per row freed, and no worker round spent on a
+ *		group of a few hundred rows for a few of them).
+ */
+bool
+GroupRewritePays(uint32 nrows, uint32 deleted)
+{
+	if (deleted == 0 || deleted >= nrows)
+		return false;
+	if ((uint64) deleted * 2 >= nrows)
+		return true;
+	return (double) deleted >= GROUP_REWRITE_MIN_SHARE * nrows &&
+		deleted >= GROUP_REWRITE_MIN_ROWS;
+}
 
 /*
  * GroupCountDeleted
@@ -109,7 +131,7 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
  *		Step 1 of the file header.  Call after VACUUM's index passes, so the
  *		copies it pruned have lost their rows' index entries.  Returns the
  *		number of row groups retired; *sparse_rows is set to the number of
- *		rows left in groups at least half of whose rows are deleted, which
+ *		rows left in groups whose rewrite pays (GroupRewritePays), which
  *		compaction rewrites (tableam/compaction.c).
  */
 uint32
@@ -142,7 +164,7 @@ GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy
 		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
 		if (pruned < e.rg_nrows)
 		{
-			if (deleted >= e.rg_nrows / 2 + e.rg_nrows % 2)
+			if (GroupRewritePays(e.rg_nrows, deleted))
 				*sparse_rows += e.rg_nrows - deleted;
 			continue;
 		}

@@ -16,6 +16,14 @@
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
+/*
+ * A row group less than half deleted is rewritten once at least this share
+ * of its rows, and at least this many, are deleted (GroupRewritePays).
+ */
+#define GROUP_REWRITE_MIN_SHARE	0.2
+#define GROUP_REWRITE_MIN_ROWS	64
+
+extern bool GroupRewritePays(uint32 nrows, uint32 deleted);
 extern uint32 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group,
 								TransactionId oldest_xmin, BufferAccessStrategy strategy,
 								uint32 *pruned);

@@ -28,13 +28,15 @@
  *	  Then the run of unreferenced pages that ends the file is truncated
  *	  away (storage/space_truncate.c), unless VACUUM (TRUNCATE false) or
  *	  the vacuum_truncate option says not to.
- * 6. With enough live row versions on the heap pages, or live rows left in
- *	  mostly deleted row groups, a background worker is started to compact
- *	  them into row groups (tableam/compaction_worker.c); VACUUM itself
- *	  cannot, as it may not take a transaction id.
+ * 6. With enough live row versions on the heap pages, live rows left in
+ *	  row groups whose rewrite pays (mvcc/group_retire.c), or small row
+ *	  groups worth merging, a background worker is started to compact them
+ *	  into row groups (tableam/compaction_worker.c); VACUUM itself cannot,
+ *	  as it may not take a transaction id.
  *
- * Not reclaimed yet: deleted rows of row groups less than half deleted
- * (each keeps its values and a line pointer on a heap page), and the index
+ * Not reclaimed yet: deleted rows of row groups too little deleted for a
+ * rewrite to pay (each keeps its values and a line pointer on a heap
+ * page), and the index
  * entries of rows an aborted transaction never wrote (btree marks those
  * dead on access), or whose VACUUM failed or ran with INDEX_CLEANUP off
  * after step 1 retired their row group.  VACUUM FULL rewrites all of it.
@@ -70,6 +72,7 @@
 #include "storage/promotion_map.h"
 #include "storage/space_truncate.h"
 #include "tableam/am_vacuum.h"
+#include "tableam/compaction.h"
 #include "tableam/compaction_worker.h"
 
 /*
@@ -457,8 +460,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	PgstatReportVacuum(rel, Max(live_rows, 0), dead_rows, starttime);
 
 	/*
-	 * enough row versions in heap format, or rows left in mostly deleted row
-	 * groups: compact them in the background
+	 * enough row versions in heap format, rows left in row groups whose
+	 * rewrite pays, or small row groups worth merging: compact in the
+	 * background
 	 */
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows);
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions,
+								sparse_rows + CompactionMergeableRows(rel));
 }

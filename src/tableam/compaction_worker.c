@@ -14,24 +14,29 @@
  * COMPACT_HEAP_SHARE of its pages, the inserting backend starts a dynamic
  * background worker for the table (if colstore.auto_compaction is on and
  * the table is not a temporary one, which only its session can read),
- * and also when VACUUM found live rows left in row groups at least half of
- * whose rows are deleted (mvcc/group_retire.c), which compaction
- * rewrites,
+ * and also when VACUUM found live rows left in row groups whose rewrite
+ * pays (mvcc/group_retire.c), or small row groups worth merging
+ * (tableam/compaction.c), which compaction rewrites,
  * unless one is running for it (each worker holds a session lock of its
  * own tag for its lifetime), colstore.max_compaction_workers are running
  * (each holds one of that many slot locks), or no background worker slot
  * is free.  The worker repeats, while there is work:
  *
  * 1. compact the table in a transaction of its own (tableam/compaction.c):
- *    its heap tuples if at least COMPACT_MIN_ROWS can move, and the live
- *    rows of mostly deleted row groups, unless another compaction
- *    or a VACUUM holds the table (it does not wait for them);
+ *    its heap tuples if at least COMPACT_MIN_ROWS can move, a row group's
+ *    worth of the live rows of row groups whose rewrite pays, and small
+ *    row groups the merge bound allows, unless another compaction or a
+ *    VACUUM holds the table (it does not wait for them);
  * 2. wait, at most COMPACT_WAIT_MS, until no snapshot older than that
  *    transaction is left, so the moved heap tuples are dead to everyone;
  * 3. run VACUUM on the table, which removes them and their index entries
  *    and hands their space to the free space map, where the next small
- *    inserts find it;
- * 4. sleep COMPACT_NAP_MS,
+ *    inserts find it, and retires the row groups the round emptied;
+ * 4. if it retired any, take a transaction id, wait until no snapshot is
+ *    that old, and VACUUM again, which frees them, so that the next
+ *    round's promoted copies and row groups take their pages (compaction
+ *    rewrites no row group while some wait to be freed);
+ * 5. sleep COMPACT_NAP_MS,
  *
  * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing
  * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  So the
@@ -319,6 +324,34 @@ VacuumTable(Oid relid, int round, MemoryContext cxt)
 }
 
 /*
+ * If relid has row groups retired and not freed yet (a rewrite's or merge's
+ * old groups, retired by the VACUUM just run), return a transaction id
+ * assigned after their retirement: once no snapshot is that old, the next
+ * VACUUM frees them (their retirement stamp must precede the oldest xmin,
+ * and a table nobody writes would otherwise consume no transaction id).
+ * Else InvalidTransactionId.
+ */
+static TransactionId
+RetiredGroupsStamp(Oid relid, int round)
+{
+	TransactionId xid = InvalidTransactionId;
+	Relation	rel;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	ReportRound(relid, round, "freeing retired row groups");
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel != NULL)
+	{
+		if (RelationIsColstore(rel) && CompactionReclaimPending(rel))
+			xid = GetTopTransactionId();
+		relation_close(rel, AccessShareLock);
+	}
+	CommitTransactionCommand();
+	return xid;
+}
+
+/*
  * colstore_compaction_main
  *		Entry point of the worker: main_arg is the table's OID, bgw_extra
  *		its database's.
@@ -380,8 +413,22 @@ colstore_compaction_main(Datum main_arg)
 			ReportRound(relid, round, "waiting for old snapshots");
 			if (WaitForSnapshotsBefore(mover, COMPACT_WAIT_MS))
 			{
+				TransactionId stamp;
+
 				CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
 				VacuumTable(relid, round, vacuum_cxt);
+
+				/*
+				 * free the old groups it retired before the next rewrite,
+				 * whose promoted copies and new groups then take their pages
+				 */
+				stamp = RetiredGroupsStamp(relid, round);
+				if (TransactionIdIsValid(stamp) &&
+					WaitForSnapshotsBefore(stamp, COMPACT_WAIT_MS))
+				{
+					CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
+					VacuumTable(relid, round, vacuum_cxt);
+				}
 			}
 		}
 		else

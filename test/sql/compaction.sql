@@ -13,7 +13,11 @@ UPDATE cp SET v = v + 1000 WHERE id % 4 = 0;
 CREATE TEMP TABLE expected AS SELECT * FROM cp;
 SELECT row_count, state FROM colstore.row_groups('cp') ORDER BY row_group;
 
--- moves the 500 updated rows, then nothing is left to move
+-- moves the 500 updated rows, and rewrites the row group a quarter of whose
+-- rows UPDATE replaced (its 1,500 others: the rewrite pays once a fifth is
+-- deleted); the next call merges the two small groups the first wrote, then
+-- nothing is left to move
+SELECT colstore.compact('cp');
 SELECT colstore.compact('cp');
 SELECT colstore.compact('cp');
 SELECT row_count, state FROM colstore.row_groups('cp') ORDER BY row_group;
@@ -57,8 +61,8 @@ SELECT colstore.verify('cp') > 0 AS verified;
 VACUUM cp;
 CREATE TEMP TABLE before AS SELECT pg_relation_size('cp') AS size;
 UPDATE cp SET v = v + 1 WHERE id % 4 = 1;
--- (the 500 new versions; and, more than half of its rows now being updated,
--- the first row group's 995 others: compaction rewrites a mostly deleted group)
+-- (the 500 new versions; and, a quarter of its rows now being updated, the
+-- merged row group's 1,493 others: compaction rewrites a group a fifth deleted)
 SELECT colstore.compact('cp');
 VACUUM cp;
 UPDATE cp SET v = v + 1 WHERE id % 4 = 1;

@@ -8,7 +8,9 @@
 # in row groups, and is smaller than a heap table with the same rows
 # (without compaction and reuse its heap pages alone would be as large; how
 # much smaller is bench/small_inserts.sh's business, not a test's).  Then an
-# UPDATE's new versions are compacted by the worker the next VACUUM starts.
+# UPDATE's new versions are compacted by the worker the next VACUUM starts,
+# and small row groups are merged by the worker a VACUUM starts for them,
+# within half the size of their rows in heap.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -120,6 +122,64 @@ is($node->safe_psql('postgres', q{
 	SELECT count(*) FROM ((TABLE small EXCEPT TABLE same_in_heap)
 	                      UNION ALL (TABLE same_in_heap EXCEPT TABLE small)) d}),
 	'0', 'after the UPDATE and its compaction the rows equal heap\'s');
+
+# Small row groups from INSERTs estimated larger than they were (row groups
+# of 5,000 rows in a table of 40,000-row groups) are merged by the worker
+# the VACUUM after them starts, a quarter group (10,000 rows) at a time, as
+# long as the merge fits in free pages and in half the size the rows would
+# take in heap (their promoted copies and the merged group coexist with the
+# old groups until the second VACUUM after the merge; the worker frees
+# those before its next merge, whose copies then take their pages)
+$node->safe_psql('postgres', q{
+	CREATE TABLE frag (c1 bigint, c2 text) USING colstore WITH (row_group_size = 40000);
+	CREATE INDEX frag_c1 ON frag (c1);
+	CREATE TABLE frag_heap (c1 bigint, c2 text);
+	INSERT INTO frag_heap SELECT i, 'value ' || i % 10 FROM generate_series(1, 30000) i;
+});
+for my $b (0 .. 5)
+{
+	my ($lo, $hi) = ($b * 5000 + 1, $b * 5000 + 5000);
+	$node->safe_psql('postgres', qq{
+		SET colstore.delta_insert_rows = 100;
+		INSERT INTO frag SELECT i, 'value ' || i % 10 FROM generate_series($lo, $hi) i});
+}
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM colstore.row_groups('frag') WHERE state IN ('committed', 'frozen')}),
+	'6', 'six small row groups');
+my $frag_size = $node->safe_psql('postgres', "SELECT pg_relation_size('frag')");
+$node->safe_psql('postgres', 'VACUUM frag');
+ok($node->poll_query_until('postgres', q{
+	SELECT count(*) = 3 AND min(row_count) = 10000 FROM colstore.row_groups('frag')
+	WHERE state IN ('committed', 'frozen')}),
+	'the worker merged the six small row groups into three of a quarter group');
+wait_for_workers();
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM ((TABLE frag EXCEPT ALL TABLE frag_heap)
+	                      UNION ALL (TABLE frag_heap EXCEPT ALL TABLE frag)) d}),
+	'0', 'after merging the rows equal heap\'s');
+is($node->safe_psql('postgres', q{
+	SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*), sum(c1) FROM frag WHERE c1 BETWEEN 10 AND 29990}),
+	'29981|449715000', 'the index finds every merged row');
+$node->safe_psql('postgres', "SELECT colstore.verify('frag')");
+note('frag sizes (before merging, after, heap): ' . $frag_size . ' ' . $node->safe_psql('postgres',
+	q{SELECT pg_relation_size('frag'), pg_relation_size('frag_heap')}));
+ok($node->safe_psql('postgres', q{
+	SELECT pg_relation_size('frag') <= pg_relation_size('frag_heap') / 2}) eq 't',
+	'the merges kept the file within half the heap twin\'s size');
+
+# small groups under a quarter group together: the worker leaves them
+$node->safe_psql('postgres', q{
+	CREATE TABLE frag2 (c1 bigint) USING colstore WITH (row_group_size = 40000);
+	SET colstore.delta_insert_rows = 100;
+	INSERT INTO frag2 SELECT generate_series(1, 4000);
+	INSERT INTO frag2 SELECT generate_series(4001, 8000);
+	VACUUM frag2;
+});
+wait_for_workers();
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM colstore.row_groups('frag2') WHERE state IN ('committed', 'frozen')}),
+	'2', 'two small groups under a quarter group together stay');
 
 $node->stop;
 done_testing();
