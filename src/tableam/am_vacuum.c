@@ -73,6 +73,7 @@
 #include "storage/space_truncate.h"
 #include "tableam/am_vacuum.h"
 #include "tableam/compaction.h"
+#include "tableam/compaction_choice.h"
 #include "tableam/compaction_worker.h"
 
 /*

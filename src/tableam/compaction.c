@@ -33,27 +33,17 @@
  * them and their index entries and gives their space to later heap
  * tuples.
  *
- * Row groups enough of whose rows are deleted that a rewrite pays
- * (GroupRewritePays: half, or a fifth and at least 64), and small row
- * groups (fewer rows than a quarter of row_group_size: statements estimated
- * larger than they were, CLUSTER among older snapshots, earlier compaction
- * rounds), are rewritten the same way (FindGroupRows): their live rows are
- * promoted if they have no heap copy yet, and the copies are moved like
- * heap tuples, so writers follow them alike, into full-sized row groups.
- * Once VACUUM has pruned the moved copies, the old group has no row left
- * and VACUUM retires and frees it (mvcc/group_retire.c,
- * storage/group_reclaim.c).  colstore.compact() does all of it at once.
- * The compaction worker (min_rows above one) bounds it, because a rewrite's
- * old and new copies of the rows coexist until the second VACUUM after it
- * and so raise the file's high-water mark: per round it rewrites a row
- * group's worth of live rows (REWRITE_ROUND_GROUPS), merges small groups a
- * quarter group at a time and only when the merge fits in free pages and
- * in half the size the rows would take in heap (MergeFitsFreeSpace), and
- * neither while an earlier round's old groups wait to be freed
- * (CompactionReclaimPending; the worker frees them right after the round,
- * tableam/compaction_worker.c).  A worker that merged whenever small
- * groups held a quarter group ended 009_auto_compaction's table of small
- * inserts near or above heap's size (src/README.md).
+ * The live rows of the row groups compaction_choice.c chooses (partly
+ * deleted ones whose rewrite pays, and small ones merged) are moved the
+ * same way (FindGroupRows): each row is promoted if it has no heap copy
+ * yet, and the copies are moved like heap tuples, so writers follow them
+ * alike, into full-sized row groups.  Once VACUUM has pruned the moved
+ * copies, the old group has no row left and VACUUM retires and frees it
+ * (mvcc/group_retire.c, storage/group_reclaim.c).  colstore.compact() does
+ * all of it at once; the compaction worker (min_rows above one) takes a
+ * bounded share per round, and none while an earlier round's old groups
+ * wait to be freed (CompactionReclaimPending; the worker frees them right
+ * after the round, tableam/compaction_worker.c).
  *
  * IDENTIFICATION
  *	  src/tableam/compaction.c
@@ -72,53 +62,21 @@
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "storage/bufmgr.h"
-#include "storage/freespace.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
-#include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
-#include "storage/metapage.h"
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
 #include "storage/table_options.h"
 #include "tableam/compaction.h"
-
-/*
- * Row groups of fewer rows than this share of row_group_size are merged
- * (SmallGroups); the worker merges them once they hold this share
- * together, that many rows at a time (WorkerMergeMinimum).
- */
-#define SMALL_GROUP_SHARE	0.25
-
-/*
- * A worker round (min_rows > 1) stops taking partly deleted row groups once
- * their live rows fill this many full groups: the promoted copies and new
- * groups of one round then land in the pages the VACUUMs after the round
- * before freed, instead of the whole table's live rows being copied at once
- * (src/README.md, "Rewriting partly deleted row groups").
- */
-#define REWRITE_ROUND_GROUPS	1
-
-/*
- * The worker's merges grow the file only while it stays at most this share
- * of the size of its rows as heap tuples (MergeFitsFreeSpace).
- */
-#define MERGE_HEAP_SHARE		0.5
-
-/*
- * Free space the worker's merges count on: pages at least this free (freed
- * row groups' pages, emptied heap pages), which a merged group's pages can
- * take as well as promoted copies; scattered room on busy heap pages does
- * not count.
- */
-#define MERGE_EMPTY_PAGE_FREE	(BLCKSZ * 3 / 4)
+#include "tableam/compaction_choice.h"
 
 /* One batch of moved rows: their values, and where each came from. */
 typedef struct CompactBatch
@@ -311,163 +269,6 @@ MoveTuples(CompactBatch *batch, const MovableList *list)
 	FlushBatch(batch);
 }
 
-/* Whether every snapshot sees the insert of row group e. */
-static bool
-GroupSettled(const RowGroupDirEntry *e, TransactionId oldest_xmin)
-{
-	return (e->rg_flags & RG_FLAG_FROZEN) ||
-		(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, oldest_xmin));
-}
-
-/*
- * The row groups of rel that compaction merges: settled ones (every
- * snapshot sees their rows, oldest_xmin) without deleted or changed rows,
- * of fewer than SMALL_GROUP_SHARE of row_group_size rows, in directory
- * order until they hold max_total rows together, when there are at least
- * two of them holding at least min_total rows.  Returns their directory
- * indexes (palloc'd), their count in *ngroups and their rows in *nrows
- * (0 and 0 if none qualify).
- */
-static int *
-SmallGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
-			uint64 min_total, uint64 max_total, int *ngroups, uint64 *nrows)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
-	uint32		limit = (uint32) (row_group_size * SMALL_GROUP_SHARE);
-	int			g;
-
-	*ngroups = 0;
-	*nrows = 0;
-	for (g = 0; g < dir->ngroups && *nrows < max_total; g++)
-	{
-		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
-
-		if (e->rg_state_root == 0 && !(e->rg_flags & RG_FLAG_INVALID) &&
-			e->rg_nrows > 0 && e->rg_nrows < limit && GroupSettled(e, oldest_xmin))
-		{
-			groups[(*ngroups)++] = dir->groups[g];
-			*nrows += e->rg_nrows;
-		}
-	}
-	if (*ngroups < 2 || *nrows < min_total)
-	{
-		*ngroups = 0;
-		*nrows = 0;
-	}
-	return groups;
-}
-
-/* The rows small groups must hold together for the worker to merge them. */
-static uint64
-WorkerMergeMinimum(int row_group_size)
-{
-	return (uint64) (row_group_size * SMALL_GROUP_SHARE);
-}
-
-/* About the bytes row group e's rows take as heap tuples. */
-static uint64
-GroupHeapBytes(const RowGroupDirEntry *e)
-{
-	return e->rg_raw_bytes +
-		(uint64) e->rg_nrows * (MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData));
-}
-
-/*
- * Whether the worker may merge the nsmall row groups at directory indexes
- * small now.  A merge's old and new copies of the rows coexist until the
- * second VACUUM after it: it needs room for the rows' promoted copies (heap
- * tuples, GroupHeapBytes) and for the merged group (about their stored
- * size).  It may take pages the free space map records as free, and grow
- * the file only as long as the file stays at most MERGE_HEAP_SHARE of the
- * size its rows would take as heap tuples: so merging never raises the
- * high-water mark of a compact table above that share of heap's.
- */
-static bool
-MergeFitsFreeSpace(Relation rel, const int *small, int nsmall)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	BlockNumber nblocks = ColstorePhysicalBlocks(rel);
-	uint64		need = 0;
-	uint64		heap_bytes = 0;
-	uint64		file_bytes = (uint64) nblocks * BLCKSZ;
-	uint64		room;
-	Size		avail;
-	BlockNumber blkno;
-	int			g;
-
-	for (g = 0; g < nsmall; g++)
-	{
-		const RowGroupDirEntry *e = &dir->entries[small[g]];
-
-		need += GroupHeapBytes(e) + e->rg_stored_bytes;
-	}
-	for (g = 0; g < dir->ngroups; g++)
-	{
-		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
-
-		if (!(e->rg_flags & RG_FLAG_INVALID))
-			heap_bytes += GroupHeapBytes(e);
-	}
-	room = file_bytes < MERGE_HEAP_SHARE * heap_bytes ?
-		(uint64) (MERGE_HEAP_SHARE * heap_bytes) - file_bytes : 0;
-	for (blkno = 0; blkno < nblocks && room < need; blkno++)
-	{
-		if ((blkno & 1023) == 0)
-			CHECK_FOR_INTERRUPTS();
-		avail = GetRecordedFreeSpace(rel, blkno);
-		if (avail >= MERGE_EMPTY_PAGE_FREE)
-			room += avail;
-	}
-	return room >= need;
-}
-
-/*
- * CompactionReclaimPending
- *		Whether a row group of rel was retired and not freed yet: the old
- *		groups of a rewrite or merge whose space the next VACUUM gives back.
- *		The worker rewrites no row group until then (see the file header).
- */
-bool
-CompactionReclaimPending(Relation rel)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			g;
-
-	for (g = 0; g < dir->ngroups; g++)
-	{
-		uint16		flags = dir->entries[dir->groups[g]].rg_flags;
-
-		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
-			return true;
-	}
-	return false;
-}
-
-/*
- * CompactionMergeableRows
- *		The rows of rel's small row groups that a compaction worker would
- *		merge now (0 if none, or if the merge does not fit:
- *		MergeFitsFreeSpace), for VACUUM's decision to start one.
- */
-uint64
-CompactionMergeableRows(Relation rel)
-{
-	ColstoreOptions opts;
-	int			ngroups;
-	uint64		nrows;
-	int		   *small;
-
-	ColstoreGetOptions(RelationGetRelid(rel), &opts);
-	small = SmallGroups(rel, GetOldestNonRemovableTransactionId(rel), opts.row_group_size,
-						WorkerMergeMinimum(opts.row_group_size),
-						WorkerMergeMinimum(opts.row_group_size), &ngroups, &nrows);
-	if (ngroups > 0 && !MergeFitsFreeSpace(rel, small, ngroups))
-		nrows = 0;
-	pfree(small);
-	return nrows;
-}
-
 /*
  * Append to *list the heap copies of row group e's rows, promoting each row
  * that has none (mvcc/row_state.c), so that moving it is deleting its copy,
@@ -509,59 +310,31 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 }
 
 /*
- * Append to *list the heap copies of the rows compaction rewrites out of
- * row groups: those of the groups whose rewrite pays (every snapshot sees
- * them, GroupRewritePays) and of the small ones (SmallGroups) holding at
- * least merge_min_rows rows together, which then make full-sized groups.
- * Once the list holds max_rows rows, no further partly deleted group is
- * taken (the worker's rounds: see REWRITE_ROUND_GROUPS).
+ * Append to *list the heap copies of the rows of the row groups compaction
+ * rewrites now (compaction_choice.c; bounded for the worker), sorted.
  */
 static void
-FindGroupRows(CompactBatch *batch, MovableList *list, uint64 merge_min_rows, Size max_rows)
+FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
 {
 	Relation	rel = batch->rel;
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
-	int			ngroups = 0;
-	int		   *small;
-	int			nsmall;
-	uint64		small_rows;
+	int			ngroups;
+	int			nrewritten;
+	int			nmerged;
+	int		   *groups;
 	int			g;
 
-	for (g = 0; g < dir->ngroups; g++)
-	{
-		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
-
-		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID) &&
-			GroupSettled(e, batch->oldest_xmin))
-			groups[ngroups++] = dir->groups[g];
-	}
-	small = SmallGroups(rel, batch->oldest_xmin, batch->opts.row_group_size,
-						merge_min_rows, merge_min_rows > 0 ? merge_min_rows : PG_UINT64_MAX,
-						&nsmall, &small_rows);
-	/* the worker merges only into free space (MergeFitsFreeSpace) */
-	if (merge_min_rows > 0 && nsmall > 0 && !MergeFitsFreeSpace(rel, small, nsmall))
-		nsmall = 0;
-	for (g = 0; g < ngroups && list->n < max_rows; g++)
+	groups = CompactionGroupsToRewrite(rel, batch->oldest_xmin,
+									   batch->opts.row_group_size, worker,
+									   &ngroups, &nrewritten, &nmerged);
+	for (g = 0; g < ngroups; g++)
 	{
 		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[g]];
-		uint32		pruned;
-		uint32		deleted = GroupCountDeleted(rel, &e, batch->oldest_xmin, NULL, &pruned);
-
-		if (!GroupRewritePays(e.rg_nrows, deleted))
-			continue;
-		ListGroupCopies(rel, &e, list);
-		CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, 1);
-	}
-	for (g = 0; g < nsmall; g++)
-	{
-		RowGroupDirEntry e = DirectoryGet(rel)->entries[small[g]];
 
 		ListGroupCopies(rel, &e, list);
 	}
-	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nsmall);
+	CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, nrewritten);
+	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nmerged);
 	pfree(groups);
-	pfree(small);
 	/* a moved row group lists its sources in ascending order */
 	qsort(list->items, list->n, sizeof(ItemPointerData),
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
@@ -622,10 +395,9 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 	 * old groups of its last rewrite wait to be freed (file header)
 	 */
 	if (min_rows <= 1)
-		FindGroupRows(&batch, &movable, 0, (Size) -1);
+		FindGroupRows(&batch, &movable, false);
 	else if (!CompactionReclaimPending(rel))
-		FindGroupRows(&batch, &movable, WorkerMergeMinimum(batch.opts.row_group_size),
-					  (Size) batch.opts.row_group_size * REWRITE_ROUND_GROUPS);
+		FindGroupRows(&batch, &movable, true);
 	MoveTuples(&batch, &movable);
 
 	ExecCloseIndices(batch.result_rel);
@@ -643,8 +415,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
  *		Move the heap tuples of rel's delta pages that every snapshot sees
  *		and nobody has deleted into row groups, in the current transaction
  *		(see the file header), if at least min_rows of them may move, and
- *		the live rows of the row groups at least half of whose rows are
- *		deleted.
+ *		the live rows of the row groups compaction_choice.c chooses.
  *		Versions UPDATE wrote move only once update_age transactions older
  *		than every snapshot (0: as soon as every snapshot sees them): a row
  *		updated lately is likely to be updated again, and would then need a

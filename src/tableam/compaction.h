@@ -15,7 +15,5 @@
 #include "utils/rel.h"
 
 extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age);
-extern bool CompactionReclaimPending(Relation rel);
-extern uint64 CompactionMergeableRows(Relation rel);
 
 #endif							/* COMPACTION_H */

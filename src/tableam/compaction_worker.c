@@ -82,6 +82,7 @@
 #include "storage/metapage.h"
 #include "tableam/am_handler.h"
 #include "tableam/compaction.h"
+#include "tableam/compaction_choice.h"
 #include "tableam/compaction_worker.h"
 
 #define COMPACT_MIN_HEAP_PAGES		16

@@ -1,0 +1,303 @@
+/*-------------------------------------------------------------------------
+ *
+ * compaction_choice.c
+ *	  Which row groups compaction rewrites: the partly deleted ones whose
+ *	  rewrite pays, and small ones merged into full-sized groups.
+ *
+ * Compaction (compaction.c) moves the live rows of the row groups chosen
+ * here out of them, as it moves heap tuples; once VACUUM has pruned the
+ * moved copies the old groups are retired and freed.  A group is a
+ * candidate once every snapshot sees its insert (GroupSettled):
+ *
+ * - A group with some but not all of its rows deleted, when the rewrite
+ *	 pays (GroupRewritePays, mvcc/group_retire.c: half deleted, or a fifth
+ *	 and at least 64 rows).
+ * - Groups of fewer rows than SMALL_GROUP_SHARE of row_group_size with no
+ *	 changed row, at least two of them: statements estimated larger than
+ *	 they were, CLUSTER among older snapshots, earlier compaction rounds.
+ *
+ * colstore.compact() takes every candidate.  The compaction worker bounds
+ * what one round takes, because a rewrite's old and new copies of the rows
+ * coexist until the second VACUUM after it and so raise the file's
+ * high-water mark: partly deleted groups until their rows fill
+ * REWRITE_ROUND_GROUPS groups, and small groups a quarter group at a time,
+ * only when the merge fits in free pages and keeps the file within
+ * MERGE_HEAP_SHARE of what its rows would take as heap tuples
+ * (MergeFitsFreeSpace).  A worker that merged whenever small groups held a
+ * quarter group ended 009_auto_compaction's table of small inserts near or
+ * above heap's size (src/README.md, "Merging small row groups").
+ *
+ * IDENTIFICATION
+ *	  src/tableam/compaction_choice.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "pg_compat.h"
+
+#include "access/htup_details.h"
+#include "miscadmin.h"
+#include "storage/freespace.h"
+#include "storage/itemid.h"
+#include "storage/procarray.h"
+#include "utils/rel.h"
+
+#include "mvcc/group_retire.h"
+#include "mvcc/visibility.h"
+#include "storage/directory.h"
+#include "storage/metapage.h"
+#include "storage/table_options.h"
+#include "tableam/compaction_choice.h"
+
+/*
+ * Row groups of fewer rows than this share of row_group_size are merged
+ * (SmallGroups); the worker merges them once they hold this share
+ * together, that many rows at a time (WorkerMergeMinimum).
+ */
+#define SMALL_GROUP_SHARE	0.25
+
+/*
+ * A worker round (min_rows > 1) stops taking partly deleted row groups once
+ * their live rows fill this many full groups: the promoted copies and new
+ * groups of one round then land in the pages the VACUUMs after the round
+ * before freed, instead of the whole table's live rows being copied at once
+ * (src/README.md, "Rewriting partly deleted row groups").
+ */
+#define REWRITE_ROUND_GROUPS	1
+
+/*
+ * The worker's merges grow the file only while it stays at most this share
+ * of the size of its rows as heap tuples (MergeFitsFreeSpace).
+ */
+#define MERGE_HEAP_SHARE		0.5
+
+/*
+ * Free space the worker's merges count on: pages at least this free (freed
+ * row groups' pages, emptied heap pages), which a merged group's pages can
+ * take as well as promoted copies; scattered room on busy heap pages does
+ * not count.
+ */
+#define MERGE_EMPTY_PAGE_FREE	(BLCKSZ * 3 / 4)
+
+
+/* Whether every snapshot sees the insert of row group e. */
+static bool
+GroupSettled(const RowGroupDirEntry *e, TransactionId oldest_xmin)
+{
+	return (e->rg_flags & RG_FLAG_FROZEN) ||
+		(RowGroupInsertCommitted(e) && TransactionIdPrecedes(e->rg_xmin, oldest_xmin));
+}
+
+/*
+ * The row groups of rel that compaction merges: settled ones (every
+ * snapshot sees their rows, oldest_xmin) without deleted or changed rows,
+ * of fewer than SMALL_GROUP_SHARE of row_group_size rows, in directory
+ * order until they hold max_total rows together, when there are at least
+ * two of them holding at least min_total rows.  Returns their directory
+ * indexes (palloc'd), their count in *ngroups and their rows in *nrows
+ * (0 and 0 if none qualify).
+ */
+static int *
+SmallGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
+			uint64 min_total, uint64 max_total, int *ngroups, uint64 *nrows)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int		   *groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	uint32		limit = (uint32) (row_group_size * SMALL_GROUP_SHARE);
+	int			g;
+
+	*ngroups = 0;
+	*nrows = 0;
+	for (g = 0; g < dir->ngroups && *nrows < max_total; g++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+
+		if (e->rg_state_root == 0 && !(e->rg_flags & RG_FLAG_INVALID) &&
+			e->rg_nrows > 0 && e->rg_nrows < limit && GroupSettled(e, oldest_xmin))
+		{
+			groups[(*ngroups)++] = dir->groups[g];
+			*nrows += e->rg_nrows;
+		}
+	}
+	if (*ngroups < 2 || *nrows < min_total)
+	{
+		*ngroups = 0;
+		*nrows = 0;
+	}
+	return groups;
+}
+
+/* The rows small groups must hold together for the worker to merge them. */
+static uint64
+WorkerMergeMinimum(int row_group_size)
+{
+	return (uint64) (row_group_size * SMALL_GROUP_SHARE);
+}
+
+/* About the bytes row group e's rows take as heap tuples. */
+static uint64
+GroupHeapBytes(const RowGroupDirEntry *e)
+{
+	return e->rg_raw_bytes +
+		(uint64) e->rg_nrows * (MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData));
+}
+
+/*
+ * Whether the worker may merge the nsmall row groups at directory indexes
+ * small now.  A merge's old and new copies of the rows coexist until the
+ * second VACUUM after it: it needs room for the rows' promoted copies (heap
+ * tuples, GroupHeapBytes) and for the merged group (about their stored
+ * size).  It may take pages the free space map records as free, and grow
+ * the file only as long as the file stays at most MERGE_HEAP_SHARE of the
+ * size its rows would take as heap tuples: so merging never raises the
+ * high-water mark of a compact table above that share of heap's.
+ */
+static bool
+MergeFitsFreeSpace(Relation rel, const int *small, int nsmall)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	BlockNumber nblocks = ColstorePhysicalBlocks(rel);
+	uint64		need = 0;
+	uint64		heap_bytes = 0;
+	uint64		file_bytes = (uint64) nblocks * BLCKSZ;
+	uint64		room;
+	Size		avail;
+	BlockNumber blkno;
+	int			g;
+
+	for (g = 0; g < nsmall; g++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[small[g]];
+
+		need += GroupHeapBytes(e) + e->rg_stored_bytes;
+	}
+	for (g = 0; g < dir->ngroups; g++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+
+		if (!(e->rg_flags & RG_FLAG_INVALID))
+			heap_bytes += GroupHeapBytes(e);
+	}
+	room = file_bytes < MERGE_HEAP_SHARE * heap_bytes ?
+		(uint64) (MERGE_HEAP_SHARE * heap_bytes) - file_bytes : 0;
+	for (blkno = 0; blkno < nblocks && room < need; blkno++)
+	{
+		if ((blkno & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		avail = GetRecordedFreeSpace(rel, blkno);
+		if (avail >= MERGE_EMPTY_PAGE_FREE)
+			room += avail;
+	}
+	return room >= need;
+}
+
+/*
+ * CompactionReclaimPending
+ *		Whether a row group of rel was retired and not freed yet: the old
+ *		groups of a rewrite or merge whose space the next VACUUM gives back.
+ *		The worker rewrites no row group until then (see the file header).
+ */
+bool
+CompactionReclaimPending(Relation rel)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			g;
+
+	for (g = 0; g < dir->ngroups; g++)
+	{
+		uint16		flags = dir->entries[dir->groups[g]].rg_flags;
+
+		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * CompactionMergeableRows
+ *		The rows of rel's small row groups that a compaction worker would
+ *		merge now (0 if none, or if the merge does not fit:
+ *		MergeFitsFreeSpace), for VACUUM's decision to start one.
+ */
+uint64
+CompactionMergeableRows(Relation rel)
+{
+	ColstoreOptions opts;
+	int			ngroups;
+	uint64		nrows;
+	int		   *small;
+
+	ColstoreGetOptions(RelationGetRelid(rel), &opts);
+	small = SmallGroups(rel, GetOldestNonRemovableTransactionId(rel), opts.row_group_size,
+						WorkerMergeMinimum(opts.row_group_size),
+						WorkerMergeMinimum(opts.row_group_size), &ngroups, &nrows);
+	if (ngroups > 0 && !MergeFitsFreeSpace(rel, small, ngroups))
+		nrows = 0;
+	pfree(small);
+	return nrows;
+}
+
+/*
+ * CompactionGroupsToRewrite
+ *		The directory indexes (palloc'd; their count in *ngroups) of rel's row
+ *		groups whose live rows compaction moves now, oldest_xmin deciding
+ *		which are settled: the partly deleted ones whose rewrite pays, then
+ *		the small ones merged.  For the worker (worker), the partly deleted
+ *		groups stop once they hold REWRITE_ROUND_GROUPS groups' rows, and
+ *		small groups count only a quarter group at a time that fits in free
+ *		space.  *nrewritten and *nmerged say how many of each.
+ */
+int *
+CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
+						  int row_group_size, bool worker, int *ngroups,
+						  int *nrewritten, int *nmerged)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			ncandidates = 0;
+	int		   *candidates = palloc(sizeof(int) * Max(dir->ngroups, 1));
+	int		   *result;
+	int		   *small;
+	int			nsmall;
+	uint64		small_rows;
+	uint64		merge_min = worker ? WorkerMergeMinimum(row_group_size) : 0;
+	uint64		max_rows = worker ?
+		(uint64) row_group_size * REWRITE_ROUND_GROUPS : PG_UINT64_MAX;
+	uint64		taken = 0;
+	int			g;
+
+	for (g = 0; g < dir->ngroups; g++)
+	{
+		const RowGroupDirEntry *e = &dir->entries[dir->groups[g]];
+
+		if (e->rg_state_root != 0 && !(e->rg_flags & RG_FLAG_INVALID) &&
+			GroupSettled(e, oldest_xmin))
+			candidates[ncandidates++] = dir->groups[g];
+	}
+	small = SmallGroups(rel, oldest_xmin, row_group_size, merge_min,
+						worker ? merge_min : PG_UINT64_MAX, &nsmall, &small_rows);
+	if (worker && nsmall > 0 && !MergeFitsFreeSpace(rel, small, nsmall))
+		nsmall = 0;
+
+	result = palloc(sizeof(int) * (ncandidates + nsmall + 1));
+	*ngroups = 0;
+	for (g = 0; g < ncandidates && taken < max_rows; g++)
+	{
+		/* the directory may be reread by GroupCountDeleted: copy the entry */
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[candidates[g]];
+		uint32		pruned;
+		uint32		deleted = GroupCountDeleted(rel, &e, oldest_xmin, NULL, &pruned);
+
+		if (!GroupRewritePays(e.rg_nrows, deleted))
+			continue;
+		result[(*ngroups)++] = candidates[g];
+		taken += e.rg_nrows;
+	}
+	*nrewritten = *ngroups;
+	for (g = 0; g < nsmall; g++)
+		result[(*ngroups)++] = small[g];
+	*nmerged = nsmall;
+	pfree(candidates);
+	pfree(small);
+	return result;
+}
