@@ -46,21 +46,25 @@
  * GroupRewritePays
  *		Whether compaction should rewrite a settled row group of nrows rows,
  *		deleted of which are deleted by committed transactions: some but not
- *		all are deleted, and either at least half of them (a rewrite writes
- *		at most one live row per row it frees), or at least
- *		GROUP_REWRITE_MIN_SHARE of them and at least GROUP_REWRITE_MIN_ROWS
- *		(src/README.md, "Rewriting partly deleted row groups": at most four
- *		live rows rewritten per row freed, and no worker round spent on a
- *		group of a few hundred rows for a few of them).
+ *		all are deleted, and at least half of them (a rewrite writes at most
+ *		one live row per row it frees); or, for colstore.compact() (not
+ *		automatic), at least GROUP_REWRITE_MIN_SHARE of them and at least
+ *		GROUP_REWRITE_MIN_ROWS (at most four live rows rewritten per row
+ *		freed, and not a group of a few hundred rows for a few of them).
+ *		The background worker (automatic) keeps to half: with a fifth it
+ *		kept rewriting the groups of rows that single-row upserts were
+ *		updating, and doubled such a table (src/README.md, "Rewriting partly
+ *		deleted row groups").
  */
 bool
-GroupRewritePays(uint32 nrows, uint32 deleted)
+GroupRewritePays(uint32 nrows, uint32 deleted, bool automatic)
 {
 	if (deleted == 0 || deleted >= nrows)
 		return false;
 	if ((uint64) deleted * 2 >= nrows)
 		return true;
-	return (double) deleted >= GROUP_REWRITE_MIN_SHARE * nrows &&
+	return !automatic &&
+		(double) deleted >= GROUP_REWRITE_MIN_SHARE * nrows &&
 		deleted >= GROUP_REWRITE_MIN_ROWS;
 }
 
@@ -131,7 +135,8 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
  *		Step 1 of the file header.  Call after VACUUM's index passes, so the
  *		copies it pruned have lost their rows' index entries.  Returns the
  *		number of row groups retired; *sparse_rows is set to the number of
- *		rows left in groups whose rewrite pays (GroupRewritePays), which
+ *		rows left in groups whose rewrite pays to the worker
+ *		(GroupRewritePays), which
  *		compaction rewrites (tableam/compaction.c).
  */
 uint32
@@ -164,7 +169,7 @@ GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy
 		deleted = GroupCountDeleted(rel, &e, oldest_xmin, strategy, &pruned);
 		if (pruned < e.rg_nrows)
 		{
-			if (GroupRewritePays(e.rg_nrows, deleted))
+			if (GroupRewritePays(e.rg_nrows, deleted, true))
 				*sparse_rows += e.rg_nrows - deleted;
 			continue;
 		}

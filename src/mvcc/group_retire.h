@@ -17,13 +17,14 @@
 #include "utils/rel.h"
 
 /*
- * A row group less than half deleted is rewritten once at least this share
- * of its rows, and at least this many, are deleted (GroupRewritePays).
+ * colstore.compact() rewrites a row group less than half deleted once at
+ * least this share of its rows, and at least this many, are deleted
+ * (GroupRewritePays).
  */
 #define GROUP_REWRITE_MIN_SHARE	0.2
 #define GROUP_REWRITE_MIN_ROWS	64
 
-extern bool GroupRewritePays(uint32 nrows, uint32 deleted);
+extern bool GroupRewritePays(uint32 nrows, uint32 deleted, bool automatic);
 extern uint32 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group,
 								TransactionId oldest_xmin, BufferAccessStrategy strategy,
 								uint32 *pruned);

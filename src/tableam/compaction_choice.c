@@ -10,8 +10,8 @@
  * candidate once every snapshot sees its insert (GroupSettled):
  *
  * - A group with some but not all of its rows deleted, when the rewrite
- *	 pays (GroupRewritePays, mvcc/group_retire.c: half deleted, or a fifth
- *	 and at least 64 rows).
+ *	 pays (GroupRewritePays, mvcc/group_retire.c: half deleted; for
+ *	 colstore.compact() also a fifth and at least 64 rows).
  * - Groups of fewer rows than SMALL_GROUP_SHARE of row_group_size with no
  *	 changed row, at least two of them: statements estimated larger than
  *	 they were, CLUSTER among older snapshots, earlier compaction rounds.
@@ -288,7 +288,7 @@ CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
 		uint32		pruned;
 		uint32		deleted = GroupCountDeleted(rel, &e, oldest_xmin, NULL, &pruned);
 
-		if (!GroupRewritePays(e.rg_nrows, deleted))
+		if (!GroupRewritePays(e.rg_nrows, deleted, worker))
 			continue;
 		result[(*ngroups)++] = candidates[g];
 		taken += e.rg_nrows;
