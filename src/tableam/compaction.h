@@ -14,6 +14,7 @@
 
 #include "utils/rel.h"
 
-extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age);
+extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age,
+							  TransactionId *waiting_for);
 
 #endif							/* COMPACTION_H */
