@@ -138,15 +138,22 @@ AddFirstHeapPage(Relation rel)
 }
 
 /*
- * Point the relation's target block at its newest heap page (creating the
- * first one if there is none), so that the heap call that follows places
- * its tuple on a heap page or extends the relation.
+ * Point the relation's target block at a registered heap page: the one the
+ * last heap call used, if it is still registered, else the newest one
+ * (creating the first one if there is none), so that the heap call that
+ * follows places its tuple on a heap page or extends the relation.  Going
+ * on with the last page keeps heap filling one page at a time when it
+ * takes freed pages from the free space map, which lie anywhere in the
+ * file (the newest page is the highest block, not the last one used).
  */
 static void
 PrepareInsert(Relation rel)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
-	BlockNumber blkno;
+	BlockNumber blkno = RelationGetTargetBlock(rel);
+
+	if (blkno != InvalidBlockNumber && DirectoryFindDeltaBlock(dir, blkno) >= 0)
+		return;
 
 	if (dir->ndeltas == 0)
 	{

@@ -137,10 +137,10 @@ InsideFile(Relation rel, BlockNumber blkno, BlockNumber *nblocks)
 
 /*
  * Do e's flags make one of the states an entry can be in?  Retired
- * (EMPTIED) and freed (FREED) entries are invalid ones, and only row groups
- * are retired, freed or hold moved rows.  The code makes no other
- * combination (AssertEntryState, AssertEntryTransition); CheckEntry refuses
- * them on disk.
+ * (EMPTIED) and freed (FREED) entries are invalid ones; row groups and
+ * delta pages are retired and freed, and only row groups hold moved rows.
+ * The code makes no other combination (AssertEntryState,
+ * AssertEntryTransition); CheckEntry refuses them on disk.
  */
 static bool
 EntryFlagsConsistent(const RowGroupDirEntry *e)
@@ -148,8 +148,14 @@ EntryFlagsConsistent(const RowGroupDirEntry *e)
 	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED)) != 0 &&
 		(e->rg_flags & RG_FLAG_INVALID) == 0)
 		return false;
-	if ((e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_MOVED_ROWS)) != 0 &&
-		e->rg_kind != RG_KIND_ROWGROUP)
+	if ((e->rg_flags & RG_FLAG_MOVED_ROWS) != 0 && e->rg_kind != RG_KIND_ROWGROUP)
+		return false;
+	/* a delta page is retired when VACUUM finds it empty (delta_retire.c) */
+	if ((e->rg_flags & RG_FLAG_EMPTIED) != 0 && e->rg_kind == RG_KIND_RESERVATION)
+		return false;
+	/* a delta page is invalid only once retired or truncated away */
+	if (e->rg_kind == RG_KIND_DELTA_PAGE && (e->rg_flags & RG_FLAG_INVALID) != 0 &&
+		(e->rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED)) == 0)
 		return false;
 	/* a delta page is freed when VACUUM truncates its block away */
 	if ((e->rg_flags & RG_FLAG_FREED) != 0 && e->rg_kind == RG_KIND_RESERVATION)
@@ -198,9 +204,10 @@ AssertNewEntryState(const RowGroupDirEntry *e)
  * "Vacuum" and "Promotion map"): kind, rows and where the group lives never
  * change; flags are only ever added: FROZEN or INVALID to an entry that has
  * neither (VACUUM's step 1; a frozen entry's xmin becomes FrozenXid),
- * INVALID | EMPTIED to a committed row group (retiring: its xmin becomes
- * VACUUM's stamp), FREED to an invalid one (freeing), INVALID | FREED to a
- * delta page (its block truncated away); MOVED_ROWS never; and
+ * INVALID | EMPTIED to a committed row group or a delta page (retiring: its
+ * xmin becomes VACUUM's stamp), FREED to an invalid one (freeing),
+ * INVALID | FREED to a delta page (its block truncated away); MOVED_ROWS
+ * never; and
  * the promotion map's first root page is set once.
  */
 static void
@@ -221,7 +228,7 @@ AssertEntryTransition(const RowGroupDirEntry *old, const RowGroupDirEntry *new)
 		   (new->rg_kind == RG_KIND_DELTA_PAGE &&
 			added == (RG_FLAG_INVALID | RG_FLAG_FREED)));
 	Assert((added & RG_FLAG_EMPTIED) == 0 ||
-		   ((added & RG_FLAG_INVALID) != 0 && new->rg_kind == RG_KIND_ROWGROUP));
+		   ((added & RG_FLAG_INVALID) != 0 && new->rg_kind != RG_KIND_RESERVATION));
 	Assert((added & RG_FLAG_FREED) == 0 || (old->rg_flags & RG_FLAG_INVALID) != 0 ||
 		   (new->rg_kind == RG_KIND_DELTA_PAGE &&
 			added == (RG_FLAG_INVALID | RG_FLAG_FREED)));
@@ -239,7 +246,7 @@ AssertIndexArrays(const ColstoreDirectory *dir)
 {
 	int			i;
 
-	Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->nfreed_deltas ==
+	Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->ndead_deltas ==
 		   dir->nindexed);
 	for (i = 1; i < dir->ngroups; i++)
 		Assert(dir->entries[dir->groups[i - 1]].rg_first_row <=
@@ -254,6 +261,12 @@ AssertIndexArrays(const ColstoreDirectory *dir)
 		Assert(dir->entries[dir->deltas_by_block[i - 1]].rg_header.sp_block <=
 			   dir->entries[dir->deltas_by_block[i]].rg_header.sp_block);
 	}
+	for (i = 1; i < dir->ndead_deltas; i++)
+		Assert(dir->entries[dir->dead_deltas[i - 1]].rg_first_row <=
+			   dir->entries[dir->dead_deltas[i]].rg_first_row);
+	for (i = 1; i < dir->nretired_deltas; i++)
+		Assert(dir->entries[dir->retired_by_block[i - 1]].rg_header.sp_block <=
+			   dir->entries[dir->retired_by_block[i]].rg_header.sp_block);
 }
 #endif							/* USE_ASSERT_CHECKING */
 
@@ -288,11 +301,15 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 								(unsigned long long) e->rg_first_row,
 								(unsigned long long) (e->rg_first_row + e->rg_nrows),
 								(unsigned long long) next_row));
-	/* a freed entry's pages are nobody's: VACUUM may have truncated them */
+
+	/*
+	 * an invalid (retired or freed) entry's page is nobody's: VACUUM may have
+	 * truncated it
+	 */
 	if (e->rg_kind == RG_KIND_DELTA_PAGE &&
 		(e->rg_first_row % ROWS_PER_TID_BLOCK != 0 || e->rg_nrows != ROWS_PER_TID_BLOCK ||
 		 e->rg_header.sp_block == COLSTORE_METAPAGE_BLKNO ||
-		 (!(e->rg_flags & RG_FLAG_FREED) &&
+		 (!(e->rg_flags & RG_FLAG_INVALID) &&
 		  !InsideFile(rel, e->rg_header.sp_block, nblocks))))
 		ReportBadEntry(rel, index,
 					   psprintf("Heap page %u of pseudo-block rows %llu to %llu.",
@@ -478,9 +495,10 @@ AppendIndex(ColstoreDirectory *dir, int *array, int *n, int i, bool by_block)
 
 /*
  * Add entries [dir->nindexed, dir->count) to the index arrays (row groups,
- * reservations and delta pages by first row; delta pages by heap block).
- * New entries mostly come in order, so an array is sorted again only when
- * one does not.
+ * reservations and delta pages by first row; delta pages by heap block;
+ * invalid delta pages by first row, and the retired ones not yet freed by
+ * heap block).  New entries mostly come in order, so an array is sorted
+ * again only when one does not.
  */
 static void
 IndexNewEntries(ColstoreDirectory *dir)
@@ -489,6 +507,8 @@ IndexNewEntries(ColstoreDirectory *dir)
 	bool		sort_reservations = false;
 	bool		sort_deltas = false;
 	bool		sort_blocks = false;
+	bool		sort_dead = false;
+	bool		sort_retired = false;
 	int			i;
 
 	if (dir->index_capacity < (int) dir->count + 1)
@@ -501,6 +521,8 @@ IndexNewEntries(ColstoreDirectory *dir)
 			dir->reservations = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
 			dir->deltas = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
 			dir->deltas_by_block = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+			dir->dead_deltas = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
+			dir->retired_by_block = MemoryContextAlloc(dir->cxt, sizeof(int) * cap);
 		}
 		else
 		{
@@ -508,6 +530,8 @@ IndexNewEntries(ColstoreDirectory *dir)
 			dir->reservations = repalloc(dir->reservations, sizeof(int) * cap);
 			dir->deltas = repalloc(dir->deltas, sizeof(int) * cap);
 			dir->deltas_by_block = repalloc(dir->deltas_by_block, sizeof(int) * cap);
+			dir->dead_deltas = repalloc(dir->dead_deltas, sizeof(int) * cap);
+			dir->retired_by_block = repalloc(dir->retired_by_block, sizeof(int) * cap);
 		}
 		dir->index_capacity = cap;
 	}
@@ -519,10 +543,17 @@ IndexNewEntries(ColstoreDirectory *dir)
 				sort_groups |= !AppendIndex(dir, dir->groups, &dir->ngroups, i, false);
 				break;
 			case RG_KIND_DELTA_PAGE:
-				if (dir->entries[i].rg_flags & RG_FLAG_FREED)
+				if (dir->entries[i].rg_flags & RG_FLAG_INVALID)
 				{
-					/* its block was truncated away: no page, no rows */
-					dir->nfreed_deltas++;
+					/*
+					 * retired or freed: no rows; a retired one's page stays
+					 * out of colstore's hands until it is freed
+					 */
+					sort_dead |= !AppendIndex(dir, dir->dead_deltas, &dir->ndead_deltas,
+											  i, false);
+					if (!(dir->entries[i].rg_flags & RG_FLAG_FREED))
+						sort_retired |= !AppendIndex(dir, dir->retired_by_block,
+													 &dir->nretired_deltas, i, true);
 					break;
 				}
 				{
@@ -549,12 +580,17 @@ IndexNewEntries(ColstoreDirectory *dir)
 		qsort(dir->deltas, dir->ndeltas, sizeof(int), CompareByFirstRow);
 	if (sort_blocks)
 		qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
+	if (sort_dead)
+		qsort(dir->dead_deltas, dir->ndead_deltas, sizeof(int), CompareByFirstRow);
+	if (sort_retired)
+		qsort(dir->retired_by_block, dir->nretired_deltas, sizeof(int), CompareByBlock);
 	dir->nindexed = dir->count;
 #ifdef USE_ASSERT_CHECKING
-	if (sort_groups || sort_reservations || sort_deltas || sort_blocks)
+	if (sort_groups || sort_reservations || sort_deltas || sort_blocks || sort_dead ||
+		sort_retired)
 		AssertIndexArrays(dir);
 	else
-		Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->nfreed_deltas ==
+		Assert(dir->ngroups + dir->nreservations + dir->ndeltas + dir->ndead_deltas ==
 			   dir->nindexed);
 #endif
 }
@@ -580,15 +616,13 @@ FindOverlap(ColstoreDirectory *dir, const int *index, int n)
 }
 
 /*
- * DirectoryGet
- *		Return this backend's current copy of rel's directory, reading the
- *		metapage to validate it and the directory pages as needed.  Row
- *		groups are available in first-row order through dir->groups.
- *		The result lives in cache memory and stays valid until the next
- *		DirectoryGet for rel or an invalidation.
+ * This backend's current copy of rel's entries (DirectoryGet), read as
+ * needed, whose index arrays may lag: DirectoryUpdateEntry changes only
+ * entries, and a series of its calls (VACUUM retiring many delta pages)
+ * should not index the whole directory again for each.
  */
-ColstoreDirectory *
-DirectoryGet(Relation rel)
+static ColstoreDirectory *
+DirectoryGetEntries(Relation rel)
 {
 	Oid			relid = RelationGetRelid(rel);
 	DirectoryCacheEntry *entry;
@@ -652,6 +686,31 @@ DirectoryGet(Relation rel)
 	dir->changes = meta.cm_dir_changes;
 	dir->next_row = meta.cm_next_row;
 	dir->live_rows = meta.cm_live_rows;
+	return dir;
+}
+
+/*
+ * DirectoryGet
+ *		Return this backend's current copy of rel's directory, reading the
+ *		metapage to validate it and the directory pages as needed.  Row
+ *		groups are available in first-row order through dir->groups.
+ *		The result lives in cache memory and stays valid until the next
+ *		DirectoryGet for rel or an invalidation.
+ */
+ColstoreDirectory *
+DirectoryGet(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+
+	if (dir->reindex)
+	{
+		/* a delta page moved between arrays: index everything again */
+		dir->ngroups = dir->nreservations = dir->ndeltas = 0;
+		dir->ndead_deltas = dir->nretired_deltas = 0;
+		dir->nindexed = 0;
+		dir->reindex = false;
+	}
 	if (dir->nindexed < (int) dir->count)
 	{
 		int			bad;
@@ -733,6 +792,31 @@ DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno)
 			return dir->deltas_by_block[mid];
 	}
 	return -1;
+}
+
+/*
+ * Is heap block blkno the page of a retired delta page entry not yet freed
+ * (delta_retire.c)?  Such a page is left to heap until the freeing.
+ */
+bool
+DirectoryBlockRetired(ColstoreDirectory *dir, BlockNumber blkno)
+{
+	int			lo = 0,
+				hi = dir->nretired_deltas - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+		BlockNumber b = dir->entries[dir->retired_by_block[mid]].rg_header.sp_block;
+
+		if (blkno < b)
+			hi = mid - 1;
+		else if (blkno > b)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -837,7 +921,7 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 void
 DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
 {
-	ColstoreDirectory *dir = DirectoryGet(rel);
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
 	GenericXLogState *state;
 	Buffer		metabuf;
 	Buffer		dirbuf;
@@ -872,6 +956,10 @@ DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentr
 	/* keep our copy current, so a series of updates does not reload it */
 	if (dir->changes + 1 == ColstorePageGetMeta(BufferGetPage(metabuf))->cm_dir_changes)
 	{
+		/* a delta page's flags decide its index array */
+		if (newentry->rg_kind == RG_KIND_DELTA_PAGE &&
+			newentry->rg_flags != dir->entries[index].rg_flags)
+			dir->reindex = true;
 		dir->entries[index] = *newentry;
 		dir->changes++;
 	}

@@ -41,8 +41,15 @@ typedef struct ColstoreDirectory
 	int		   *deltas;			/* indexes of delta pages, by first row */
 	int		   *deltas_by_block;	/* the same, by heap block number */
 	int			ndeltas;
-	int			nfreed_deltas;	/* freed delta pages (space_truncate.c), in no
-								 * index array */
+	int		   *dead_deltas;	/* indexes of invalid delta pages (retired or
+								 * freed: delta_retire.c, space_truncate.c),
+								 * by first row */
+	int			ndead_deltas;
+	int		   *retired_by_block;	/* the retired ones not yet freed, by heap
+									 * block number */
+	int			nretired_deltas;
+	bool		reindex;		/* a delta page's flags changed in place: the
+								 * index arrays are stale */
 	int			nindexed;		/* entries in the index arrays so far */
 	int			index_capacity; /* room in each index array */
 	MemoryContext cxt;
@@ -53,6 +60,7 @@ extern int	DirectoryFindRowGroup(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindDeltaPage(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno);
+extern bool DirectoryBlockRetired(ColstoreDirectory *dir, BlockNumber blkno);
 extern void DirectoryInvalidate(Oid relid);
 
 extern uint32 DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,

@@ -6,8 +6,9 @@
  *	  the relation extended.
  *
  * VACUUM gives the pages of freed row groups to heap as empty heap pages in
- * the free space map (group_reclaim.c), and truncates the empty end of the
- * file (space_truncate.c).  A writer that needs a page takes one of those
+ * the free space map (group_reclaim.c), frees the delta pages it found
+ * empty (delta_retire.c), and truncates the empty end of the file
+ * (space_truncate.c).  A writer that needs a page takes one of those
  * back before it extends the relation.  Heap backends use the same map
  * without colstore's writer lock, so a page is taken only:
  *
@@ -15,10 +16,15 @@
  *	 holding the page is using it; buffer locks have no deadlock detection,
  *	 and the caller may hold the metapage's or a stream page's lock);
  * - after checking, under that lock, that it is empty: new (all zero), or a
- *	 heap page with no line pointer at all; a tuple that landed there since
- *	 VACUUM freed it makes it heap's;
- * - when no directory entry registers it as a delta page: a registered heap
- *	 page keeps its pseudo-block, and scans read it, empty or not.
+ *	 heap page none of whose line pointers is in use (LP_UNUSED only: an
+ *	 LP_DEAD or LP_REDIRECT item may still have index entries or a
+ *	 promotion map slot); a tuple that landed there since VACUUM freed it
+ *	 makes it heap's;
+ * - when no directory entry registers it as a delta page, nor names it as a
+ *	 retired delta page not yet freed: a registered heap page keeps its
+ *	 pseudo-block, and scans read it, empty or not; a retired one may still
+ *	 be read as its old pseudo-block by a scan that copied the directory
+ *	 before it was retired, until VACUUM frees it (delta_retire.c).
  *
  * Its free space map entry is then set to 0, and the caller initialises it
  * as a colstore page in a full-page WAL record.  A heap backend that read
@@ -52,20 +58,35 @@
 /* Candidates from the free space map tried before extending the relation. */
 #define PAGE_REUSE_TRIES	8
 
+/* Does no directory entry still name heap block blkno (see the file header)? */
+static bool
+BlockUnregistered(ColstoreDirectory *dir, BlockNumber blkno)
+{
+	return DirectoryFindDeltaBlock(dir, blkno) < 0 && !DirectoryBlockRetired(dir, blkno);
+}
+
 /*
  * Is the locked page in buf an empty page nothing references: new, or a
- * heap page without line pointers that is not a registered delta page?
+ * heap page with no line pointer in use that no delta page entry names?
  */
 static bool
 PageIsFreeForColstore(ColstoreDirectory *dir, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
+	OffsetNumber off;
+	OffsetNumber maxoff;
 
+	if (!BlockUnregistered(dir, BufferGetBlockNumber(buf)))
+		return false;
 	if (PageIsNew(page))
-		return DirectoryFindDeltaBlock(dir, BufferGetBlockNumber(buf)) < 0;
-	return ((PageHeader) page)->pd_special == BLCKSZ &&
-		PageGetMaxOffsetNumber(page) == 0 &&
-		DirectoryFindDeltaBlock(dir, BufferGetBlockNumber(buf)) < 0;
+		return true;
+	if (((PageHeader) page)->pd_special != BLCKSZ)
+		return false;			/* a colstore page */
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
+		if (ItemIdIsUsed(PageGetItemId(page, off)))
+			return false;
+	return true;
 }
 
 /*
@@ -93,13 +114,15 @@ TryTakePage(Relation rel, ColstoreDirectory *dir, BlockNumber blkno)
 	}
 
 	/*
-	 * not free: correct its entry unless it is a registered heap page, whose
-	 * room heap keeps using
+	 * not free: correct its entry, which heap does not update while it fills
+	 * a page it took from the map (a freed page heap filled since would
+	 * otherwise be offered again and again); a heap page keeps the room it
+	 * has, for heap
 	 */
 	page = BufferGetPage(buf);
 	if (((PageHeader) page)->pd_special != BLCKSZ)
 		RecordPageWithFreeSpace(rel, blkno, 0);
-	else if (DirectoryFindDeltaBlock(dir, blkno) < 0)
+	else
 		RecordPageWithFreeSpace(rel, blkno, PageGetHeapFreeSpace(page));
 	UnlockReleaseBuffer(buf);
 	return InvalidBuffer;

@@ -20,7 +20,10 @@
  * is registered with a new entry and pseudo-block.  Its row numbers are
  * never handed out again, as always.  A crash after the marks and before
  * the truncation leaves empty heap pages nothing references, which heap
- * or page_reuse.c may take, or a later VACUUM truncates.
+ * or page_reuse.c may take, or a later VACUUM truncates.  A delta page
+ * VACUUM retired and has not freed yet (delta_retire.c) goes as well when
+ * it is among them: under the lock nobody reads it, and a later VACUUM
+ * marks its entry freed, finding the page gone.
  *
  * As in heap: a first look without the lock decides whether enough can be
  * gained (REL_TRUNCATE_MINIMUM pages, or REL_TRUNCATE_FRACTION of the
@@ -133,27 +136,33 @@ FreeDeltaEntries(Relation rel, BlockNumber end)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
 	int		   *indexes = palloc(sizeof(int) * Max(dir->ndeltas, 1));
+	RowGroupDirEntry *entries = palloc(sizeof(RowGroupDirEntry) * Max(dir->ndeltas, 1));
 	int			n = 0;
 	int			i;
 
-	/* collected first: each change reloads the directory */
+	/*
+	 * collected first: the changes make the directory's index arrays stale;
+	 * under the writer lock nobody else changes these entries
+	 */
 	for (i = dir->ndeltas - 1; i >= 0; i--)
 	{
 		int			index = dir->deltas_by_block[i];
 
 		if (dir->entries[index].rg_header.sp_block < end)
 			break;
+		entries[n] = dir->entries[index];
 		indexes[n++] = index;
 	}
 	for (i = 0; i < n; i++)
 	{
-		RowGroupDirEntry e = DirectoryGet(rel)->entries[indexes[i]];
+		RowGroupDirEntry e = entries[i];
 
 		Assert(e.rg_kind == RG_KIND_DELTA_PAGE && !(e.rg_flags & RG_FLAG_FREED));
 		e.rg_flags |= RG_FLAG_INVALID | RG_FLAG_FREED;
 		DirectoryUpdateEntry(rel, indexes[i], &e);
 	}
 	pfree(indexes);
+	pfree(entries);
 }
 
 /*

@@ -65,6 +65,7 @@
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/delta_heap.h"
+#include "storage/delta_retire.h"
 #include "storage/delta_vacuum.h"
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
@@ -308,6 +309,8 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	bool		minmulti_updated;
 	bool		aggressive;
 	uint32		retired;
+	uint32		freed_heap_pages;
+	uint32		retired_heap_pages;
 	BlockNumber freed_pages;
 	double		sparse_rows;
 	double		freed_rows;
@@ -433,6 +436,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	dead_rows -= freed_rows;	/* counted dead in step 1 */
 	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);
 
+	/* heap pages left empty: those retired earlier freed, then new ones */
+	freed_heap_pages = DeltaPagesFree(rel, oldest_xmin, bstrategy);
+	retired_heap_pages = DeltaPagesRetire(rel, bstrategy);
+
 	/* the empty end of the file, as heap's VACUUM gives it back */
 	if (params->truncate != VACOPTVALUE_DISABLED)
 	{
@@ -452,8 +459,8 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
 					RelationGetRelationName(rel), vs.removed_versions + vs.pruned_copies,
 					vs.pruned_copies, dead_rows),
-			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions.",
-					   retired, freed_pages)));
+			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions; %u empty heap pages were retired and %u freed.",
+					   retired, freed_pages, retired_heap_pages, freed_heap_pages)));
 
 	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
 					  nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,

@@ -78,9 +78,17 @@ ScanForgetChunk(ColstoreScanDesc s)
 	s->chunk_generation++;
 }
 
+/* First row of entry i of index array a (n entries), or beyond every row. */
+static uint64
+FirstRowAt(ColstoreDirectory *dir, const int *a, int n, int i)
+{
+	return i < n ? dir->entries[a[i]].rg_first_row : PG_UINT64_MAX;
+}
+
 /*
  * Copy the directory's row groups and delta pages, in row number order, and
- * judge the row groups' visibility once.
+ * judge the row groups' visibility once.  A parallel scan lists the invalid
+ * (retired or freed) delta pages too, as units nobody reads (see below).
  */
 static void
 LoadGroups(ColstoreScanDesc s)
@@ -91,21 +99,33 @@ LoadGroups(ColstoreScanDesc s)
 	int			i;
 	int			gi = 0;
 	int			di = 0;
+	int			xi = 0;
+	int			ndead = s->rs_base.rs_parallel != NULL ? dir->ndead_deltas : 0;
 
 	MemoryContextReset(s->scan_cxt);
 	s->copy_positions = NULL;
-	s->ngroups = dir->ngroups + dir->ndeltas;
+	s->ngroups = dir->ngroups + dir->ndeltas + ndead;
 	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (s->ngroups + 1));
 	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
 		s->oldest_xmin = GetOldestNonRemovableTransactionId(rel);
 	for (i = 0; i < s->ngroups; i++)
 	{
 		ScanGroup  *g = &s->groups[i];
+		uint64		group_row = FirstRowAt(dir, dir->groups, dir->ngroups, gi);
+		uint64		delta_row = FirstRowAt(dir, dir->deltas, dir->ndeltas, di);
+		uint64		dead_row = FirstRowAt(dir, dir->dead_deltas, ndead, xi);
 
-		if (di < dir->ndeltas &&
-			(gi >= dir->ngroups ||
-			 dir->entries[dir->deltas[di]].rg_first_row <
-			 dir->entries[dir->groups[gi]].rg_first_row))
+		if (dead_row < group_row && dead_row < delta_row)
+		{
+			/* retired or freed delta page: no rows (parallel scans only) */
+			g->dir_index = dir->dead_deltas[xi++];
+			g->entry = dir->entries[g->dir_index];
+			g->is_delta = true;
+			g->dead = true;
+			g->visible = false;
+			continue;
+		}
+		if (delta_row < group_row)
 		{
 			g->dir_index = dir->deltas[di++];
 			g->entry = dir->entries[g->dir_index];
@@ -145,13 +165,21 @@ LoadGroups(ColstoreScanDesc s)
 	 * sees), so every participant keeps them, and reads none.  Delta pages
 	 * registered in between sort last and hold no row the snapshot sees (rows
 	 * the snapshot sees were committed after their page was registered).
+	 * Delta pages VACUUM retired in between (delta_retire.c) are read by a
+	 * participant that read the directory earlier (finding no row the
+	 * snapshot sees: its page was empty when retired, and a tuple heap put
+	 * there since is younger than the snapshot) and listed unread by the
+	 * others, so every participant keeps the invalid delta pages, which
+	 * LoadGroups listed (with EMPTIED, or FREED by truncation, which no
+	 * parallel scan can overlap: it runs under an AccessExclusiveLock).
 	 */
 	if (s->rs_base.rs_parallel != NULL)
 	{
 		int			kept = 0;
 
 		for (i = 0; i < s->ngroups; i++)
-			if (s->groups[i].visible || (s->groups[i].entry.rg_flags & RG_FLAG_EMPTIED))
+			if (s->groups[i].visible || (s->groups[i].entry.rg_flags & RG_FLAG_EMPTIED) ||
+				s->groups[i].is_delta)
 				s->groups[kept++] = s->groups[i];
 		s->ngroups = kept;
 	}

@@ -102,7 +102,8 @@ ROLLBACK;
 VACUUM gc;
 SELECT settle();
 VACUUM gc;
-SELECT * FROM groups() WHERE first_row >= 30000;
+-- (its first row depends on how many pseudo-blocks heap pages took meanwhile)
+SELECT row_count, state, has_inserter FROM groups() WHERE first_row >= 30000;
 SELECT * FROM same_rows();
 
 -- a parallel scan keeps retired groups in every participant's list

@@ -5,8 +5,10 @@
 # truncated delta pages, the truncation itself), then the primary crashes
 # right after reusing and truncating and recovers, and finally the standby
 # is promoted and reuses pages on its own (its free space map is the one
-# replay left).  After each step the data equal what the statements wrote
-# and colstore.verify passes.  Last, a row group write interrupted after its
+# replay left).  Emptied heap pages are retired, the primary crashes
+# before they are freed, and after recovery a VACUUM frees them and new row
+# groups take them.  After each step the data equal what the statements
+# wrote and colstore.verify passes.  Last, a row group write interrupted after its
 # pages reached disk (made on a stopped server) must not keep later writes
 # from working.
 use strict;
@@ -134,6 +136,74 @@ $primary->stop('immediate');
 $primary->start;
 same_as_twin($primary, 'primary after crash recovery');
 replayed('crash recovery of the primary');
+
+# Emptied heap pages (storage/delta_retire.c): an UPDATE's new versions
+# fill heap pages, compaction moves them into row groups, and VACUUM
+# retires the pages it leaves empty.  The primary crashes right after the
+# retirement, before any VACUUM frees them: recovery and the standby replay
+# the directory marks, the pages stay out of scans, and a later VACUUM
+# frees them for new row groups, so a load after it does not grow the file.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE d (id int PRIMARY KEY, v int, t text) USING colstore
+		WITH (row_group_size = 5000);
+	CREATE TABLE dh (id int PRIMARY KEY, v int, t text);
+});
+my $dsum = 'SELECT count(*), sum(id), sum(v), md5(string_agg(t, \',\' ORDER BY id)) FROM ';
+my $dindexed = 'SET enable_seqscan = off; SET enable_bitmapscan = off; '
+  . 'SELECT count(*), sum(v), md5(string_agg(t, \',\' ORDER BY id)) FROM ';
+sub d_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $dsum . 'd'), $primary->safe_psql('postgres', $dsum . 'dh'),
+		"$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $dindexed . 'd WHERE id BETWEEN 1 AND 1000000'),
+		$primary->safe_psql('postgres', $dindexed . 'dh WHERE id BETWEEN 1 AND 1000000'),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('d') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+sub d_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bd\b/dh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+d_both(q{INSERT INTO d SELECT i, i, repeat('w', 200) FROM generate_series(1, 20000) i});
+d_both(q{UPDATE d SET v = v + 1 WHERE id % 2 = 0});
+my $updated = pages($primary, 'd');
+$primary->safe_psql('postgres', q{SELECT colstore.compact('d')});
+# the first VACUUM retires the old row groups, whose promoted copies share
+# the heap pages; the second frees the groups, which empties the pages
+$primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) d');
+$primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->psql('postgres', 'VACUUM (TRUNCATE false, VERBOSE) d', stderr => \my $verbose);
+like($verbose, qr/[1-9][0-9]* empty heap pages were retired and 0 freed/,
+	'VACUUM retires the emptied heap pages, frees none yet');
+$primary->stop('immediate');
+$primary->start;
+d_same($primary, 'primary after a crash between retiring and freeing');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'retiring: no inconsistent page on the standby');
+d_same($standby, 'standby after retiring');
+$primary->safe_psql('postgres', 'SELECT txid_current()');
+$primary->psql('postgres', 'VACUUM (TRUNCATE false, VERBOSE) d', stderr => \$verbose);
+like($verbose, qr/empty heap pages were retired and [1-9][0-9]* freed/,
+	'the VACUUM after recovery frees the retired pages');
+my $freed_heap = pages($primary, 'd');
+d_both(q{INSERT INTO d SELECT i, i % 97, md5(i::text) || md5((-i)::text) FROM generate_series(100001, 120000) i});
+my $loaded = pages($primary, 'd');
+ok($loaded <= $freed_heap + 2,
+	"new row groups take the freed heap pages ($updated pages after the UPDATE, $freed_heap freed, then $loaded)");
+d_both(q{UPDATE d SET v = -v WHERE id % 100 = 1});
+d_both(q{INSERT INTO d VALUES (-1, 1, 'small')});
+d_same($primary, 'primary after reusing freed heap pages');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'freeing heap pages: no inconsistent page on the standby');
+d_same($standby, 'standby after freeing heap pages');
 
 # the standby promoted: it takes pages from the free space map replay left
 my $old_rows = $primary->safe_psql('postgres', $summary . 'rh WHERE id <= 300000');
