@@ -33,17 +33,6 @@
  * them and their index entries and gives their space to later heap
  * tuples.
  *
- * Which heap tuples move: every version every snapshot sees (inserted
- * before OldestXmin).  A version UPDATE wrote (HEAP_UPDATED) moves only once
- * its inserter is update_age transactions older than that, since a row
- * updated lately is likely to be updated again (OLTP), and moving it makes
- * that UPDATE promote it again and, racing the compaction, follow it
- * through EvalPlanQual; unless its inserter wrote at least
- * COMPACT_BULK_VERSIONS versions of the table still live on its heap pages
- * (a bulk UPDATE, a batch upsert), which move as soon as every snapshot sees
- * them, as small INSERTs' rows do.  The versions are counted per inserter
- * while the heap pages are scanned (BulkCount).
- *
  * The live rows of the row groups compaction_choice.c chooses (partly
  * deleted ones whose rewrite pays, and small ones merged) are moved the
  * same way (FindGroupRows): each row is promoted if it has no heap copy
@@ -89,14 +78,6 @@
 #include "tableam/compaction.h"
 #include "tableam/compaction_choice.h"
 
-/*
- * A transaction that left at least this many live versions of the table on
- * its heap pages wrote them in bulk: its UPDATE versions move as soon as
- * every snapshot sees them (file header).  The compaction worker's round
- * minimum, so that one such transaction alone is worth a round.
- */
-#define COMPACT_BULK_VERSIONS	1000
-
 /* One batch of moved rows: their values, and where each came from. */
 typedef struct CompactBatch
 {
@@ -130,54 +111,37 @@ DeltaBlocks(Relation rel, int *nblocks)
 	return blocks;
 }
 
-/* What a heap item is to compaction (ClassifyVersion). */
-typedef enum VersionClass
-{
-	VERSION_OTHER,				/* no live ordinary version: never moves */
-	VERSION_YOUNG,				/* live, not yet seen by every snapshot */
-	VERSION_MOVABLE,			/* moves now */
-	VERSION_RECENT_UPDATE		/* UPDATE's, younger than update_cutoff: moves
-								 * now if its inserter wrote in bulk */
-} VersionClass;
-
 /*
- * Classify the item: an ordinary version (not a promoted copy) that nobody
- * has deleted is live; it moves once its insert is before oldest_xmin (a
- * version UPDATE wrote, before update_cutoff, or see VERSION_RECENT_UPDATE).
- * *xmin is set to a live version's inserter (InvalidTransactionId if
- * frozen).  Tuples locked by running transactions pass here; TakeTuple's
- * delete, which does not wait, skips them.  Caller holds a share lock on
- * buf.
+ * Whether the item is a row version compaction may move: an ordinary
+ * version (not a promoted copy) whose insert every snapshot sees (before
+ * oldest_xmin; a version UPDATE wrote, before update_cutoff) and that
+ * nobody has deleted.  Tuples locked by running transactions pass here;
+ * TakeTuple's delete, which does not wait, skips them.  Caller holds a
+ * share lock on buf.
  */
-static VersionClass
-ClassifyVersion(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
-				TransactionId oldest_xmin, TransactionId update_cutoff,
-				TransactionId *xmin)
+static bool
+IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
+		  TransactionId oldest_xmin, TransactionId update_cutoff)
 {
 	Page		page = BufferGetPage(buf);
 	ItemId		lp = PageGetItemId(page, off);
 	HeapTupleData tuple;
 
-	*xmin = InvalidTransactionId;
 	if (!ItemIdIsNormal(lp))
-		return VERSION_OTHER;
+		return false;
 	tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
 	tuple.t_len = ItemIdGetLength(lp);
 	tuple.t_tableOid = RelationGetRelid(rel);
 	ItemPointerSet(&tuple.t_self, blkno, off);
 	if (tuple.t_data->t_infomask2 & HEAP_COLSTORE_PROMOTED)
-		return VERSION_OTHER;
+		return false;
 	if (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) != HEAPTUPLE_LIVE)
-		return VERSION_OTHER;
+		return false;
 	if (HeapTupleHeaderXminFrozen(tuple.t_data))
-		return VERSION_MOVABLE;
-	*xmin = HeapTupleHeaderGetXmin(tuple.t_data);
-	if (!TransactionIdPrecedes(*xmin, oldest_xmin))
-		return VERSION_YOUNG;
-	if ((tuple.t_data->t_infomask & HEAP_UPDATED) &&
-		!TransactionIdPrecedes(*xmin, update_cutoff))
-		return VERSION_RECENT_UPDATE;
-	return VERSION_MOVABLE;
+		return true;
+	return TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data),
+								 (tuple.t_data->t_infomask & HEAP_UPDATED) ?
+								 update_cutoff : oldest_xmin);
 }
 
 /*
@@ -251,50 +215,15 @@ FlushBatch(CompactBatch *batch)
 	batch->nrows = 0;
 }
 
-/*
- * Positions of movable tuples, ascending.  While the heap pages are scanned,
- * recent UPDATE versions are listed too, with their inserter in
- * bulk_xmins[i] (InvalidTransactionId for the others), and the inserter of
- * every live version is collected in live_xmins, until BulkFilter keeps
- * the recent ones whose inserter wrote in bulk.
- */
+/* Positions of movable tuples, ascending. */
 typedef struct MovableList
 {
 	ItemPointerData *items;
-	TransactionId *bulk_xmins;	/* [capacity] while scanning, else NULL */
 	Size		n;
 	Size		capacity;
-	TransactionId *live_xmins;	/* every live version's inserter */
-	Size		nlive;
-	Size		live_capacity;
 } MovableList;
 
-/* Append a position (and, while scanning, its bulk_xmins slot) to *list. */
-static void
-MovableAdd(MovableList *list, BlockNumber blkno, OffsetNumber off,
-		   TransactionId bulk_xmin)
-{
-	if (list->n == list->capacity)
-	{
-		list->capacity *= 2;
-		list->items = repalloc_huge(list->items,
-									sizeof(ItemPointerData) * list->capacity);
-		if (list->bulk_xmins != NULL)
-			list->bulk_xmins = repalloc_huge(list->bulk_xmins,
-											 sizeof(TransactionId) * list->capacity);
-	}
-	/* ItemPointerSet evaluates its pointer argument more than once */
-	ItemPointerSet(&list->items[list->n], blkno, off);
-	if (list->bulk_xmins != NULL)
-		list->bulk_xmins[list->n] = bulk_xmin;
-	list->n++;
-}
-
-/*
- * Append the positions of the movable tuples of heap page blkno to *list,
- * with the recent UPDATE versions (to be filtered by BulkFilter), and the
- * inserters of its live versions to list->live_xmins.
- */
+/* Append the positions of the movable tuples of heap page blkno to *list. */
 static void
 FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 {
@@ -308,117 +237,20 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
-		TransactionId xmin;
-		VersionClass vclass = ClassifyVersion(rel, buf, blkno, off,
-											  batch->oldest_xmin,
-											  batch->update_cutoff, &xmin);
-
-		if (vclass == VERSION_OTHER)
+		if (!IsMovable(rel, buf, blkno, off, batch->oldest_xmin,
+					   batch->update_cutoff))
 			continue;
-		if (TransactionIdIsValid(xmin))
+		if (list->n == list->capacity)
 		{
-			if (list->nlive == list->live_capacity)
-			{
-				list->live_capacity *= 2;
-				list->live_xmins = repalloc_huge(list->live_xmins,
-												 sizeof(TransactionId) * list->live_capacity);
-			}
-			list->live_xmins[list->nlive++] = xmin;
+			list->capacity *= 2;
+			list->items = repalloc_huge(list->items,
+										sizeof(ItemPointerData) * list->capacity);
 		}
-		if (vclass == VERSION_MOVABLE)
-			MovableAdd(list, blkno, off, InvalidTransactionId);
-		else if (vclass == VERSION_RECENT_UPDATE)
-			MovableAdd(list, blkno, off, xmin);
+		/* ItemPointerSet evaluates its pointer argument more than once */
+		ItemPointerSet(&list->items[list->n], blkno, off);
+		list->n++;
 	}
 	UnlockReleaseBuffer(buf);
-}
-
-/* qsort comparator of transaction ids as plain numbers (to group equal ones) */
-static int
-XidNumberCmp(const void *a, const void *b)
-{
-	TransactionId x = *(const TransactionId *) a;
-	TransactionId y = *(const TransactionId *) b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * How many of the sorted xmins[0 .. n) equal xid (binary search for the
- * first, then for the first greater).
- */
-static Size
-BulkCount(const TransactionId *xmins, Size n, TransactionId xid)
-{
-	Size		lo = 0;
-	Size		hi = n;
-	Size		first;
-
-	while (lo < hi)
-	{
-		Size		mid = lo + (hi - lo) / 2;
-
-		if (xmins[mid] < xid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
-	hi = n;
-	while (lo < hi)
-	{
-		Size		mid = lo + (hi - lo) / 2;
-
-		if (xmins[mid] <= xid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - first;
-}
-
-/*
- * Once every heap page is scanned: keep, of the recent UPDATE versions in
- * *list, those whose inserter left at least COMPACT_BULK_VERSIONS live
- * versions (order kept), and return the newest inserter of that many live
- * versions that some snapshot does not see yet (their versions move once
- * every snapshot sees them), or InvalidTransactionId.
- */
-static TransactionId
-BulkFilter(MovableList *list, TransactionId oldest_xmin)
-{
-	TransactionId waiting_for = InvalidTransactionId;
-	Size		kept = 0;
-	Size		i;
-
-	qsort(list->live_xmins, list->nlive, sizeof(TransactionId), XidNumberCmp);
-	for (i = 0; i < list->n; i++)
-	{
-		TransactionId xid = list->bulk_xmins[i];
-
-		if (TransactionIdIsValid(xid) &&
-			BulkCount(list->live_xmins, list->nlive, xid) < COMPACT_BULK_VERSIONS)
-			continue;
-		list->items[kept++] = list->items[i];
-	}
-	list->n = kept;
-	for (i = 0; i < list->nlive;)
-	{
-		TransactionId xid = list->live_xmins[i];
-		Size		run = BulkCount(list->live_xmins + i, list->nlive - i, xid);
-
-		if (run >= COMPACT_BULK_VERSIONS &&
-			!TransactionIdPrecedes(xid, oldest_xmin) &&
-			(!TransactionIdIsValid(waiting_for) ||
-			 TransactionIdFollows(xid, waiting_for)))
-			waiting_for = xid;
-		i += run;
-	}
-	pfree(list->bulk_xmins);
-	list->bulk_xmins = NULL;
-	pfree(list->live_xmins);
-	list->live_xmins = NULL;
-	return waiting_for;
 }
 
 /* Move the tuples at list's positions (ascending), in full row groups. */
@@ -466,8 +298,13 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 				continue;
 			copies[row] = state.phys;
 		}
-		MovableAdd(list, ItemPointerGetBlockNumber(&copies[row]),
-				   ItemPointerGetOffsetNumber(&copies[row]), InvalidTransactionId);
+		if (list->n == list->capacity)
+		{
+			list->capacity *= 2;
+			list->items = repalloc_huge(list->items,
+										sizeof(ItemPointerData) * list->capacity);
+		}
+		list->items[list->n++] = copies[row];
 	}
 	pfree(copies);
 }
@@ -505,8 +342,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
 
 /* ColstoreCompact's work, in the table owner's security context. */
 static uint64
-MoveHeapTuples(Relation rel, uint64 min_rows, int update_age,
-			   TransactionId *waiting_for)
+MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 {
 	CompactBatch batch;
 	BlockNumber *blocks;
@@ -526,14 +362,9 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age,
 	movable.n = 0;
 	movable.capacity = 1024;
 	movable.items = palloc(sizeof(ItemPointerData) * movable.capacity);
-	movable.bulk_xmins = palloc(sizeof(TransactionId) * movable.capacity);
-	movable.nlive = 0;
-	movable.live_capacity = 1024;
-	movable.live_xmins = palloc(sizeof(TransactionId) * movable.live_capacity);
 	for (i = 0; i < nblocks; i++)
 		FindMovable(&batch, blocks[i], &movable);
 	pfree(blocks);
-	*waiting_for = BulkFilter(&movable, batch.oldest_xmin);
 	if (movable.n < min_rows)
 		movable.n = 0;
 	CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, movable.n);
@@ -586,26 +417,19 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age,
  *		(see the file header), if at least min_rows of them may move, and
  *		the live rows of the row groups compaction_choice.c chooses.
  *		Versions UPDATE wrote move only once update_age transactions older
- *		than every snapshot (0: as soon as every snapshot sees them), unless
- *		their inserter wrote COMPACT_BULK_VERSIONS or more versions still
- *		live on the heap pages: a row updated lately is likely to be updated
- *		again, and would then need a promoted copy in its new row group.
- *		Returns the number of rows moved, and sets *waiting_for (if not
- *		NULL) to the newest inserter of that many live versions that some
- *		snapshot does not see yet (InvalidTransactionId if none): once no
- *		snapshot is that old, a call moves them.  The caller holds a lock
- *		that keeps VACUUM and other compactions away
- *		(ShareUpdateExclusiveLock).
+ *		than every snapshot (0: as soon as every snapshot sees them): a row
+ *		updated lately is likely to be updated again, and would then need a
+ *		promoted copy in its new row group.  Returns the number of rows
+ *		moved.  The caller holds a lock that
+ *		keeps VACUUM and other compactions away (ShareUpdateExclusiveLock).
  *
  * Index expressions and predicates run as the table's owner in a
  * restricted security context, as in VACUUM: whoever compacts (a superuser,
  * the background worker) runs none of the owner's code with its own rights.
  */
 uint64
-ColstoreCompact(Relation rel, uint64 min_rows, int update_age,
-				TransactionId *waiting_for)
+ColstoreCompact(Relation rel, uint64 min_rows, int update_age)
 {
-	TransactionId waiting = InvalidTransactionId;
 	Oid			save_userid;
 	int			save_sec_context;
 	int			save_nestlevel;
@@ -615,10 +439,8 @@ ColstoreCompact(Relation rel, uint64 min_rows, int update_age,
 	SetUserIdAndSecContext(rel->rd_rel->relowner,
 						   save_sec_context | SECURITY_RESTRICTED_OPERATION);
 	save_nestlevel = NewGUCNestLevel();
-	moved = MoveHeapTuples(rel, min_rows, update_age, &waiting);
+	moved = MoveHeapTuples(rel, min_rows, update_age);
 	AtEOXact_GUC(false, save_nestlevel);
 	SetUserIdAndSecContext(save_userid, save_sec_context);
-	if (waiting_for != NULL)
-		*waiting_for = waiting;
 	return moved;
 }

@@ -14,7 +14,6 @@
 
 #include "utils/rel.h"
 
-extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age,
-							  TransactionId *waiting_for);
+extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age);
 
 #endif							/* COMPACTION_H */

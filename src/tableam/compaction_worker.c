@@ -26,13 +26,7 @@
  *    its heap tuples if at least COMPACT_MIN_ROWS can move, a row group's
  *    worth of the live rows of row groups whose rewrite pays, and small
  *    row groups the merge bound allows, unless another compaction or a
- *    VACUUM holds the table (it does not wait for them); versions UPDATE
- *    wrote move once colstore.compaction_update_age transactions old,
- *    unless their transaction wrote COMPACT_BULK_VERSIONS of them or more
- *    (a bulk UPDATE or upsert), which move as soon as every snapshot sees
- *    them; if such versions are all it found and an older snapshot still
- *    needs them, wait (at most COMPACT_WAIT_MS, up to COMPACT_BULK_WAITS
- *    times) for that snapshot and go to 1;
+ *    VACUUM holds the table (it does not wait for them);
  * 2. wait, at most COMPACT_WAIT_MS, until no snapshot older than that
  *    transaction is left, so the moved heap tuples are dead to everyone;
  * 3. run VACUUM on the table, which removes them and their index entries
@@ -45,10 +39,7 @@
  * 5. sleep COMPACT_NAP_MS,
  *
  * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing
- * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all), not counting
- * up to COMPACT_BUSY_ROUNDS rounds that found the table held by a VACUUM
- * (most likely the one that started the worker, still finishing) or
- * another compaction.  So the
+ * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  So the
  * heap pages of a table fed by small inserts stay a bounded share of it,
  * reused round after round, and its rows end up in row groups.  The worker
  * connects to the table's database as the bootstrap superuser (compaction
@@ -101,8 +92,6 @@
 #define COMPACT_NAP_MS				50
 #define COMPACT_IDLE_ROUNDS			20
 #define COMPACT_FIRST_IDLE_ROUNDS	3
-#define COMPACT_BULK_WAITS			6
-#define COMPACT_BUSY_ROUNDS			200
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -262,20 +251,13 @@ ReportRound(Oid relid, int round, const char *doing)
 /*
  * Compact relid in a transaction of our own if at least COMPACT_MIN_ROWS
  * rows can move; returns the transaction's id if it moved rows, else
- * InvalidTransactionId.  *waiting_for is set to the newest transaction
- * whose bulk-written versions wait for older snapshots to end before they
- * can move (ColstoreCompact), else InvalidTransactionId; *busy to whether
- * another compaction or a VACUUM held the table, so nothing was tried.
+ * InvalidTransactionId.
  */
 static TransactionId
-CompactInOwnTransaction(Oid relid, int round, TransactionId *waiting_for,
-						bool *busy)
+CompactInOwnTransaction(Oid relid, int round)
 {
 	TransactionId xid = InvalidTransactionId;
 	Relation	rel;
-
-	*waiting_for = InvalidTransactionId;
-	*busy = true;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -284,13 +266,12 @@ CompactInOwnTransaction(Oid relid, int round, TransactionId *waiting_for,
 	/* another compaction or a VACUUM is at it: leave the table to them */
 	if (ConditionalLockRelationOid(relid, ShareUpdateExclusiveLock))
 	{
-		*busy = false;
 		rel = try_relation_open(relid, NoLock);
 		if (rel != NULL)
 		{
 			if (RelationIsColstore(rel) &&
 				ColstoreCompact(rel, COMPACT_MIN_ROWS,
-								colstore_compaction_update_age, waiting_for) > 0)
+								colstore_compaction_update_age) > 0)
 				xid = GetTopTransactionId();
 			relation_close(rel, NoLock);
 		}
@@ -383,8 +364,6 @@ colstore_compaction_main(Datum main_arg)
 	Oid			dboid;
 	LOCKTAG		tag;
 	int			idle = 0;
-	int			bulk_waits = 0;
-	int			busy_rounds = 0;
 	int			round = 0;
 	bool		moved_any = false;
 	MemoryContext vacuum_cxt;
@@ -417,8 +396,6 @@ colstore_compaction_main(Datum main_arg)
 	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))
 	{
 		TransactionId mover;
-		TransactionId waiting_for;
-		bool		busy;
 
 		if (ConfigReloadPending)
 		{
@@ -427,7 +404,7 @@ colstore_compaction_main(Datum main_arg)
 		}
 		round++;
 		CompactionProgressSetRound(round);
-		mover = CompactInOwnTransaction(relid, round, &waiting_for, &busy);
+		mover = CompactInOwnTransaction(relid, round);
 
 		if (TransactionIdIsValid(mover))
 		{
@@ -454,27 +431,6 @@ colstore_compaction_main(Datum main_arg)
 					VacuumTable(relid, round, vacuum_cxt);
 				}
 			}
-		}
-		else if (busy && busy_rounds < COMPACT_BUSY_ROUNDS)
-		{
-			/*
-			 * most likely the VACUUM that started us, still finishing: a
-			 * round that could not look is not an idle one (bounded)
-			 */
-			busy_rounds++;
-		}
-		else if (TransactionIdIsValid(waiting_for) &&
-				 bulk_waits < COMPACT_BULK_WAITS)
-		{
-			/*
-			 * a bulk UPDATE's versions that an older snapshot still needs on
-			 * their heap pages: wait for it rather than leave them there
-			 * until the next VACUUM (not an idle round; bounded)
-			 */
-			bulk_waits++;
-			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_SNAPSHOTS);
-			ReportRound(relid, round, "waiting for old snapshots");
-			(void) WaitForSnapshotsBefore(waiting_for, COMPACT_WAIT_MS);
 		}
 		else
 			idle++;
@@ -506,7 +462,7 @@ CompactionWorkerDefineSettings(void)
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("colstore.compaction_update_age",
 							"Sets how many transactions older than every snapshot a row version UPDATE wrote must be before compaction workers move it.",
-							"Rows of small INSERTs, and the versions of a transaction that left 1,000 or more of them, move as soon as every snapshot sees them; colstore.compact() moves all at once.",
+							"Rows of small INSERTs move as soon as every snapshot sees them; colstore.compact() moves both at once.",
 							&colstore_compaction_update_age,
 							1000000, 0, 1000000000,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
