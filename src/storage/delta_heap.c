@@ -434,6 +434,30 @@ DeltaPagesHoldTuples(Relation rel, int max_pages)
 }
 
 /*
+ * HeapPageHoldsNoItem
+ *		Is the locked page new, or a heap page none of whose line pointers is
+ *		in use (LP_DEAD and LP_REDIRECT are: index entries and promotion map
+ *		slots may name them)?  False for colstore's own pages.  Freed-page
+ *		reuse, truncation and the retiring of emptied heap pages all ask it.
+ */
+bool
+HeapPageHoldsNoItem(Page page)
+{
+	OffsetNumber off;
+	OffsetNumber maxoff;
+
+	if (PageIsNew(page))
+		return true;
+	if (((PageHeader) page)->pd_special != BLCKSZ)
+		return false;			/* a colstore page */
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
+		if (ItemIdIsUsed(PageGetItemId(page, off)))
+			return false;
+	return true;
+}
+
+/*
  * HeapPageCheck
  *		Raise ERRCODE_DATA_CORRUPTED unless the locked page in buf, which a
  *		directory entry or a promoted copy's TID names, is a heap page (or a

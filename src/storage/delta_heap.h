@@ -69,6 +69,7 @@ extern void DeltaHeapUncountInserts(Relation rel, int n);
 extern bool DeltaPageHoldsTuples(Relation rel, BlockNumber blkno);
 extern bool DeltaPagesHoldTuples(Relation rel, int max_pages);
 extern void HeapPageCheck(Relation rel, Buffer buf);
+extern bool HeapPageHoldsNoItem(Page page);
 extern bool HeapVersionRead(Relation rel, Buffer buf, OffsetNumber off,
 							HeapTuple tuple);
 extern bool HeapItemIsDead(Buffer buf, OffsetNumber off);

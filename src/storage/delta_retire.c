@@ -60,17 +60,17 @@
 
 #include "pg_compat.h"
 
-#include "access/generic_xlog.h"
 #include "access/transam.h"
 #include "commands/vacuum.h"
 #include "storage/bufmgr.h"
-#include "storage/freespace.h"
 #include "utils/rel.h"
 
+#include "storage/delta_heap.h"
 #include "storage/delta_retire.h"
 #include "storage/delta_wal.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/page_reuse.h"
 
 /* A directory entry to change, copied with its index. */
 typedef struct DeltaCandidate
@@ -78,24 +78,6 @@ typedef struct DeltaCandidate
 	uint32		index;
 	RowGroupDirEntry entry;
 } DeltaCandidate;
-
-/* Is the locked heap page empty: no line pointer in use? */
-static bool
-HeapPageEmpty(Page page)
-{
-	OffsetNumber off;
-	OffsetNumber maxoff;
-
-	if (PageIsNew(page))
-		return true;
-	if (((PageHeader) page)->pd_special != BLCKSZ)
-		return false;			/* not a heap page: corrupt, left alone */
-	maxoff = PageGetMaxOffsetNumber(page);
-	for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
-		if (ItemIdIsUsed(PageGetItemId(page, off)))
-			return false;
-	return true;
-}
 
 /* Does heap page blkno look empty (share lock, a first look)? */
 static bool
@@ -105,7 +87,7 @@ BlockLooksEmpty(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 	bool		empty;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	empty = HeapPageEmpty(BufferGetPage(buf));
+	empty = HeapPageHoldsNoItem(BufferGetPage(buf));
 	UnlockReleaseBuffer(buf);
 	return empty;
 }
@@ -164,7 +146,7 @@ RetireIfEmpty(Relation rel, const DeltaCandidate *c, BufferAccessStrategy strate
 		locked = ConditionalLockBuffer(buf);
 		if (locked)
 		{
-			if (HeapPageEmpty(BufferGetPage(buf)))
+			if (HeapPageHoldsNoItem(BufferGetPage(buf)))
 			{
 				RowGroupDirEntry e = c->entry;
 
@@ -225,9 +207,7 @@ static void
 GiveBackPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 {
 	Buffer		buf;
-	GenericXLogState *state;
 	Page		page;
-	Size		freespace;
 
 	/* truncated away while retired: nothing left to give */
 	if (blkno >= ColstorePhysicalBlocks(rel))
@@ -235,19 +215,13 @@ GiveBackPage(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
 	page = BufferGetPage(buf);
-	if (PageIsNew(page) || !HeapPageEmpty(page) ||
+	if (PageIsNew(page) || !HeapPageHoldsNoItem(page) ||
 		DirectoryFindDeltaBlock(DirectoryGet(rel), blkno) >= 0)
 	{
 		UnlockReleaseBuffer(buf);
 		return;
 	}
-	state = GenericXLogStart(rel);
-	page = GenericXLogRegisterBuffer(state, buf, 0);
-	PageInit(page, BLCKSZ, 0);
-	GenericXLogFinish(state);
-	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
-	UnlockReleaseBuffer(buf);
-	RecordPageWithFreeSpace(rel, blkno, freespace);
+	PageGiveToHeap(rel, buf);
 }
 
 /*

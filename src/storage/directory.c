@@ -772,26 +772,36 @@ DirectoryFindDeltaPage(ColstoreDirectory *dir, uint64 rownum)
 	return FindContaining(dir, dir->deltas, dir->ndeltas, rownum);
 }
 
-/* Index of the delta page entry of heap block blkno, or -1. */
-int
-DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno)
+/*
+ * The entry index among by_block's n (entry indexes sorted by heap block)
+ * whose block is blkno, or -1.
+ */
+static int
+FindByBlock(ColstoreDirectory *dir, const int *by_block, int n, BlockNumber blkno)
 {
 	int			lo = 0,
-				hi = dir->ndeltas - 1;
+				hi = n - 1;
 
 	while (lo <= hi)
 	{
 		int			mid = (lo + hi) / 2;
-		BlockNumber b = dir->entries[dir->deltas_by_block[mid]].rg_header.sp_block;
+		BlockNumber b = dir->entries[by_block[mid]].rg_header.sp_block;
 
 		if (blkno < b)
 			hi = mid - 1;
 		else if (blkno > b)
 			lo = mid + 1;
 		else
-			return dir->deltas_by_block[mid];
+			return by_block[mid];
 	}
 	return -1;
+}
+
+/* Index of the delta page entry of heap block blkno, or -1. */
+int
+DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno)
+{
+	return FindByBlock(dir, dir->deltas_by_block, dir->ndeltas, blkno);
 }
 
 /*
@@ -801,22 +811,7 @@ DirectoryFindDeltaBlock(ColstoreDirectory *dir, BlockNumber blkno)
 bool
 DirectoryBlockRetired(ColstoreDirectory *dir, BlockNumber blkno)
 {
-	int			lo = 0,
-				hi = dir->nretired_deltas - 1;
-
-	while (lo <= hi)
-	{
-		int			mid = (lo + hi) / 2;
-		BlockNumber b = dir->entries[dir->retired_by_block[mid]].rg_header.sp_block;
-
-		if (blkno < b)
-			hi = mid - 1;
-		else if (blkno > b)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return FindByBlock(dir, dir->retired_by_block, dir->nretired_deltas, blkno) >= 0;
 }
 
 /*

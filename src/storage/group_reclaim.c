@@ -54,14 +54,12 @@
 
 #include "pg_compat.h"
 
-#include "access/generic_xlog.h"
 #include "access/heapam.h"
 #include "access/transam.h"
 #include "access/xlog.h"
 #include "access/xloginsert.h"
 #include "commands/vacuum.h"
 #include "storage/bufmgr.h"
-#include "storage/freespace.h"
 #include "utils/rel.h"
 
 #include "storage/delta_vacuum.h"
@@ -69,6 +67,7 @@
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
+#include "storage/page_reuse.h"
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_reader.h"
 
@@ -327,24 +326,14 @@ static void
 GivePageToHeap(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 {
 	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-	GenericXLogState *state;
-	Page		page;
-	Size		freespace;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	page = BufferGetPage(buf);
-	if (PageGetSpecialSize(page) != MAXALIGN(sizeof(ColstorePageOpaqueData)))
+	if (PageGetSpecialSize(BufferGetPage(buf)) != MAXALIGN(sizeof(ColstorePageOpaqueData)))
 	{
 		UnlockReleaseBuffer(buf);	/* not a colstore page: given already */
 		return;
 	}
-	state = GenericXLogStart(rel);
-	page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
-	PageInit(page, BLCKSZ, 0);
-	GenericXLogFinish(state);
-	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
-	UnlockReleaseBuffer(buf);
-	RecordPageWithFreeSpace(rel, blkno, freespace);
+	PageGiveToHeap(rel, buf);
 }
 
 /*

@@ -46,11 +46,13 @@
 
 #include "pg_compat.h"
 
+#include "access/generic_xlog.h"
 #include "access/htup_details.h"
 #include "storage/bufmgr.h"
 #include "storage/freespace.h"
 #include "utils/rel.h"
 
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/page_reuse.h"
@@ -72,21 +74,8 @@ BlockUnregistered(ColstoreDirectory *dir, BlockNumber blkno)
 static bool
 PageIsFreeForColstore(ColstoreDirectory *dir, Buffer buf)
 {
-	Page		page = BufferGetPage(buf);
-	OffsetNumber off;
-	OffsetNumber maxoff;
-
-	if (!BlockUnregistered(dir, BufferGetBlockNumber(buf)))
-		return false;
-	if (PageIsNew(page))
-		return true;
-	if (((PageHeader) page)->pd_special != BLCKSZ)
-		return false;			/* a colstore page */
-	maxoff = PageGetMaxOffsetNumber(page);
-	for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
-		if (ItemIdIsUsed(PageGetItemId(page, off)))
-			return false;
-	return true;
+	return BlockUnregistered(dir, BufferGetBlockNumber(buf)) &&
+		HeapPageHoldsNoItem(BufferGetPage(buf));
 }
 
 /*
@@ -160,4 +149,29 @@ ColstoreNewPage(Relation rel)
 			return buf;
 	}
 	return ColstoreExtend(rel);
+}
+
+/*
+ * PageGiveToHeap
+ *		Make the exclusively locked page in buf an empty heap page without
+ *		line pointers (a full-image generic WAL record), release it, and
+ *		record it in the free space map, where heap tuples and
+ *		ColstoreNewPage find it: VACUUM's freeing of row groups
+ *		(group_reclaim.c) and of emptied heap pages (delta_retire.c).
+ */
+void
+PageGiveToHeap(Relation rel, Buffer buf)
+{
+	BlockNumber blkno = BufferGetBlockNumber(buf);
+	GenericXLogState *state;
+	Page		page;
+	Size		freespace;
+
+	state = GenericXLogStart(rel);
+	page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
+	PageInit(page, BLCKSZ, 0);
+	GenericXLogFinish(state);
+	freespace = PageGetHeapFreeSpace(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	RecordPageWithFreeSpace(rel, blkno, freespace);
 }

@@ -2,7 +2,8 @@
  *
  * page_reuse.h
  *	  New pages for colstore's own structures: freed pages taken back from
- *	  the free space map, or the relation extended.
+ *	  the free space map, or the relation extended; and pages given to
+ *	  the free space map.
  *
  * IDENTIFICATION
  *	  src/storage/page_reuse.h
@@ -16,5 +17,6 @@
 #include "utils/rel.h"
 
 extern Buffer ColstoreNewPage(Relation rel);
+extern void PageGiveToHeap(Relation rel, Buffer buf);
 
 #endif							/* PAGE_REUSE_H */

@@ -51,6 +51,7 @@
 #include "utils/rel.h"
 #include "utils/wait_event.h"
 
+#include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/space_truncate.h"
@@ -62,24 +63,6 @@
 /* heap's lock wait: every 50 ms for up to 5 s */
 #define TRUNCATE_LOCK_WAIT_INTERVAL		50	/* ms */
 #define TRUNCATE_LOCK_TIMEOUT			5000	/* ms */
-
-/* Does the locked page at blkno reference nothing (see the file header)? */
-static bool
-PageIsUnreferenced(Page page)
-{
-	OffsetNumber off;
-	OffsetNumber maxoff;
-
-	if (PageIsNew(page))
-		return true;
-	if (((PageHeader) page)->pd_special != BLCKSZ)
-		return false;			/* a colstore page */
-	maxoff = PageGetMaxOffsetNumber(page);
-	for (off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
-		if (ItemIdIsUsed(PageGetItemId(page, off)))
-			return false;
-	return true;
-}
 
 /*
  * The block number the file could be truncated to: the first of the run of
@@ -97,7 +80,7 @@ UnreferencedEnd(Relation rel, BlockNumber nblocks, BufferAccessStrategy strategy
 		bool		unreferenced;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		unreferenced = PageIsUnreferenced(BufferGetPage(buf));
+		unreferenced = HeapPageHoldsNoItem(BufferGetPage(buf));
 		UnlockReleaseBuffer(buf);
 		if (!unreferenced)
 			break;
