@@ -190,7 +190,9 @@ RESET enable_seqscan;
 RESET enable_bitmapscan;
 SELECT pg_stat_force_next_flush() \gset
 SELECT pg_stat_clear_snapshot() \gset
-SELECT hr_pkey_read('hr_c') - :c0 AS colstore_entries, hr_pkey_read('hr_h') - :h0 AS heap_entries;
+-- (as many as heap's: VACUUM leaves dead entries in both while another
+-- session's snapshot, such as autovacuum's ANALYZE, holds the horizon back)
+SELECT (hr_pkey_read('hr_c') - :c0) - (hr_pkey_read('hr_h') - :h0) AS colstore_minus_heap_entries;
 INSERT INTO hr_c VALUES (35, 5, 0, 'again', 35), (70, 0, 0, 'again', 70);
 INSERT INTO hr_h VALUES (35, 5, 0, 'again', 35), (70, 0, 0, 'again', 70);
 SELECT * FROM hr_all_paths();
