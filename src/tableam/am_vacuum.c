@@ -470,8 +470,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	/*
 	 * enough row versions in heap format, rows left in row groups whose
 	 * rewrite pays, or small row groups worth merging: compact in the
-	 * background
+	 * background.  Whether a merge fits reads the free space map, so it is
+	 * asked only when a worker could start and nothing else calls for one.
 	 */
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions,
-								sparse_rows + CompactionMergeableRows(rel));
+	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
+		sparse_rows = CompactionMergeableRows(rel);
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows);
 }
