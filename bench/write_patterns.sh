@@ -204,6 +204,22 @@ R[pu_rows]=$(q "SELECT count(*) FROM pu_heap")
 check pu_heap pu_colstore "single-row upserts"
 check pu_heap pub_colstore "single-row upserts, bulk copy"
 
+# settle_and_drop BASE KEY WHAT: two rounds on BASE_colstore and BASE_heap after WHAT, their
+# sizes as KEY and KEY_total, the row groups left, the rows and colstore.verify checked, both dropped
+settle_and_drop() {
+	local base=$1 key=$2 what=$3 am
+	settle "${base}_colstore" "$base after $what, colstore"
+	settle "${base}_heap" "$base after $what, heap"
+	for am in heap colstore; do
+		add "$key" "$am" "$(tsize "${base}_$am")"
+		add "${key}_total" "$am" "$(total "${base}_$am")"
+	done
+	R[rg|$key]=$(row_groups "${base}_colstore")
+	check "${base}_heap" "${base}_colstore" "$base after $what and two rounds" digest
+	verify_table "${base}_colstore"
+	q "DROP TABLE ${base}_heap, ${base}_colstore"
+}
+
 # ---- 3. DELETE 30% of the 10,000,000-row seed-000 table
 t5() {
 	echo "CREATE $1 TABLE $2 (c1 bigint, c2 int, c3 numeric, c4 varchar(10), c5 date) USING $3;
@@ -233,16 +249,7 @@ for am in heap colstore; do
 done
 R[deleted]=$((n_big - $(q "SELECT count(*) FROM t5_heap")))
 check t5_heap t5_colstore "t5 DELETE" digest
-settle t5_colstore "t5 after DELETE, colstore"
-settle t5_heap "t5 after DELETE, heap"
-for am in heap colstore; do
-	add delete_settled "$am" "$(tsize "t5_$am")"
-	add delete_settled_total "$am" "$(total "t5_$am")"
-done
-R[rg|delete_settled]=$(row_groups t5_colstore)
-check t5_heap t5_colstore "t5 after DELETE and two rounds" digest
-verify_table t5_colstore
-q "DROP TABLE t5_heap, t5_colstore"
+settle_and_drop t5 delete_settled DELETE
 
 # ---- 4. UPDATE 1,000,000 rows of a freshly loaded one (after the DELETE, heap would put the new
 # versions into the space it freed and not grow at all)
@@ -259,16 +266,7 @@ for am in heap colstore; do
 	add growth_total "$am" $((R["after_update_total|$am"] - R["before_update_total|$am"]))
 done
 check t5u_heap t5u_colstore "t5u UPDATE" digest
-settle t5u_colstore "t5u after UPDATE, colstore"
-settle t5u_heap "t5u after UPDATE, heap"
-for am in heap colstore; do
-	add update_settled "$am" "$(tsize "t5u_$am")"
-	add update_settled_total "$am" "$(total "t5u_$am")"
-done
-R[rg|update_settled]=$(row_groups t5u_colstore)
-check t5u_heap t5u_colstore "t5u after UPDATE and two rounds" digest
-verify_table t5u_colstore
-q "DROP TABLE t5u_heap, t5u_colstore"
+settle_and_drop t5u update_settled UPDATE
 
 # ---- 5. UPDATE and DELETE of every row, permanent, UNLOGGED and TEMPORARY, one session each
 for kind in permanent unlogged temporary; do
