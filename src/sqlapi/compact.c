@@ -62,7 +62,7 @@ colstore_compact(PG_FUNCTION_ARGS)
 	 */
 	CommandCounterIncrement();
 	CompactionProgressStart(COMPACTION_FUNCTION, relid);
-	moved = ColstoreCompact(rel, 1, 0);
+	moved = ColstoreCompact(rel, 1, 0, NULL);
 	CompactionProgressEnd();
 	relation_close(rel, NoLock);
 	PG_RETURN_INT64((int64) moved);

@@ -249,6 +249,10 @@ CompactionPhaseName(CompactionPhase phase)
 			return "moving heap tuples";
 		case COMPACTION_PHASE_REWRITING_GROUPS:
 			return "rewriting row groups";
+		case COMPACTION_PHASE_MOVING_BULK:
+			return "moving bulk versions";
+		case COMPACTION_PHASE_WAITING_WRITERS:
+			return "waiting for writers";
 		case COMPACTION_PHASE_WAITING_SNAPSHOTS:
 			return "waiting for old snapshots";
 		case COMPACTION_PHASE_VACUUMING:

@@ -33,6 +33,10 @@ typedef enum CompactionPhase
 	COMPACTION_PHASE_MOVING_HEAP,	/* moving them into row groups */
 	COMPACTION_PHASE_REWRITING_GROUPS,	/* moving rows of mostly deleted or
 										 * small row groups */
+	COMPACTION_PHASE_MOVING_BULK,	/* worker: a batch of a bulk write's
+									 * versions */
+	COMPACTION_PHASE_WAITING_WRITERS,	/* worker: until no writer holds the
+										 * table, for the bulk versions */
 	COMPACTION_PHASE_WAITING_SNAPSHOTS, /* worker: until the moved tuples are
 										 * dead */
 	COMPACTION_PHASE_VACUUMING, /* worker: VACUUM of the table */

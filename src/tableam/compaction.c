@@ -33,6 +33,23 @@
  * them and their index entries and gives their space to later heap
  * tuples.
  *
+ * Which heap tuples move: every version every snapshot sees (inserted
+ * before OldestXmin).  For the compaction worker, a version UPDATE wrote
+ * (HEAP_UPDATED) moves only once its inserter is update_age transactions
+ * older than that, since a row updated lately is likely to be updated again
+ * (OLTP), and moving it makes that UPDATE promote it again and, racing the
+ * compaction, follow it through EvalPlanQual.  The worker's exception, the
+ * versions of a transaction that wrote in bulk (tableam/compaction_bulk.c),
+ * are not moved with the rest: ColstoreCompact lists them, counting each
+ * live version's inserter while it scans the heap pages, and
+ * ColstoreCompactBulk moves them later, a row group's worth per
+ * transaction, while no writer holds the table (the gate, whose check a
+ * batch repeats as it goes and just before it commits: once the gate
+ * closes, the batch leaves the table as it was, to be rolled back).  A
+ * batch runs in a later transaction than the scan, so it takes only the
+ * listed positions that still hold the same live version, visible to
+ * every snapshot, on a heap page of the same storage.
+ *
  * The live rows of the row groups compaction_choice.c chooses (partly
  * deleted ones whose rewrite pays, and small ones merged) are moved the
  * same way (FindGroupRows): each row is promoted if it has no heap copy
@@ -76,6 +93,7 @@
 #include "storage/rowgroup_writer.h"
 #include "storage/table_options.h"
 #include "tableam/compaction.h"
+#include "tableam/compaction_bulk.h"
 #include "tableam/compaction_choice.h"
 
 /* One batch of moved rows: their values, and where each came from. */
@@ -97,6 +115,13 @@ typedef struct CompactBatch
 	bool		moving_groups;	/* rows of row groups, not heap tuples */
 } CompactBatch;
 
+/*
+ * How often a batch of bulk versions checks the gate while it takes them:
+ * a writer that locks the table meanwhile waits at most this many takes
+ * (and the batch's own writes once they started) before the batch aborts.
+ */
+#define BULK_GATE_CHECK_ROWS	1024
+
 /* Heap blocks of the table's delta pages, ascending (so sources are). */
 static BlockNumber *
 DeltaBlocks(Relation rel, int *nblocks)
@@ -111,37 +136,58 @@ DeltaBlocks(Relation rel, int *nblocks)
 	return blocks;
 }
 
+/* What a heap item is to compaction (ClassifyVersion). */
+typedef enum VersionClass
+{
+	VERSION_OTHER,				/* no live ordinary version: never moves */
+	VERSION_YOUNG,				/* live, not yet seen by every snapshot */
+	VERSION_MOVABLE,			/* moves now */
+	VERSION_RECENT_UPDATE		/* UPDATE's, younger than update_cutoff: the
+								 * worker moves it now if its inserter wrote
+								 * in bulk */
+} VersionClass;
+
 /*
- * Whether the item is a row version compaction may move: an ordinary
- * version (not a promoted copy) whose insert every snapshot sees (before
- * oldest_xmin; a version UPDATE wrote, before update_cutoff) and that
- * nobody has deleted.  Tuples locked by running transactions pass here;
- * TakeTuple's delete, which does not wait, skips them.  Caller holds a
- * share lock on buf.
+ * Classify the item: an ordinary version (not a promoted copy) that nobody
+ * has deleted is live; it moves once its insert is before oldest_xmin (a
+ * version UPDATE wrote, before update_cutoff, or see VERSION_RECENT_UPDATE).
+ * *xmin is set to a live version's inserter (InvalidTransactionId if
+ * frozen).  Tuples locked by running transactions pass here; TakeTuple's
+ * delete, which does not wait, skips them.  Caller holds a share lock on
+ * buf.
  */
-static bool
-IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
-		  TransactionId oldest_xmin, TransactionId update_cutoff)
+static VersionClass
+ClassifyVersion(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
+				TransactionId oldest_xmin, TransactionId update_cutoff,
+				TransactionId *xmin)
 {
 	Page		page = BufferGetPage(buf);
-	ItemId		lp = PageGetItemId(page, off);
+	ItemId		lp;
 	HeapTupleData tuple;
 
+	*xmin = InvalidTransactionId;
+	if (off < FirstOffsetNumber || off > PageGetMaxOffsetNumber(page))
+		return VERSION_OTHER;
+	lp = PageGetItemId(page, off);
 	if (!ItemIdIsNormal(lp))
-		return false;
+		return VERSION_OTHER;
 	tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
 	tuple.t_len = ItemIdGetLength(lp);
 	tuple.t_tableOid = RelationGetRelid(rel);
 	ItemPointerSet(&tuple.t_self, blkno, off);
 	if (tuple.t_data->t_infomask2 & HEAP_COLSTORE_PROMOTED)
-		return false;
+		return VERSION_OTHER;
 	if (HeapTupleSatisfiesVacuum(&tuple, oldest_xmin, buf) != HEAPTUPLE_LIVE)
-		return false;
+		return VERSION_OTHER;
 	if (HeapTupleHeaderXminFrozen(tuple.t_data))
-		return true;
-	return TransactionIdPrecedes(HeapTupleHeaderGetXmin(tuple.t_data),
-								 (tuple.t_data->t_infomask & HEAP_UPDATED) ?
-								 update_cutoff : oldest_xmin);
+		return VERSION_MOVABLE;
+	*xmin = HeapTupleHeaderGetXmin(tuple.t_data);
+	if (!TransactionIdPrecedes(*xmin, oldest_xmin))
+		return VERSION_YOUNG;
+	if ((tuple.t_data->t_infomask & HEAP_UPDATED) &&
+		!TransactionIdPrecedes(*xmin, update_cutoff))
+		return VERSION_RECENT_UPDATE;
+	return VERSION_MOVABLE;
 }
 
 /*
@@ -150,18 +196,39 @@ IsMovable(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
  * heap_delete without waiting).  The values are copied before the delete: a delete that
  * succeeds proves nobody updated the tuple in between.  TOASTed values are
  * expanded afterwards, which works because TOAST fetches ignore deleters.
+ * With expect_xmin valid (a position listed by an earlier transaction), the
+ * item must still be a live ordinary version inserted by expect_xmin that
+ * every snapshot sees, else it is left alone: VACUUM may have pruned the
+ * listed version since, and its slot may hold another.
  */
 static bool
-TakeTuple(CompactBatch *batch, ItemPointer phys)
+TakeTuple(CompactBatch *batch, ItemPointer phys, TransactionId expect_xmin)
 {
 	Relation	rel = batch->rel;
+	BlockNumber blkno = ItemPointerGetBlockNumber(phys);
+	OffsetNumber off = ItemPointerGetOffsetNumber(phys);
 	HeapTupleData tuple;
 	HeapTuple	copy = NULL;
 	Buffer		buf;
 
-	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	buf = ReadBuffer(rel, blkno);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	if (HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple))
+	if (TransactionIdIsValid(expect_xmin))
+	{
+		TransactionId xmin;
+		VersionClass vclass;
+
+		HeapPageCheck(rel, buf);
+		vclass = ClassifyVersion(rel, buf, blkno, off, batch->oldest_xmin,
+								 batch->update_cutoff, &xmin);
+		if ((vclass != VERSION_MOVABLE && vclass != VERSION_RECENT_UPDATE) ||
+			!TransactionIdEquals(xmin, expect_xmin))
+		{
+			UnlockReleaseBuffer(buf);
+			return false;
+		}
+	}
+	if (HeapVersionRead(rel, buf, off, &tuple))
 		copy = heap_copytuple(&tuple);
 	UnlockReleaseBuffer(buf);
 	if (copy == NULL)
@@ -223,9 +290,47 @@ typedef struct MovableList
 	Size		capacity;
 } MovableList;
 
-/* Append the positions of the movable tuples of heap page blkno to *list. */
+/* Append a position to *list. */
 static void
-FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
+MovableAdd(MovableList *list, BlockNumber blkno, OffsetNumber off)
+{
+	if (list->n == list->capacity)
+	{
+		list->capacity *= 2;
+		list->items = repalloc_huge(list->items,
+									sizeof(ItemPointerData) * list->capacity);
+	}
+	/* ItemPointerSet evaluates its pointer argument more than once */
+	ItemPointerSet(&list->items[list->n], blkno, off);
+	list->n++;
+}
+
+/* Append a recent UPDATE version and its inserter to *bulk's lists. */
+static void
+BulkAdd(CompactBulk *bulk, BlockNumber blkno, OffsetNumber off,
+		TransactionId xmin)
+{
+	if (bulk->n == bulk->capacity)
+	{
+		bulk->capacity *= 2;
+		bulk->items = repalloc_huge(bulk->items,
+									sizeof(ItemPointerData) * bulk->capacity);
+		bulk->xmins = repalloc_huge(bulk->xmins,
+									sizeof(TransactionId) * bulk->capacity);
+	}
+	ItemPointerSet(&bulk->items[bulk->n], blkno, off);
+	bulk->xmins[bulk->n] = xmin;
+	bulk->n++;
+}
+
+/*
+ * Append the positions of the movable tuples of heap page blkno to *list;
+ * with bulk (the worker), also its recent UPDATE versions to bulk's lists,
+ * and the inserters of its live versions to *counter.
+ */
+static void
+FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list,
+			CompactBulk *bulk, BulkCounter *counter)
 {
 	Relation	rel = batch->rel;
 	Buffer		buf;
@@ -237,20 +342,46 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list)
 	maxoff = PageGetMaxOffsetNumber(BufferGetPage(buf));
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
-		if (!IsMovable(rel, buf, blkno, off, batch->oldest_xmin,
-					   batch->update_cutoff))
+		TransactionId xmin;
+		VersionClass vclass = ClassifyVersion(rel, buf, blkno, off,
+											  batch->oldest_xmin,
+											  batch->update_cutoff, &xmin);
+
+		if (vclass == VERSION_OTHER)
 			continue;
-		if (list->n == list->capacity)
-		{
-			list->capacity *= 2;
-			list->items = repalloc_huge(list->items,
-										sizeof(ItemPointerData) * list->capacity);
-		}
-		/* ItemPointerSet evaluates its pointer argument more than once */
-		ItemPointerSet(&list->items[list->n], blkno, off);
-		list->n++;
+		if (bulk != NULL && TransactionIdIsValid(xmin))
+			BulkCounterAdd(counter, xmin);
+		if (vclass == VERSION_MOVABLE)
+			MovableAdd(list, blkno, off);
+		else if (vclass == VERSION_RECENT_UPDATE && bulk != NULL)
+			BulkAdd(bulk, blkno, off, xmin);
 	}
 	UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Once every heap page is scanned: keep, of the recent UPDATE versions in
+ * bulk's lists, those whose inserter wrote in bulk (order kept), and note
+ * the newest such inserter some snapshot does not see yet.
+ */
+static void
+BulkFilter(CompactBulk *bulk, BulkCounter *counter, TransactionId oldest_xmin)
+{
+	Size		kept = 0;
+	Size		i;
+
+	BulkCounterFinish(counter);
+	for (i = 0; i < bulk->n; i++)
+	{
+		if (!BulkCounterIsBulk(counter, bulk->xmins[i]))
+			continue;
+		bulk->items[kept] = bulk->items[i];
+		bulk->xmins[kept] = bulk->xmins[i];
+		kept++;
+	}
+	bulk->n = kept;
+	bulk->next = 0;
+	bulk->waiting_for = BulkCounterNewestYoung(counter, oldest_xmin);
 }
 
 /* Move the tuples at list's positions (ascending), in full row groups. */
@@ -262,7 +393,7 @@ MoveTuples(CompactBatch *batch, const MovableList *list)
 	for (i = 0; i < list->n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		TakeTuple(batch, &list->items[i]);
+		TakeTuple(batch, &list->items[i], InvalidTransactionId);
 		if (batch->nrows >= batch->opts.row_group_size)
 			FlushBatch(batch);
 	}
@@ -298,13 +429,8 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 				continue;
 			copies[row] = state.phys;
 		}
-		if (list->n == list->capacity)
-		{
-			list->capacity *= 2;
-			list->items = repalloc_huge(list->items,
-										sizeof(ItemPointerData) * list->capacity);
-		}
-		list->items[list->n++] = copies[row];
+		MovableAdd(list, ItemPointerGetBlockNumber(&copies[row]),
+				   ItemPointerGetOffsetNumber(&copies[row]));
 	}
 	pfree(copies);
 }
@@ -340,46 +466,96 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
 		  (int (*) (const void *, const void *)) ItemPointerCompare);
 }
 
+/* Set up batch (whose rel and horizons are set) for moving rows. */
+static void
+BatchBegin(CompactBatch *batch)
+{
+	Relation	rel = batch->rel;
+
+	ColstoreGetOptions(RelationGetRelid(rel), &batch->opts);
+	batch->cid = GetCurrentCommandId(true);
+	batch->builder = RowGroupBuilderCreate(RelationGetDescr(rel), CurrentMemoryContext);
+	batch->sources = palloc(sizeof(ItemPointerData) * batch->opts.row_group_size);
+	batch->heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
+	batch->row_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+	batch->estate = CreateExecutorState();
+	batch->result_rel = makeNode(ResultRelInfo);
+	InitResultRelInfo(batch->result_rel, rel, 1, NULL, 0);
+	ExecOpenIndices(batch->result_rel, false);
+}
+
+/* Release what BatchBegin set up. */
+static void
+BatchEnd(CompactBatch *batch)
+{
+	ExecCloseIndices(batch->result_rel);
+	FreeExecutorState(batch->estate);
+	ExecDropSingleTupleTableSlot(batch->heap_slot);
+	ExecDropSingleTupleTableSlot(batch->row_slot);
+	RowGroupBuilderFree(batch->builder);
+	pfree(batch->sources);
+}
+
+/*
+ * Set batch's horizons: OldestXmin, and the cutoff before which versions
+ * UPDATE wrote are update_age transactions old.
+ */
+static void
+BatchHorizons(CompactBatch *batch, int update_age)
+{
+	batch->oldest_xmin = GetOldestNonRemovableTransactionId(batch->rel);
+	batch->update_cutoff = batch->oldest_xmin - update_age;
+	if (!TransactionIdIsNormal(batch->update_cutoff) ||
+		TransactionIdFollows(batch->update_cutoff, batch->oldest_xmin))
+		batch->update_cutoff = FirstNormalTransactionId;
+}
+
 /* ColstoreCompact's work, in the table owner's security context. */
 static uint64
-MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
+MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 {
 	CompactBatch batch;
 	BlockNumber *blocks;
 	int			nblocks;
 	MovableList movable;
+	BulkCounter counter;
 	Size		i;
 
 	memset(&batch, 0, sizeof(batch));
 	batch.rel = rel;
-	batch.oldest_xmin = GetOldestNonRemovableTransactionId(rel);
-	batch.update_cutoff = batch.oldest_xmin - update_age;
-	if (!TransactionIdIsNormal(batch.update_cutoff) ||
-		TransactionIdFollows(batch.update_cutoff, batch.oldest_xmin))
-		batch.update_cutoff = FirstNormalTransactionId;
+	BatchHorizons(&batch, update_age);
 	CompactionProgressSetPhase(COMPACTION_PHASE_SCANNING_HEAP);
 	blocks = DeltaBlocks(rel, &nblocks);
 	movable.n = 0;
 	movable.capacity = 1024;
 	movable.items = palloc(sizeof(ItemPointerData) * movable.capacity);
+	if (bulk != NULL)
+	{
+		bulk->locator = rel->rd_locator;
+		bulk->n = 0;
+		bulk->next = 0;
+		bulk->capacity = 1024;
+		bulk->items = MemoryContextAlloc(bulk->cxt,
+										 sizeof(ItemPointerData) * bulk->capacity);
+		bulk->xmins = MemoryContextAlloc(bulk->cxt,
+										 sizeof(TransactionId) * bulk->capacity);
+		bulk->waiting_for = InvalidTransactionId;
+		BulkCounterInit(&counter);
+	}
 	for (i = 0; i < nblocks; i++)
-		FindMovable(&batch, blocks[i], &movable);
+		FindMovable(&batch, blocks[i], &movable, bulk, &counter);
 	pfree(blocks);
+	if (bulk != NULL)
+	{
+		BulkFilter(bulk, &counter, batch.oldest_xmin);
+		BulkCounterFree(&counter);
+		CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, bulk->n);
+	}
 	if (movable.n < min_rows)
 		movable.n = 0;
 	CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, movable.n);
 
-	ColstoreGetOptions(RelationGetRelid(rel), &batch.opts);
-	batch.cid = GetCurrentCommandId(true);
-	batch.builder = RowGroupBuilderCreate(RelationGetDescr(rel), CurrentMemoryContext);
-	batch.sources = palloc(sizeof(ItemPointerData) * batch.opts.row_group_size);
-	batch.heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
-	batch.row_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
-	batch.estate = CreateExecutorState();
-	batch.result_rel = makeNode(ResultRelInfo);
-	InitResultRelInfo(batch.result_rel, rel, 1, NULL, 0);
-	ExecOpenIndices(batch.result_rel, false);
-
+	BatchBegin(&batch);
 	CompactionProgressSetPhase(COMPACTION_PHASE_MOVING_HEAP);
 	MoveTuples(&batch, &movable);
 
@@ -400,14 +576,125 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
 		FindGroupRows(&batch, &movable, true);
 	MoveTuples(&batch, &movable);
 
-	ExecCloseIndices(batch.result_rel);
-	FreeExecutorState(batch.estate);
-	ExecDropSingleTupleTableSlot(batch.heap_slot);
-	ExecDropSingleTupleTableSlot(batch.row_slot);
-	RowGroupBuilderFree(batch.builder);
-	pfree(batch.sources);
+	BatchEnd(&batch);
 	pfree(movable.items);
 	return batch.moved;
+}
+
+/*
+ * Whether the block of each listed position is still one of rel's heap
+ * pages, for bulk->items[from .. to): pages VACUUM retired and freed since
+ * the list was made may hold row groups now, or be truncated away.  Sets
+ * keep[i - from].
+ */
+static void
+BulkBlocksKept(Relation rel, const CompactBulk *bulk, Size from, Size to,
+			   bool *keep)
+{
+	int			nblocks;
+	BlockNumber *blocks = DeltaBlocks(rel, &nblocks);
+	int			b = 0;
+	Size		i;
+
+	for (i = from; i < to; i++)
+	{
+		BlockNumber blkno = ItemPointerGetBlockNumber(&bulk->items[i]);
+
+		while (b < nblocks && blocks[b] < blkno)
+			b++;
+		keep[i - from] = b < nblocks && blocks[b] == blkno;
+	}
+	pfree(blocks);
+}
+
+/* ColstoreCompactBulk's work, in the table owner's security context. */
+static uint64
+MoveBulkBatch(Relation rel, CompactBulk *bulk, bool *gate_open)
+{
+	CompactBatch batch;
+	Size		from = bulk->next;
+	Size		to;
+	Size		i;
+	bool	   *keep;
+
+	/* a writer, or a rewrite since (VACUUM FULL, TRUNCATE): stop here */
+	*gate_open = CompactionGateOpen(RelationGetRelid(rel));
+	if (!*gate_open || !RelFileLocatorEquals(bulk->locator, rel->rd_locator))
+	{
+		bulk->next = bulk->n;
+		return 0;
+	}
+
+	memset(&batch, 0, sizeof(batch));
+	batch.rel = rel;
+	/* every listed version is older than any cutoff, and UPDATE's */
+	BatchHorizons(&batch, 0);
+	BatchBegin(&batch);
+	CompactionProgressSetPhase(COMPACTION_PHASE_MOVING_BULK);
+
+	/* at most a row group's worth: the listed positions ahead, or fewer */
+	to = from + Min((Size) batch.opts.row_group_size, bulk->n - from);
+	keep = palloc(sizeof(bool) * Max(to - from, 1));
+	BulkBlocksKept(rel, bulk, from, to, keep);
+	for (i = from; i < to; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if ((i - from) % BULK_GATE_CHECK_ROWS == BULK_GATE_CHECK_ROWS - 1 &&
+			!CompactionGateOpen(RelationGetRelid(rel)))
+		{
+			*gate_open = false;
+			break;
+		}
+		if (keep[i - from])
+			TakeTuple(&batch, &bulk->items[i], bulk->xmins[i]);
+	}
+	bulk->next = to;
+	pfree(keep);
+
+	/* the row group and its index entries: rolled back together if closed */
+	if (*gate_open)
+	{
+		FlushBatch(&batch);
+		*gate_open = CompactionGateOpen(RelationGetRelid(rel));
+		if (!*gate_open)
+		{
+			/* the caller aborts: take back what FlushBatch counted */
+			CompactionProgressAdd(COMPACTION_HEAP_TUPLES_MOVED, -(int64) batch.moved);
+			if (batch.moved > 0)
+				CompactionProgressAdd(COMPACTION_GROUPS_WRITTEN, -1);
+		}
+	}
+	BatchEnd(&batch);
+	return *gate_open ? batch.moved : 0;
+}
+
+/*
+ * Run fn(rel, arg...) as the table's owner in a restricted security
+ * context: index expressions and predicates run as the owner, as in VACUUM,
+ * so whoever compacts (a superuser, the background worker) runs none of the
+ * owner's code with its own rights.
+ */
+typedef struct OwnerContext
+{
+	Oid			userid;
+	int			sec_context;
+	int			nestlevel;
+} OwnerContext;
+
+static void
+OwnerContextEnter(Relation rel, OwnerContext *saved)
+{
+	GetUserIdAndSecContext(&saved->userid, &saved->sec_context);
+	SetUserIdAndSecContext(rel->rd_rel->relowner,
+						   saved->sec_context | SECURITY_RESTRICTED_OPERATION);
+	saved->nestlevel = NewGUCNestLevel();
+}
+
+static void
+OwnerContextExit(OwnerContext *saved)
+{
+	AtEOXact_GUC(false, saved->nestlevel);
+	SetUserIdAndSecContext(saved->userid, saved->sec_context);
 }
 
 /*
@@ -419,28 +706,48 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age)
  *		Versions UPDATE wrote move only once update_age transactions older
  *		than every snapshot (0: as soon as every snapshot sees them): a row
  *		updated lately is likely to be updated again, and would then need a
- *		promoted copy in its new row group.  Returns the number of rows
- *		moved.  The caller holds a lock that
- *		keeps VACUUM and other compactions away (ShareUpdateExclusiveLock).
- *
- * Index expressions and predicates run as the table's owner in a
- * restricted security context, as in VACUUM: whoever compacts (a superuser,
- * the background worker) runs none of the owner's code with its own rights.
+ *		promoted copy in its new row group.  With bulk (the worker), the
+ *		younger ones whose inserter wrote in bulk are listed in bulk's
+ *		lists, allocated in bulk->cxt, for ColstoreCompactBulk, and
+ *		bulk->waiting_for is set (see CompactBulk).  Returns the number of
+ *		rows moved.  The caller holds a lock that keeps VACUUM and other
+ *		compactions away (ShareUpdateExclusiveLock).
  */
 uint64
-ColstoreCompact(Relation rel, uint64 min_rows, int update_age)
+ColstoreCompact(Relation rel, uint64 min_rows, int update_age,
+				CompactBulk *bulk)
 {
-	Oid			save_userid;
-	int			save_sec_context;
-	int			save_nestlevel;
+	OwnerContext saved;
 	uint64		moved;
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(rel->rd_rel->relowner,
-						   save_sec_context | SECURITY_RESTRICTED_OPERATION);
-	save_nestlevel = NewGUCNestLevel();
-	moved = MoveHeapTuples(rel, min_rows, update_age);
-	AtEOXact_GUC(false, save_nestlevel);
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	OwnerContextEnter(rel, &saved);
+	moved = MoveHeapTuples(rel, min_rows, update_age, bulk);
+	OwnerContextExit(&saved);
+	return moved;
+}
+
+/*
+ * ColstoreCompactBulk
+ *		Move into one row group, in the current transaction, the versions at
+ *		bulk's next positions (at most row_group_size of them) that still
+ *		hold the listed live version every snapshot sees, while the gate
+ *		(tableam/compaction_bulk.c) stays open; bulk->next advances past the
+ *		positions tried.  Returns the number of rows moved.  *gate_open is
+ *		set to false if the gate was or became closed: then the transaction
+ *		must be rolled back, not committed (what it did is still in it: the
+ *		tuples taken so far, the row group if written), and the caller moves
+ *		no more bulk versions for now.  The caller holds
+ *		ShareUpdateExclusiveLock, as for ColstoreCompact, and checks
+ *		nothing between this return and its commit.
+ */
+uint64
+ColstoreCompactBulk(Relation rel, CompactBulk *bulk, bool *gate_open)
+{
+	OwnerContext saved;
+	uint64		moved;
+
+	OwnerContextEnter(rel, &saved);
+	moved = MoveBulkBatch(rel, bulk, gate_open);
+	OwnerContextExit(&saved);
 	return moved;
 }

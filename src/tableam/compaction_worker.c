@@ -26,20 +26,40 @@
  *    its heap tuples if at least COMPACT_MIN_ROWS can move, a row group's
  *    worth of the live rows of row groups whose rewrite pays, and small
  *    row groups the merge bound allows, unless another compaction or a
- *    VACUUM holds the table (it does not wait for them);
- * 2. wait, at most COMPACT_WAIT_MS, until no snapshot older than that
- *    transaction is left, so the moved heap tuples are dead to everyone;
- * 3. run VACUUM on the table, which removes them and their index entries
+ *    VACUUM holds the table (it does not wait for them); versions UPDATE
+ *    wrote move once colstore.compaction_update_age transactions old;
+ * 2. move the versions of transactions that wrote in bulk (at least
+ *    COMPACT_BULK_VERSIONS of them: a bulk UPDATE or upsert), which step 1
+ *    listed, as soon as every snapshot sees them, a row group's worth per
+ *    transaction, while no other backend holds a lock on the table that a
+ *    writer or row locker takes (tableam/compaction_bulk.c: the gate, and
+ *    what a writer can still overlap); a batch that finds the gate closed
+ *    is rolled back, and the round moves no more of them;
+ * 3. wait, at most COMPACT_WAIT_MS, until no snapshot older than the last
+ *    transaction that moved rows is left, so the moved heap tuples are
+ *    dead to everyone;
+ * 4. run VACUUM on the table, which removes them and their index entries
  *    and hands their space to the free space map, where the next small
- *    inserts find it, and retires the row groups the round emptied;
- * 4. if it retired any, take a transaction id, wait until no snapshot is
+ *    inserts find it, and retires the row groups the round emptied (one
+ *    VACUUM for all the round's batches: a VACUUM per batch would scan a
+ *    big table's indexes once per row group moved);
+ * 5. if it retired any, take a transaction id, wait until no snapshot is
  *    that old, and VACUUM again, which frees them, so that the next
  *    round's promoted copies and row groups take their pages (compaction
  *    rewrites no row group while some wait to be freed);
- * 5. sleep COMPACT_NAP_MS,
+ * 6. sleep COMPACT_NAP_MS,
  *
  * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing
- * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  So the
+ * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  Rounds that
+ * moved nothing but left bulk versions are not idle, within bounds: when a
+ * writer kept the gate closed, the worker waits (at most COMPACT_WAIT_MS,
+ * up to COMPACT_GATE_WAITS times) for the gate to open, polling the lock
+ * manager only, and starts the next round once it does; when a snapshot
+ * older than a bulk write still needs its versions, it waits for that
+ * snapshot (as long, up to COMPACT_BULK_WAITS times); and up to
+ * COMPACT_BUSY_ROUNDS rounds that found the table held by a VACUUM (most
+ * likely the one that started the worker, still finishing) or another
+ * compaction do not count.  So the
  * heap pages of a table fed by small inserts stay a bounded share of it,
  * reused round after round, and its rows end up in row groups.  The worker
  * connects to the table's database as the bootstrap superuser (compaction
@@ -82,6 +102,7 @@
 #include "storage/metapage.h"
 #include "tableam/am_handler.h"
 #include "tableam/compaction.h"
+#include "tableam/compaction_bulk.h"
 #include "tableam/compaction_choice.h"
 #include "tableam/compaction_worker.h"
 
@@ -92,6 +113,9 @@
 #define COMPACT_NAP_MS				50
 #define COMPACT_IDLE_ROUNDS			20
 #define COMPACT_FIRST_IDLE_ROUNDS	3
+#define COMPACT_GATE_WAITS			6
+#define COMPACT_BULK_WAITS			6
+#define COMPACT_BUSY_ROUNDS			200
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -251,13 +275,20 @@ ReportRound(Oid relid, int round, const char *doing)
 /*
  * Compact relid in a transaction of our own if at least COMPACT_MIN_ROWS
  * rows can move; returns the transaction's id if it moved rows, else
- * InvalidTransactionId.
+ * InvalidTransactionId.  bulk's lists are set to the versions of
+ * transactions that wrote in bulk, for MoveBulkVersions (empty if nothing
+ * was tried); *busy to whether another compaction or a VACUUM held the
+ * table, so nothing was tried.
  */
 static TransactionId
-CompactInOwnTransaction(Oid relid, int round)
+CompactInOwnTransaction(Oid relid, int round, CompactBulk *bulk, bool *busy)
 {
 	TransactionId xid = InvalidTransactionId;
 	Relation	rel;
+
+	bulk->n = bulk->next = 0;
+	bulk->waiting_for = InvalidTransactionId;
+	*busy = true;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
@@ -266,12 +297,13 @@ CompactInOwnTransaction(Oid relid, int round)
 	/* another compaction or a VACUUM is at it: leave the table to them */
 	if (ConditionalLockRelationOid(relid, ShareUpdateExclusiveLock))
 	{
+		*busy = false;
 		rel = try_relation_open(relid, NoLock);
 		if (rel != NULL)
 		{
 			if (RelationIsColstore(rel) &&
 				ColstoreCompact(rel, COMPACT_MIN_ROWS,
-								colstore_compaction_update_age) > 0)
+								colstore_compaction_update_age, bulk) > 0)
 				xid = GetTopTransactionId();
 			relation_close(rel, NoLock);
 		}
@@ -279,6 +311,83 @@ CompactInOwnTransaction(Oid relid, int round)
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	return xid;
+}
+
+/*
+ * Move bulk's listed versions of relid, a batch (a row group's worth) per
+ * transaction of our own, while the gate stays open (ColstoreCompactBulk);
+ * a batch that finds it closed is rolled back.  Returns the id of the last
+ * transaction that moved rows, or InvalidTransactionId; *gated is set to
+ * whether versions were left because the gate closed.  Stops, leaving the
+ * rest for the next round, when another compaction or a VACUUM holds the
+ * table.
+ */
+static TransactionId
+MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated)
+{
+	TransactionId last = InvalidTransactionId;
+
+	*gated = false;
+	while (bulk->next < bulk->n)
+	{
+		Relation	rel;
+		bool		gate_open = true;
+		uint64		moved = 0;
+
+		SetCurrentStatementStartTimestamp();
+		StartTransactionCommand();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		ReportRound(relid, round, "moving bulk versions");
+		if (!ConditionalLockRelationOid(relid, ShareUpdateExclusiveLock))
+		{
+			PopActiveSnapshot();
+			CommitTransactionCommand();
+			break;
+		}
+		rel = try_relation_open(relid, NoLock);
+		if (rel == NULL || !RelationIsColstore(rel))
+			bulk->next = bulk->n;
+		else
+			moved = ColstoreCompactBulk(rel, bulk, &gate_open);
+		if (rel != NULL)
+			relation_close(rel, NoLock);
+		PopActiveSnapshot();
+		if (!gate_open)
+		{
+			/* a writer holds the table: undo this batch, leave the rest */
+			AbortCurrentTransaction();
+			*gated = true;
+			break;
+		}
+		if (moved > 0)
+			last = GetTopTransactionId();
+		CommitTransactionCommand();
+		CHECK_FOR_INTERRUPTS();
+	}
+	return last;
+}
+
+/*
+ * Wait, at most timeout_ms, until no other backend holds a lock on relid
+ * that closes the gate (tableam/compaction_bulk.c).  Returns whether it
+ * opened.
+ */
+static bool
+WaitForGate(Oid relid, int timeout_ms)
+{
+	int			waited = 0;
+
+	while (!CompactionGateOpen(relid))
+	{
+		if (waited >= timeout_ms)
+			return false;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 COMPACT_NAP_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		waited += COMPACT_NAP_MS;
+	}
+	return true;
 }
 
 /*
@@ -364,9 +473,13 @@ colstore_compaction_main(Datum main_arg)
 	Oid			dboid;
 	LOCKTAG		tag;
 	int			idle = 0;
+	int			gate_waits = 0;
+	int			bulk_waits = 0;
+	int			busy_rounds = 0;
 	int			round = 0;
 	bool		moved_any = false;
 	MemoryContext vacuum_cxt;
+	CompactBulk bulk;
 
 	InCompactionWorker = true;
 	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
@@ -381,6 +494,9 @@ colstore_compaction_main(Datum main_arg)
 
 	vacuum_cxt = AllocSetContextCreate(TopMemoryContext, "colstore compaction vacuum",
 									   ALLOCSET_DEFAULT_SIZES);
+	memset(&bulk, 0, sizeof(bulk));
+	bulk.cxt = AllocSetContextCreate(TopMemoryContext, "colstore compaction bulk versions",
+									 ALLOCSET_DEFAULT_SIZES);
 
 	/*
 	 * One worker per table, at most colstore.max_compaction_workers in all: a
@@ -396,6 +512,9 @@ colstore_compaction_main(Datum main_arg)
 	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))
 	{
 		TransactionId mover;
+		TransactionId bulk_mover;
+		bool		busy;
+		bool		gated;
 
 		if (ConfigReloadPending)
 		{
@@ -404,7 +523,11 @@ colstore_compaction_main(Datum main_arg)
 		}
 		round++;
 		CompactionProgressSetRound(round);
-		mover = CompactInOwnTransaction(relid, round);
+		MemoryContextReset(bulk.cxt);
+		mover = CompactInOwnTransaction(relid, round, &bulk, &busy);
+		bulk_mover = MoveBulkVersions(relid, round, &bulk, &gated);
+		if (TransactionIdIsValid(bulk_mover))
+			mover = bulk_mover;
 
 		if (TransactionIdIsValid(mover))
 		{
@@ -431,6 +554,39 @@ colstore_compaction_main(Datum main_arg)
 					VacuumTable(relid, round, vacuum_cxt);
 				}
 			}
+		}
+		else if (busy && busy_rounds < COMPACT_BUSY_ROUNDS)
+		{
+			/*
+			 * most likely the VACUUM that started us, still finishing: a
+			 * round that could not look is not an idle one (bounded)
+			 */
+			busy_rounds++;
+		}
+		else if (gated && gate_waits < COMPACT_GATE_WAITS)
+		{
+			/*
+			 * a bulk write's versions, which a writer keeps where they are:
+			 * wait for the gate rather than scan the heap pages round after
+			 * round (not an idle round; bounded)
+			 */
+			gate_waits++;
+			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_WRITERS);
+			ReportRound(relid, round, "waiting for writers");
+			(void) WaitForGate(relid, COMPACT_WAIT_MS);
+		}
+		else if (TransactionIdIsValid(bulk.waiting_for) &&
+				 bulk_waits < COMPACT_BULK_WAITS)
+		{
+			/*
+			 * a bulk write's versions that an older snapshot still needs on
+			 * their heap pages: wait for it rather than leave them there
+			 * until the next VACUUM (not an idle round; bounded)
+			 */
+			bulk_waits++;
+			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_SNAPSHOTS);
+			ReportRound(relid, round, "waiting for old snapshots");
+			(void) WaitForSnapshotsBefore(bulk.waiting_for, COMPACT_WAIT_MS);
 		}
 		else
 			idle++;
@@ -462,7 +618,7 @@ CompactionWorkerDefineSettings(void)
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("colstore.compaction_update_age",
 							"Sets how many transactions older than every snapshot a row version UPDATE wrote must be before compaction workers move it.",
-							"Rows of small INSERTs move as soon as every snapshot sees them; colstore.compact() moves both at once.",
+							"Rows of small INSERTs, and the versions of a transaction that left 1,000 or more of them, move as soon as every snapshot sees them (the latter while no other session writes the table); colstore.compact() moves all at once.",
 							&colstore_compaction_update_age,
 							1000000, 0, 1000000000,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);

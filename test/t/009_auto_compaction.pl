@@ -7,9 +7,13 @@
 # rows, finds them through its index, passes colstore.verify, has its rows
 # in row groups, and is smaller than a heap table with the same rows
 # (without compaction and reuse its heap pages alone would be as large; how
-# much smaller is bench/small_inserts.sh's business, not a test's).  Then an
-# UPDATE's new versions are compacted by the worker the next VACUUM starts,
-# and small row groups are merged by the worker a VACUUM starts for them,
+# much smaller is bench/small_inserts.sh's business, not a test's).  Then a
+# bulk UPDATE's new versions are compacted by the worker the next VACUUM
+# starts (waiting for an older snapshot if one needs them, and for a session
+# that holds the table for writing or row locks), single-row UPDATEs'
+# versions stay until they are colstore.compaction_update_age old, any
+# UPDATE's new versions are compacted with that age set to 0, and small row
+# groups are merged by the worker a VACUUM starts for them,
 # within half the size of their rows in heap.
 use strict;
 use warnings;
@@ -76,21 +80,142 @@ ok($node->safe_psql('postgres', q{
 $node->safe_psql('postgres', "SELECT colstore.verify('small')");
 pass('colstore.verify succeeds');
 
-# versions UPDATE wrote wait colstore.compaction_update_age transactions: with
-# the default, the worker the VACUUM after an UPDATE starts leaves them alone
+# With the default colstore.compaction_update_age, versions UPDATE wrote wait
+# a million transactions, unless their transaction wrote 1,000 or more of
+# them (a bulk UPDATE): those move as soon as every snapshot sees them, while
+# no other session writes the table.  One VACUUM after 1,200 single-row
+# UPDATEs in transactions of their own (as OLTP) and a 9,800-row UPDATE
+# starts a worker that moves the bulk versions and leaves the single-row
+# ones on the heap pages.  (11% of the loaded row group is changed, below
+# the fifth that makes compaction rewrite it.)
 $node->safe_psql('postgres', q{
 	ALTER SYSTEM SET colstore.compaction_update_age = 1000000;
 	SELECT pg_reload_conf();
 });
 $node->safe_psql('postgres', q{
-	UPDATE small SET c2 = lower(c2) WHERE c1 % 5 = 0;
-	UPDATE same_in_heap SET c2 = lower(c2) WHERE c1 % 5 = 0;
-	VACUUM small;
+	CREATE TABLE upd (c1 bigint, c2 text) USING colstore;
+	CREATE INDEX upd_c1 ON upd (c1);
+	CREATE TABLE upd_heap (c1 bigint, c2 text);
+	INSERT INTO upd SELECT i, md5(i::text) FROM generate_series(1, 100000) i;
+	INSERT INTO upd_heap SELECT i, md5(i::text) FROM generate_series(1, 100000) i;
 });
+my $upd_rows = q{
+	SELECT sum(row_count) FROM colstore.row_groups('upd') WHERE state IN ('committed', 'frozen')};
+is($node->safe_psql('postgres', $upd_rows), '100000', 'the loaded rows are in row groups');
+$node->safe_psql('postgres', q{
+	DO $$
+	BEGIN
+		FOR i IN 1 .. 1200 LOOP
+			UPDATE upd SET c2 = upper(c2) WHERE c1 = i;
+			UPDATE upd_heap SET c2 = upper(c2) WHERE c1 = i;
+			COMMIT;
+		END LOOP;
+	END $$;
+});
+$node->safe_psql('postgres', q{
+	UPDATE upd SET c2 = upper(c2) WHERE c1 % 10 = 0 AND c1 > 2000;
+	UPDATE upd_heap SET c2 = upper(c2) WHERE c1 % 10 = 0 AND c1 > 2000;
+});
+$node->safe_psql('postgres', 'VACUUM upd');
 wait_for_workers();
-# (it may also move the last few hundred inserted rows, too few for a worker)
-ok($node->safe_psql('postgres', "SELECT colstore.compact('small')") >= 20000,
-	'young UPDATE versions are left for colstore.compact(), which moves them at once');
+is($node->safe_psql('postgres', $upd_rows), '109800',
+	'the worker the VACUUM started moved the bulk UPDATE\'s 9,800 versions into row groups');
+my $upd_check = q{
+	SELECT count(*) FROM ((TABLE upd EXCEPT ALL TABLE upd_heap)
+	                      UNION ALL (TABLE upd_heap EXCEPT ALL TABLE upd)) d};
+my $upd_index = q{
+	SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*), sum(c1), sum(hashtext(c2)) FROM upd WHERE c1 BETWEEN 1 AND 100000};
+my $upd_heap_sums = q{SELECT count(*), sum(c1), sum(hashtext(c2)) FROM upd_heap};
+is($node->safe_psql('postgres', $upd_check), '0', 'after the bulk UPDATE\'s compaction the rows equal heap\'s');
+is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
+	'the index finds every row, the moved ones at their new TIDs');
+$node->safe_psql('postgres', "SELECT colstore.verify('upd')");
+is($node->safe_psql('postgres', "SELECT colstore.compact('upd')"), '1200',
+	'the 1,200 single-row UPDATEs\' versions stayed on the heap pages, for colstore.compact()');
+
+# A bulk UPDATE's versions that an older snapshot still reads from the heap
+# pages: the worker the VACUUM starts waits for that snapshot instead of
+# exiting, then moves them.
+my $reader = $node->background_psql('postgres');
+$reader->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+my $before = $reader->query_safe('SELECT count(*), sum(hashtext(c2)) FROM upd');
+$node->safe_psql('postgres', q{
+	UPDATE upd SET c2 = lower(c2) WHERE c1 % 20 = 5;
+	UPDATE upd_heap SET c2 = lower(c2) WHERE c1 % 20 = 5;
+	VACUUM upd;
+});
+ok($node->poll_query_until('postgres', q{
+	SELECT EXISTS (SELECT FROM colstore.compaction_progress
+		WHERE relid = 'upd'::regclass AND phase = 'waiting for old snapshots')}),
+	'the worker waits for the snapshot that still needs the bulk UPDATE\'s heap versions');
+is($node->safe_psql('postgres', $upd_rows), '111000', 'nothing moved while that snapshot exists');
+is($reader->query_safe('SELECT count(*), sum(hashtext(c2)) FROM upd'), $before,
+	'the old snapshot still sees its rows');
+$reader->query_safe('COMMIT');
+$reader->quit;
+wait_for_workers();
+is($node->safe_psql('postgres', $upd_rows), '116000',
+	'once the snapshot ended, the worker moved the 5,000 versions');
+is($node->safe_psql('postgres', $upd_check), '0', 'the rows still equal heap\'s');
+is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
+	'the index still finds every row');
+$node->safe_psql('postgres', "SELECT colstore.verify('upd')");
+
+# The gate: while another session holds a lock on the table that a writer or
+# a row locker takes, the worker moves no bulk versions (a writer would wait
+# for the move and then follow every moved row).  A transaction that took
+# ROW EXCLUSIVE (as its INSERT, UPDATE or DELETE would) stays open, without
+# a snapshot or transaction id, so the versions are visible to every
+# snapshot and only the gate keeps them; a reader's ACCESS SHARE does not
+# close the gate.  The worker says it waits for writers, and in its next
+# round (the gate is checked again) still moves nothing; once the writer
+# ends, it moves the versions while the reader's transaction is still open.
+# Then the same with ROW SHARE (SELECT FOR UPDATE, foreign key checks).
+my $rounds = q{SELECT round FROM colstore.compaction_progress WHERE relid = 'upd'::regclass};
+my $waiting_writers = q{
+	SELECT EXISTS (SELECT FROM colstore.compaction_progress
+		WHERE relid = 'upd'::regclass AND phase = 'waiting for writers')};
+my $rows_moved = q{
+	SELECT heap_tuples_moved FROM colstore.compaction_progress WHERE relid = 'upd'::regclass};
+my $expected = 116000;
+for my $case ([ 'ROW EXCLUSIVE', 7 ], [ 'ROW SHARE', 9 ])
+{
+	my ($mode, $rem) = @$case;
+	my $writer = $node->background_psql('postgres');
+	$writer->query_safe("BEGIN; LOCK TABLE upd IN $mode MODE");
+	my $plain_reader = $node->background_psql('postgres');
+	$plain_reader->query_safe('BEGIN; LOCK TABLE upd IN ACCESS SHARE MODE');
+	$node->safe_psql('postgres', qq{
+		UPDATE upd SET c2 = lower(c2) WHERE c1 % 20 = $rem;
+		UPDATE upd_heap SET c2 = lower(c2) WHERE c1 % 20 = $rem;
+		VACUUM upd;
+	});
+	ok($node->poll_query_until('postgres', $waiting_writers),
+		"$mode: the worker waits for the session that holds the table");
+	my $round = $node->safe_psql('postgres', $rounds);
+	ok($node->poll_query_until('postgres', qq{
+		SELECT EXISTS (SELECT FROM colstore.compaction_progress
+			WHERE relid = 'upd'::regclass AND phase = 'waiting for writers' AND round > $round)}),
+		"$mode: and after another round still waits");
+	is($node->safe_psql('postgres', $upd_rows), $expected,
+		"$mode: nothing moved while that session holds the table");
+	is($node->safe_psql('postgres', $rows_moved), '0', "$mode: the worker moved no row");
+	$writer->query_safe('COMMIT');
+	$writer->quit;
+	$expected += 5000;
+	ok($node->poll_query_until('postgres', $upd_rows, $expected),
+		"$mode: once that session ended, the worker moved the 5,000 versions, with a reader's transaction open");
+	$plain_reader->query_safe('COMMIT');
+	$plain_reader->quit;
+	wait_for_workers();
+	is($node->safe_psql('postgres', $upd_rows), $expected, "$mode: and moved no more");
+	is($node->safe_psql('postgres', $upd_check), '0', "$mode: the rows still equal heap's");
+	is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
+		"$mode: the index still finds every row");
+	$node->safe_psql('postgres', "SELECT colstore.verify('upd')");
+}
+
 $node->safe_psql('postgres', q{
 	ALTER SYSTEM SET colstore.compaction_update_age = 0;
 	SELECT pg_reload_conf();
