@@ -12,7 +12,9 @@
 # starts (waiting for an older snapshot if one needs them, and for a session
 # that holds the table for writing or row locks), single-row UPDATEs'
 # versions stay until they are colstore.compaction_update_age old, any
-# UPDATE's new versions are compacted with that age set to 0, and small row
+# UPDATE's new versions are compacted with that age set to 0 (and rows stay
+# equal to heap's when single-row updates overlap the worker's batches of a
+# bulk UPDATE's versions), and small row
 # groups are merged by the worker a VACUUM starts for them,
 # within half the size of their rows in heap.
 use strict;
@@ -215,6 +217,53 @@ for my $case ([ 'ROW EXCLUSIVE', 7 ], [ 'ROW SHARE', 9 ])
 		"$mode: the index still finds every row");
 	$node->safe_psql('postgres', "SELECT colstore.verify('upd')");
 }
+
+# Writers that overlap the worker's batches: a bulk UPDATE of 40,000 rows in
+# row groups of 2,000 (so the worker moves them in twenty batches), then its
+# VACUUM, and right away two clients update single rows, each in the
+# colstore table and its heap twin in one transaction.  Whether a batch
+# meets the gate closed at its start, closes it while it runs (and is rolled
+# back, the updates that reached its rows having waited for it) or commits
+# before an update locks the table depends on timing; the rows must come
+# out equal to heap's whichever happens.  A VACUUM afterwards starts a
+# worker that moves what is left of the bulk versions (the single-row
+# updates' versions stay, for colstore.compact()).
+$node->safe_psql('postgres', q{
+	CREATE TABLE busy (id int PRIMARY KEY, v int) USING colstore WITH (row_group_size = 2000);
+	CREATE TABLE busy_heap (id int PRIMARY KEY, v int);
+	INSERT INTO busy SELECT i, i FROM generate_series(1, 40000) i;
+	INSERT INTO busy_heap SELECT i, i FROM generate_series(1, 40000) i;
+	UPDATE busy SET v = v + 1;
+	UPDATE busy_heap SET v = v + 1;
+	VACUUM busy;
+});
+my $busy_script = $node->basedir . '/busy.sql';
+PostgreSQL::Test::Utils::append_to_file($busy_script,
+	"\\set k random(1, 40000)\nBEGIN;\nUPDATE busy SET v = v + 1 WHERE id = :k;\n"
+	  . "UPDATE busy_heap SET v = v + 1 WHERE id = :k;\nEND;\n");
+$node->command_checks_all(
+	[ 'pgbench', '--no-vacuum', '--client=2', '--jobs=2', '--transactions=1500',
+	  '--file', $busy_script, '--host', $node->host, '--port', $node->port, 'postgres' ],
+	0, [ qr/number of transactions actually processed: 3000/ ], [ qr// ],
+	'3,000 single-row updates while the worker moves the bulk UPDATE\'s versions');
+note('busy row groups while the updates ran (state: groups/rows): ' . $node->safe_psql('postgres',
+	q{SELECT string_agg(state || ': ' || n || '/' || r, ', ' ORDER BY state)
+	  FROM (SELECT state, count(*) n, sum(row_count) r FROM colstore.row_groups('busy') GROUP BY state) s}));
+wait_for_workers();
+$node->safe_psql('postgres', 'VACUUM busy');
+wait_for_workers();
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM ((TABLE busy EXCEPT ALL TABLE busy_heap)
+	                      UNION ALL (TABLE busy_heap EXCEPT ALL TABLE busy)) d}),
+	'0', 'with updates overlapping the worker\'s batches the rows equal heap\'s');
+is($node->safe_psql('postgres', q{
+	SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*), sum(v) FROM busy WHERE id BETWEEN 1 AND 40000}),
+	$node->safe_psql('postgres', 'SELECT count(*), sum(v) FROM busy_heap'),
+	'the primary key finds every row');
+$node->safe_psql('postgres', "SELECT colstore.verify('busy')");
+ok($node->safe_psql('postgres', "SELECT colstore.compact('busy')") <= 3000,
+	'the worker moved the bulk versions; at most the single-row updates\' were left');
 
 $node->safe_psql('postgres', q{
 	ALTER SYSTEM SET colstore.compaction_update_age = 0;
