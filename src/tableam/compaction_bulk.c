@@ -63,10 +63,9 @@
  * transaction that reaches the table after its first statement (it then
  * fails with a serialization error on a moved row, as it does on the rows
  * of small INSERTs compaction moves, and as on heap for a row another
- * transaction updated), and rows routed during execution into a partition
- * opened only then (INSERT ... ON CONFLICT into a partitioned table,
- * UPDATE moving rows across partitions), which wait and follow in READ
- * COMMITTED.  The gate is closed as long as any writer holds the table, so
+ * transaction updated), and an INSERT ... ON CONFLICT into a partitioned
+ * table, whose rows are routed into partitions opened (and locked) only
+ * while it runs, which waits and follows in READ COMMITTED.  The gate is closed as long as any writer holds the table, so
  * a table written all the time gets its bulk versions moved only by the age
  * rule.
  *
