@@ -388,8 +388,8 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	BlockNumber freed_pages;
 	double		sparse_rows;
 	double		freed_rows;
-	uint32		freed_items = 0;
-	uint32		freed_leaves = 0;
+	uint32		freed_items;
+	uint32		freed_leaves;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -445,6 +445,15 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		}
 	}
 	ColstoreUnlockWriter(rel);
+
+	/*
+	 * rows deleted for everyone by earlier VACUUMs: the copy items and map
+	 * leaves nobody can follow any more are freed first (the bits this VACUUM
+	 * sets would move their pages' stamps on); the rows whose items are gone
+	 * count as deleted (step 2 counts those with an LP_DEAD item)
+	 */
+	freed_items = DeletedRowsFree(rel, oldest_xmin, bstrategy, &freed_leaves);
+	live_rows -= DeletedRowsGone(rel);
 
 	/* the heap pages: prune, freeze, and collect the TIDs to unindex */
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &indrels);
