@@ -22,8 +22,8 @@ typedef enum PromotionSlot
 {
 	PROMOTION_NONE = 0,			/* never promoted: the row group says it all */
 	PROMOTION_COPY,				/* its copy is at *copy */
-	PROMOTION_DELETED			/* deleted for everyone (storage/deleted_rows.c):
-								 * no copy to read */
+	PROMOTION_DELETED			/* deleted for everyone
+								 * (storage/deleted_rows.c): no copy to read */
 } PromotionSlot;
 
 extern PromotionSlot PromotionMapLookup(Relation rel, const RowGroupDirEntry *group,

@@ -37,7 +37,8 @@
 #define COLSTORE_PAGE_STATE_ROOT	0xC004	/* promotion map: leaf pages */
 #define COLSTORE_PAGE_STATE_LEAF	0xC005	/* promotion map: TIDs per row */
 #define COLSTORE_PAGE_DELETED_ROOT	0xC006	/* deleted-rows bitmap: its pages */
-#define COLSTORE_PAGE_DELETED_BITS	0xC007	/* deleted-rows bitmap: a bit a row */
+#define COLSTORE_PAGE_DELETED_BITS	0xC007	/* deleted-rows bitmap: a bit a
+											 * row */
 
 typedef struct ColstorePageOpaqueData
 {

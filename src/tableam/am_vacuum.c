@@ -303,8 +303,8 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
 		DeltaVacuumReuseItems(rel, vs);
 
 	/*
-	 * the pruned copies' rows have lost their index entries (or the table
-	 * has no index): now they are deleted for everyone in every way
+	 * the pruned copies' rows have lost their index entries (or the table has
+	 * no index): now they are deleted for everyone in every way
 	 */
 	if (vs->may_prune && (index_cleanup || nindexes == 0))
 		SetDeletedBits(rel, groups, &pruned);
