@@ -101,6 +101,16 @@ LANGUAGE C STRICT;
 COMMENT ON FUNCTION row_groups(regclass) IS
 	'row groups of a colstore table: rows, state (committed, frozen, in progress, aborted, dead), sizes';
 
+CREATE FUNCTION row_group_deletes(rel regclass,
+								  OUT row_group integer,
+								  OUT deleted_rows bigint,
+								  OUT map_pages integer)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'colstore_row_group_deletes'
+LANGUAGE C STRICT;
+COMMENT ON FUNCTION row_group_deletes(regclass) IS
+	'row groups of a colstore table that had rows changed: rows their deleted-rows bitmap marks deleted for everyone, and pages of their promotion map and bitmap';
+
 CREATE FUNCTION chunks(rel regclass,
 					   OUT row_group integer,
 					   OUT chunk integer,

@@ -72,7 +72,9 @@ GroupRewritePays(uint32 nrows, uint32 deleted, bool automatic)
  * GroupCountDeleted
  *		How many rows of group are deleted by committed transactions (their
  *		promoted copies are dead or recently dead as of oldest_xmin, or
- *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD).
+ *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD,
+ *		or deleted for everyone by their deleted-rows bit,
+ *		storage/deleted_rows.c).
  */
 uint32
 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
@@ -86,7 +88,9 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
 	*pruned = 0;
 	if (group->rg_state_root == 0)
 		return 0;
-	copies = GroupSortedCopies(rel, group);
+	/* rows deleted for everyone: their copies were pruned, nothing to read */
+	copies = GroupSortedCopies(rel, group, &deleted);
+	*pruned = deleted;
 	for (i = 0; i < group->rg_nrows; i++)
 	{
 		BlockNumber blkno = ItemPointerGetBlockNumberNoCheck(&copies[i]);

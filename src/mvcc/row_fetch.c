@@ -164,17 +164,26 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
  * The row group's insert half has been checked; for a dirty snapshot, the
  * inserter it reported in xmin is kept.  *xmax gets the copy's raw xmax
  * (Invalid if the row is not promoted), *copy the copy's position (invalid
- * if none).
+ * if none), *gone whether the row is deleted for everyone (its
+ * deleted-rows bit, storage/deleted_rows.c: no copy is read).
  */
 static bool
 PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
-				   Snapshot snapshot, TransactionId *xmax, ItemPointer copy)
+				   Snapshot snapshot, TransactionId *xmax, ItemPointer copy,
+				   bool *gone)
 {
 	TransactionId dirty_xmin = snapshot->xmin;
+	PromotionSlot slot;
 
 	*xmax = InvalidTransactionId;
-	ItemPointerSetInvalid(copy);
-	if (entry->rg_state_root == 0 || !PromotionMapGet(rel, entry, row, copy))
+	*gone = false;
+	slot = PromotionMapLookup(rel, entry, row, copy);
+	if (slot == PROMOTION_DELETED)
+	{
+		*gone = true;
+		return false;
+	}
+	if (slot == PROMOTION_NONE)
 		return true;
 	if (!HeapVersionVisible(rel, copy, snapshot, NULL, xmax, NULL))
 		return false;
@@ -222,8 +231,8 @@ FetchRowChainAgain(Relation rel, ColstoreDirectory *dir, uint64 rownum,
 	if (index < 0)
 		return ROW_NOT_FOUND;
 	entry = dir->entries[index];
-	if (entry.rg_state_root == 0 ||
-		!PromotionMapGet(rel, &entry, (uint32) (rownum - entry.rg_first_row), &copy))
+	if (PromotionMapLookup(rel, &entry, (uint32) (rownum - entry.rg_first_row),
+						   &copy) != PROMOTION_COPY)
 		return ROW_NOT_FOUND;
 	return RowChainFetch(rel, &copy, snapshot, slot) ? ROW_VISIBLE : ROW_INVISIBLE;
 }
@@ -340,6 +349,7 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	ItemPointerData copy;
 	int			index;
 	bool		delta;
+	bool		gone;
 	RowFetchState result;
 	int			att;
 	MemoryContext oldcxt;
@@ -384,8 +394,11 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	}
 
 	row = (uint32) (rownum - entry.rg_first_row);
-	if (!PromotedRowVisible(rel, &entry, row, snapshot, &xmax, &copy))
+	if (!PromotedRowVisible(rel, &entry, row, snapshot, &xmax, &copy, &gone))
 	{
+		/* deleted for everyone, its index entries removed by VACUUM */
+		if (gone)
+			return ROW_DEAD;
 		/* an index entry's row: its copy may root a HOT chain */
 		if (chain && ItemPointerIsValid(&copy) &&
 			RowChainFetch(rel, &copy, snapshot, slot))

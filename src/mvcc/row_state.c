@@ -77,15 +77,20 @@ static struct
 } LastPromotion;
 
 /*
- * The copy of rownum of the row group at dir_index if the last batch
- * recorded it (a recorded copy is the row's for good, so remembering it is
- * safe while the relation keeps its file).
+ * The copy of rownum of the row group at dir_index if the last batch, made
+ * by the current transaction, recorded it.  A recorded copy is the row's
+ * until its row is deleted for everyone and VACUUM frees the copy's item
+ * (storage/deleted_rows.c), which waits for every snapshot older than the
+ * row's deleted-rows bit: the promoting transaction has an xid, so the
+ * copy stays the row's for as long as that transaction runs.  The batch's
+ * rows that were deleted for everyone have no copy in it.
  */
 static bool
 LastPromotionCopy(Relation rel, uint32 dir_index, uint64 rownum, ItemPointer copy)
 {
 	if (LastPromotion.relid != RelationGetRelid(rel) ||
 		!RelFileLocatorEquals(LastPromotion.node, rel->rd_locator) ||
+		LastPromotion.lxid != MyLocalTransactionId() ||
 		LastPromotion.dir_index != dir_index ||
 		rownum >= LastPromotion.next_row ||
 		rownum < LastPromotion.next_row - LastPromotion.batch)
@@ -133,10 +138,22 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 		LastPromotion.lxid == MyLocalTransactionId() &&
 			LastPromotion.cid == GetCurrentCommandId(false);
 	}
-	else if (PromotionMapGet(rel, &state->group,
-							 (uint32) (state->rownum - state->group.rg_first_row),
-							 &state->phys))
-		state->kind = ROWSTATE_PROMOTED;
+	else
+	{
+		switch (PromotionMapLookup(rel, &state->group,
+								   (uint32) (state->rownum - state->group.rg_first_row),
+								   &state->phys))
+		{
+			case PROMOTION_NONE:
+				break;
+			case PROMOTION_COPY:
+				state->kind = ROWSTATE_PROMOTED;
+				break;
+			case PROMOTION_DELETED:
+				state->kind = ROWSTATE_GONE;
+				break;
+		}
+	}
 }
 
 /*
@@ -260,6 +277,7 @@ RowStatePromote(Relation rel, RowState *state)
 	uint32		first = (uint32) (state->rownum - state->group.rg_first_row);
 	uint32		n;
 	ItemPointerData *copies;
+	bool	   *deleted;
 	TupleTableSlot **slots;
 	TupleTableSlot *row_slot;
 	int			nnew = 0;
@@ -269,10 +287,20 @@ RowStatePromote(Relation rel, RowState *state)
 		return;
 	n = PromotionBatchSize(rel, state);
 	copies = palloc(sizeof(ItemPointerData) * n);
+	deleted = palloc(sizeof(bool) * n);
 	slots = palloc(sizeof(TupleTableSlot *) * n);
-	PromotionMapGetRange(rel, &state->group, first, n, copies);
+	if (PromotionMapGetRange(rel, &state->group, first, n, copies, deleted) &&
+		deleted[0])
+	{
+		/* not reached: nobody changes a row no snapshot sees */
+		state->kind = ROWSTATE_GONE;
+		pfree(copies);
+		pfree(deleted);
+		pfree(slots);
+		return;
+	}
 	for (i = 0; i < n; i++)
-		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]);
+		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]) && !deleted[i];
 
 	/*
 	 * copies of the rows that have none yet: one row fetched, or a chunk
@@ -284,7 +312,8 @@ RowStatePromote(Relation rel, RowState *state)
 	{
 		HeapTuple	tuple;
 
-		if (ItemPointerIsValid(&copies[i]))
+		/* a row deleted for everyone needs no copy */
+		if (ItemPointerIsValid(&copies[i]) || deleted[i])
 			continue;
 		if (n > 1)
 			StoreChunkRow(rel, state, first + i, row_slot);
@@ -308,13 +337,16 @@ RowStatePromote(Relation rel, RowState *state)
 							 HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
 		DeltaHeapUncountInserts(rel, nnew);
 		for (i = 0; i < n; i++)
-			if (!ItemPointerIsValid(&copies[i]))
+			if (!ItemPointerIsValid(&copies[i]) && !deleted[i])
 				copies[i] = slots[k++]->tts_tid;
 		for (i = 0; i < (uint32) nnew; i++)
 			ExecDropSingleTupleTableSlot(slots[i]);
 		/* a concurrent promoter may have won; its copies are then the rows' */
 		PromotionMapSet(rel, state->dir_index, first, n, copies);
 	}
+	for (i = 0; i < n; i++)
+		if (deleted[i])
+			ItemPointerSetInvalid(&copies[i]);
 
 	state->phys = copies[0];
 	state->kind = ROWSTATE_PROMOTED;
@@ -328,6 +360,7 @@ RowStatePromote(Relation rel, RowState *state)
 	LastPromotion.batch = n;
 
 	pfree(copies);
+	pfree(deleted);
 	pfree(slots);
 }
 
@@ -534,19 +567,22 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 					uint8 *mask)
 {
 	ItemPointerData *copies;
+	bool	   *deleted;
 	Buffer		buf = InvalidBuffer;
 	uint32		i;
 
 	if (group->rg_state_root == 0)
 		return false;
 	copies = palloc(sizeof(ItemPointerData) * Max(n, 1));
-	PromotionMapGetRange(rel, group, first, n, copies);
+	deleted = palloc(sizeof(bool) * Max(n, 1));
+	(void) PromotionMapGetRange(rel, group, first, n, copies, deleted);
 	for (i = 0; i < n; i++)
 	{
 		HeapTupleData tuple;
 		BlockNumber blkno;
 
-		mask[i] = ROW_LIVE;
+		/* deleted for everyone: the bit says so, no page to visit */
+		mask[i] = deleted[i] ? ROW_HIDDEN : ROW_LIVE;
 		if (!ItemPointerIsValid(&copies[i]))
 			continue;
 		blkno = ItemPointerGetBlockNumber(&copies[i]);
@@ -581,6 +617,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 	if (BufferIsValid(buf))
 		UnlockReleaseBuffer(buf);
 	pfree(copies);
+	pfree(deleted);
 	return true;
 }
 
@@ -703,6 +740,11 @@ RowStateForRewrite(Relation rel, ItemPointer tid, TransactionId oldest_xmin,
 			 TransactionIdPrecedes(state.group.rg_xmin, oldest_xmin));
 		if (state.kind == ROWSTATE_GROUP)
 			return;
+		if (state.kind == ROWSTATE_GONE)
+		{
+			v->dead = true;
+			return;
+		}
 	}
 	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(&state.phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);

@@ -23,6 +23,8 @@ typedef enum RowStateKind
 	ROWSTATE_NONE,				/* the TID names no written row */
 	ROWSTATE_GROUP,				/* a row-group row never changed or locked */
 	ROWSTATE_PROMOTED,			/* a row-group row whose heap copy is phys */
+	ROWSTATE_GONE,				/* a row-group row deleted for everyone
+								 * (storage/deleted_rows.c): no state left */
 	ROWSTATE_DELTA				/* a heap tuple of a delta page, at phys */
 } RowStateKind;
 

@@ -2,7 +2,8 @@
  *
  * introspection.c
  *	  SQL functions that show a colstore table's row groups and chunks:
- *	  colstore.row_groups, colstore.chunks, colstore.stats.
+ *	  colstore.row_groups, colstore.row_group_deletes, colstore.chunks,
+ *	  colstore.stats.
  *
  * They read the directory and row group headers (never chunk data) with
  * the same code as scans, so they also serve as a quick consistency check.
@@ -30,7 +31,9 @@
 #include "encoding/chunk_encoding.h"
 #include "mvcc/visibility.h"
 #include "sqlapi/introspection.h"
+#include "storage/deleted_rows.h"
 #include "storage/directory.h"
+#include "storage/promotion_map.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_handler.h"
@@ -142,6 +145,45 @@ colstore_row_groups(PG_FUNCTION_ARGS)
 		values[5] = Int32GetDatum((int32) e->rg_nchunks);
 		values[6] = Int64GetDatum((int64) e->rg_stored_bytes);
 		values[7] = Int64GetDatum((int64) e->rg_raw_bytes);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	relation_close(rel, AccessShareLock);
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(colstore_row_group_deletes);
+
+/*
+ * colstore.row_group_deletes(regclass): per row group with a promotion map
+ * (not freed), the rows its deleted-rows bitmap marks deleted for everyone
+ * and the pages of its promotion map and bitmap (storage/deleted_rows.c).
+ */
+Datum
+colstore_row_group_deletes(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Relation	rel = OpenColstoreForReading(PG_GETARG_OID(0));
+	RowGroupDirEntry *entries;
+	int		   *order;
+	int			ngroups;
+	int			i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	ngroups = CopyRowGroups(rel, &entries, &order);
+	for (i = 0; i < ngroups; i++)
+	{
+		const RowGroupDirEntry *e = &entries[order[i]];
+		BlockNumber *pages;
+		Datum		values[3];
+		bool		nulls[3] = {0};
+
+		if (e->rg_state_root == 0 || (e->rg_flags & RG_FLAG_FREED))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		values[0] = Int32GetDatum(order[i]);
+		values[1] = Int64GetDatum((int64) DeletedRowsCount(rel, e, NULL));
+		values[2] = Int32GetDatum(PromotionMapPages(rel, e, &pages));
+		pfree(pages);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	relation_close(rel, AccessShareLock);

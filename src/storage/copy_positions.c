@@ -56,6 +56,7 @@ CopyPositionsBuild(Relation rel)
 	RowGroupDirEntry *groups = palloc(sizeof(RowGroupDirEntry) * Max(ngroups, 1));
 	CopyPositions *cp = palloc0(sizeof(CopyPositions));
 	ItemPointerData *copies = NULL;
+	bool	   *deleted = NULL;
 	uint32		capacity = 0;
 	uint32		allocated = 0;
 	int			g;
@@ -76,8 +77,15 @@ CopyPositionsBuild(Relation rel)
 			capacity = e->rg_nrows;
 			copies = copies ? repalloc(copies, sizeof(ItemPointerData) * capacity) :
 				palloc(sizeof(ItemPointerData) * capacity);
+			deleted = deleted ? repalloc(deleted, sizeof(bool) * capacity) :
+				palloc(sizeof(bool) * capacity);
 		}
-		PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies);
+
+		/*
+		 * a row deleted for everyone roots no chain; its copy reads invalid
+		 * (its item may be freed and taken by another tuple)
+		 */
+		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
 		for (i = 0; i < e->rg_nrows; i++)
 		{
 			if (!ItemPointerIsValid(&copies[i]))
@@ -97,7 +105,10 @@ CopyPositionsBuild(Relation rel)
 	if (cp->n > 1)
 		qsort(cp->items, cp->n, sizeof(CopyPosition), CompareCopy);
 	if (copies)
+	{
 		pfree(copies);
+		pfree(deleted);
+	}
 	pfree(groups);
 	return cp;
 }

@@ -361,6 +361,8 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 	for (off = FirstOffsetNumber; off <= maxoff; off++)
 	{
 		ndead += plan->action[off] == ITEM_DEAD;
+		/* pruned before: collected again, see below */
+		ndead += vs->may_prune && ItemIdIsDead(PageGetItemId(page, off));
 		/* a redirect that dies may be a copy's: the promotion maps say */
 		if (plan->action[off] == ITEM_DEAD && vs->copy_positions == NULL &&
 			ItemIdIsRedirected(PageGetItemId(page, off)))
@@ -387,7 +389,24 @@ PrunePage(Relation rel, const RowGroupDirEntry *entry, Buffer buf, DeltaVacuumSt
 		bool		copy = is_version && HeapTupleHeaderIsPromotedCopy(tuple.t_data);
 
 		if (ItemIdIsDead(lp))
-			vs->deleted_rows += 1;	/* pruned before: a deleted row's copy */
+		{
+			/*
+			 * Pruned before: a deleted row's copy.  Its position is collected
+			 * again, so that a row whose deleted-rows bit an earlier VACUUM
+			 * did not set (it failed before, or predates the bitmaps) loses
+			 * its index entries and gets its bit; the caller leaves out rows
+			 * whose bit is set, and positions no slot names (an ordinary
+			 * version's item a failed VACUUM left LP_DEAD).
+			 */
+			vs->deleted_rows += 1;
+			if (vs->may_prune)
+			{
+				/* ItemPointerSet is a macro on 15: no side effects in it */
+				ItemPointer old_pos = &vs->dead_copies[vs->ndead_copies++];
+
+				ItemPointerSet(old_pos, BufferGetBlockNumber(buf), off);
+			}
+		}
 		if (plan->action[off] == ITEM_REDIRECT)
 		{
 			if (!ItemIdIsRedirected(lp) || ItemIdGetRedirect(lp) != plan->redirect_to[off])

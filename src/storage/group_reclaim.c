@@ -81,14 +81,22 @@ ComparePositions(const void *a, const void *b)
 /*
  * GroupSortedCopies
  *		The promoted copies of group's rows, sorted by position (invalid
- *		ones, rows never promoted, last), palloc'd.
+ *		ones last: rows never promoted, and the *ndeleted rows deleted for
+ *		everyone, storage/deleted_rows.c, whose copies are not to be read),
+ *		palloc'd.
  */
 ItemPointerData *
-GroupSortedCopies(Relation rel, const RowGroupDirEntry *group)
+GroupSortedCopies(Relation rel, const RowGroupDirEntry *group, uint32 *ndeleted)
 {
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * Max(group->rg_nrows, 1));
+	bool	   *deleted = palloc(sizeof(bool) * Max(group->rg_nrows, 1));
+	uint32		i;
 
-	PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies);
+	*ndeleted = 0;
+	if (PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies, deleted))
+		for (i = 0; i < group->rg_nrows; i++)
+			*ndeleted += deleted[i];
+	pfree(deleted);
 	qsort(copies, group->rg_nrows, sizeof(ItemPointerData), ComparePositions);
 	return copies;
 }
@@ -297,13 +305,21 @@ CollectStreamPages(Relation rel, uint32 e_index, const RowGroupDirEntry *e,
 	}
 }
 
-/* Make the LP_DEAD items among group's copies reusable. */
+/*
+ * Make the LP_DEAD items among group's copies reusable.  The slots are read
+ * whatever the rows' deleted-rows bits say: a slot names its row's copy item
+ * until VACUUM frees that item, which clears the slot first
+ * (storage/deleted_rows_free.c), and the group is freed, so nobody reads it.
+ */
 static void
 FreeCopyItems(Relation rel, const RowGroupDirEntry *group, BufferAccessStrategy strategy)
 {
-	ItemPointerData *copies = GroupSortedCopies(rel, group);
+	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * Max(group->rg_nrows, 1));
 	OffsetNumber offsets[MaxHeapTuplesPerPage];
 	uint32		i = 0;
+
+	PromotionMapGetSlots(rel, group, 0, group->rg_nrows, copies);
+	qsort(copies, group->rg_nrows, sizeof(ItemPointerData), ComparePositions);
 
 	while (i < group->rg_nrows)
 	{

@@ -16,7 +16,8 @@
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
-extern ItemPointerData *GroupSortedCopies(Relation rel, const RowGroupDirEntry *group);
+extern ItemPointerData *GroupSortedCopies(Relation rel, const RowGroupDirEntry *group,
+										  uint32 *ndeleted);
 extern BlockNumber GroupReclaimFree(Relation rel, TransactionId oldest_xmin,
 									BufferAccessStrategy strategy, double *freed_rows);
 

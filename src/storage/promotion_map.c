@@ -31,6 +31,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "storage/deleted_rows.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/page_reuse.h"
@@ -138,37 +139,15 @@ FindLeaf(Relation rel, const RowGroupDirEntry *group, uint32 row)
 }
 
 /*
- * PromotionMapGet
- *		If row (0-based within group) has a promoted copy, set *copy to its
- *		heap TID and return true.
- */
-bool
-PromotionMapGet(Relation rel, const RowGroupDirEntry *group, uint32 row,
-				ItemPointer copy)
-{
-	BlockNumber leaf;
-	Buffer		buf;
-
-	Assert(group->rg_kind == RG_KIND_ROWGROUP && row < group->rg_nrows);
-	leaf = FindLeaf(rel, group, row);
-	if (leaf == InvalidBlockNumber)
-		return false;
-	buf = ReadBuffer(rel, leaf);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
-	*copy = LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS];
-	UnlockReleaseBuffer(buf);
-	CheckCopies(rel, group, copy, 1);
-	return ItemPointerIsValid(copy);
-}
-
-/*
- * PromotionMapGetRange
- *		copies[i] = the copy of row first + i for i < n, invalid where the
- *		row is not promoted.
+ * PromotionMapGetSlots
+ *		copies[i] = the slot of row first + i for i < n, invalid where the
+ *		row has none, whatever the row's deleted-rows bit says: only for
+ *		VACUUM's freeing of copy items (storage/deleted_rows_free.c,
+ *		storage/group_reclaim.c), which knows a slot still names the row's
+ *		copy item.  Every other reader uses PromotionMapGetRange.
  */
 void
-PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
+PromotionMapGetSlots(Relation rel, const RowGroupDirEntry *group,
 					 uint32 first, uint32 n, ItemPointerData *copies)
 {
 	uint32		i = 0;
@@ -179,27 +158,91 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 		uint32		row = first + i;
 		uint32		run = Min(n - i, STATE_LEAF_SLOTS - row % STATE_LEAF_SLOTS);
 		BlockNumber leaf = FindLeaf(rel, group, row);
+		bool		retired = true;
 
-		if (leaf == InvalidBlockNumber)
+		if (leaf != InvalidBlockNumber)
+		{
+			Buffer		buf = ReadBuffer(rel, leaf);
+			Page		page = BufferGetPage(buf);
+
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			ColstoreCheckPage(rel, leaf, page, COLSTORE_PAGE_STATE_LEAF);
+			retired = (ColstorePageGetOpaque(page)->cp_flags & COLSTORE_PAGE_F_RETIRED) != 0;
+			if (!retired)
+				memcpy(&copies[i], &LeafSlots(page)[row % STATE_LEAF_SLOTS],
+					   sizeof(ItemPointerData) * run);
+			UnlockReleaseBuffer(buf);
+			if (!retired)
+				CheckCopies(rel, group, &copies[i], run);
+		}
+		if (retired)
 		{
 			uint32		j;
 
 			for (j = 0; j < run; j++)
 				ItemPointerSetInvalid(&copies[i + j]);
 		}
-		else
-		{
-			Buffer		buf = ReadBuffer(rel, leaf);
-
-			LockBuffer(buf, BUFFER_LOCK_SHARE);
-			ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
-			memcpy(&copies[i], &LeafSlots(BufferGetPage(buf))[row % STATE_LEAF_SLOTS],
-				   sizeof(ItemPointerData) * run);
-			UnlockReleaseBuffer(buf);
-			CheckCopies(rel, group, &copies[i], run);
-		}
 		i += run;
 	}
+}
+
+/*
+ * PromotionMapGetRange
+ *		For i < n: copies[i] = the copy of row first + i, invalid where the
+ *		row is not promoted or is deleted for everyone; deleted[i] = whether
+ *		it is (storage/deleted_rows.c: its slot is not read, and must never
+ *		be followed).  Returns whether any row is deleted for everyone.
+ *		The bits are read before the slots: a slot read after its bit was
+ *		seen unset still names the row's copy item, or that item's LP_DEAD
+ *		line pointer, for as long as the reader's snapshot lives.
+ */
+bool
+PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
+					 uint32 first, uint32 n, ItemPointerData *copies, bool *deleted)
+{
+	bool		any = DeletedRowsRead(rel, group, first, n, deleted);
+	uint32		i;
+
+	PromotionMapGetSlots(rel, group, first, n, copies);
+	if (any)
+		for (i = 0; i < n; i++)
+			if (deleted[i])
+				ItemPointerSetInvalid(&copies[i]);
+	return any;
+}
+
+/*
+ * PromotionMapLookup
+ *		What row (0-based within group) has: no copy, a copy (at *copy), or
+ *		its deleted-rows bit (*copy invalid).  See PromotionMapGetRange.
+ */
+PromotionSlot
+PromotionMapLookup(Relation rel, const RowGroupDirEntry *group, uint32 row,
+				   ItemPointer copy)
+{
+	bool		deleted;
+
+	Assert(group->rg_kind == RG_KIND_ROWGROUP && row < group->rg_nrows);
+	ItemPointerSetInvalid(copy);
+	if (group->rg_state_root == 0)
+		return PROMOTION_NONE;
+	(void) PromotionMapGetRange(rel, group, row, 1, copy, &deleted);
+	if (deleted)
+		return PROMOTION_DELETED;
+	return ItemPointerIsValid(copy) ? PROMOTION_COPY : PROMOTION_NONE;
+}
+
+/*
+ * PromotionMapLastRoot
+ *		The last root page of group's promotion map (which must exist), whose
+ *		cp_next names the group's deleted-rows bitmap
+ *		(storage/deleted_rows.c).
+ */
+BlockNumber
+PromotionMapLastRoot(Relation rel, const RowGroupDirEntry *group)
+{
+	Assert(group->rg_state_root != 0 && group->rg_nrows > 0);
+	return FindRootPage(rel, group, group->rg_nrows - 1);
 }
 
 /*
@@ -225,7 +268,8 @@ CheckLeafPages(Relation rel, const BlockNumber *blocks, int n)
 /*
  * PromotionMapPages
  *		Set *blocks (palloc'd) to the blocks of group's promotion map, its
- *		root pages and then its leaves, and return how many there are (0 if
+ *		root pages and then its leaves, then the pages of its deleted-rows
+ *		bitmap (storage/deleted_rows.c), and return how many there are (0 if
  *		no row was ever promoted).  Every page is checked to be of its kind
  *		(ERRCODE_DATA_CORRUPTED if not).
  */
@@ -269,6 +313,18 @@ PromotionMapPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blo
 			ReportShortMap(rel, group);
 		if (r + 1 < nroots && !ColstoreBlockIsValid(rel, root))
 			ReportBadPointer(rel, group, "root page's next page", root);
+	}
+	{
+		BlockNumber *more;
+		int			nmore = DeletedRowsPages(rel, group, &more);
+
+		if (nmore > 0)
+		{
+			*blocks = repalloc(*blocks, sizeof(BlockNumber) * (n + nmore));
+			memcpy(*blocks + n, more, sizeof(BlockNumber) * nmore);
+			n += nmore;
+		}
+		pfree(more);
 	}
 	return n;
 }
@@ -372,6 +428,7 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
 	BlockNumber leaf = FindLeaf(rel, &group, first);
 	GenericXLogState *state = NULL;
+	bool		writer = false;
 	Buffer		buf;
 	Page		page;
 	uint32		i;
@@ -379,27 +436,35 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	Assert(n >= 1 && n <= PromotionMapLeafRemaining(first));
 	Assert(group.rg_kind == RG_KIND_ROWGROUP && first + n <= group.rg_nrows);
 
-	if (leaf == InvalidBlockNumber)
+	for (;;)
 	{
-		ColstoreLockWriter(rel);
-		AddRootPages(rel, dir_index);
-		group = DirectoryGet(rel)->entries[dir_index];
-		if (FindLeaf(rel, &group, first) == InvalidBlockNumber)
-			AddLeafPage(rel, &group, first);
-		ColstoreUnlockWriter(rel);
-		leaf = FindLeaf(rel, &group, first);
-
-		/*
-		 * made just now: a map's pages are never taken away while its group
-		 * lives
-		 */
-		Assert(group.rg_state_root != 0 && leaf != InvalidBlockNumber);
+		if (leaf == InvalidBlockNumber)
+		{
+			/*
+			 * made (or found) under the writer lock, kept until the slots are
+			 * set: VACUUM detaches a leaf with no valid slot only under it
+			 * (storage/deleted_rows.c)
+			 */
+			ColstoreLockWriter(rel);
+			writer = true;
+			AddRootPages(rel, dir_index);
+			group = DirectoryGet(rel)->entries[dir_index];
+			if (FindLeaf(rel, &group, first) == InvalidBlockNumber)
+				AddLeafPage(rel, &group, first);
+			leaf = FindLeaf(rel, &group, first);
+			Assert(group.rg_state_root != 0 && leaf != InvalidBlockNumber);
+		}
+		buf = ReadBuffer(rel, leaf);
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
+		page = BufferGetPage(buf);
+		if (!(ColstorePageGetOpaque(page)->cp_flags & COLSTORE_PAGE_F_RETIRED))
+			break;
+		/* VACUUM detached it since it was found: look again */
+		Assert(!writer);
+		UnlockReleaseBuffer(buf);
+		leaf = InvalidBlockNumber;
 	}
-
-	buf = ReadBuffer(rel, leaf);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	ColstoreCheckPage(rel, leaf, BufferGetPage(buf), COLSTORE_PAGE_STATE_LEAF);
-	page = BufferGetPage(buf);
 	for (i = 0; i < n; i++)
 	{
 		ItemPointer slot = &LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS];
@@ -419,4 +484,118 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	if (state != NULL)
 		GenericXLogFinish(state);
 	UnlockReleaseBuffer(buf);
+	if (writer)
+		ColstoreUnlockWriter(rel);
+}
+
+/*
+ * PromotionMapClearSlots
+ *		For VACUUM's freeing of the copy items of rows deleted for everyone
+ *		(storage/deleted_rows.c): for i < n where clear[i], make the slot of
+ *		row first + i invalid, storing the position it named in
+ *		freed[returned count++]; rows must lie in one leaf.  One generic WAL
+ *		record, under the leaf's exclusive lock.  *leaf_empty is set if the
+ *		leaf (if any) then holds no valid slot.
+ */
+int
+PromotionMapClearSlots(Relation rel, const RowGroupDirEntry *group, uint32 first,
+					   uint32 n, const bool *clear, ItemPointerData *freed,
+					   bool *leaf_empty)
+{
+	BlockNumber leaf = FindLeaf(rel, group, first);
+	GenericXLogState *state = NULL;
+	Buffer		buf;
+	Page		page;
+	int			nfreed = 0;
+	uint32		i;
+
+	Assert(n >= 1 && n <= PromotionMapLeafRemaining(first));
+	*leaf_empty = false;
+	if (leaf == InvalidBlockNumber)
+		return 0;
+	buf = ReadBuffer(rel, leaf);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	page = BufferGetPage(buf);
+	ColstoreCheckPage(rel, leaf, page, COLSTORE_PAGE_STATE_LEAF);
+	CheckCopies(rel, group, &LeafSlots(page)[first % STATE_LEAF_SLOTS], n);
+	for (i = 0; i < n; i++)
+	{
+		ItemPointer slot = &LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS];
+
+		if (!clear[i] || !ItemPointerIsValid(slot))
+			continue;
+		if (state == NULL)
+		{
+			state = GenericXLogStart(rel);
+			page = GenericXLogRegisterBuffer(state, buf, 0);
+			slot = &LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS];
+		}
+		freed[nfreed++] = *slot;
+		ItemPointerSetInvalid(slot);
+	}
+	*leaf_empty = true;
+	for (i = 0; i < STATE_LEAF_SLOTS && *leaf_empty; i++)
+		if (ItemPointerIsValid(&LeafSlots(page)[i]))
+			*leaf_empty = false;
+	if (state != NULL)
+		GenericXLogFinish(state);
+	UnlockReleaseBuffer(buf);
+	return nfreed;
+}
+
+/*
+ * PromotionMapDetachLeaf
+ *		If the leaf of row's range holds no valid slot, flag it
+ *		COLSTORE_PAGE_F_RETIRED and clear its root page's slot, and let note
+ *		record it on the page of extra (exclusively locked by the caller), all
+ *		in one generic WAL record; returns the leaf's block, or
+ *		InvalidBlockNumber if nothing was done.  The caller holds the writer
+ *		lock, so no promoter makes or finds the leaf meanwhile (PromotionMapSet
+ *		finds a leaf without it only through the root slot, and takes a
+ *		retired one for none).
+ */
+BlockNumber
+PromotionMapDetachLeaf(Relation rel, const RowGroupDirEntry *group, uint32 row,
+					   Buffer extra, void (*note) (Page extra, BlockNumber leaf))
+{
+	BlockNumber rootblk;
+	BlockNumber leaf;
+	uint32		slot = (row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS;
+	GenericXLogState *state;
+	Buffer		rootbuf;
+	Buffer		leafbuf;
+	Page		rootpage;
+	Page		leafpage;
+	uint32		i;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	leaf = FindLeaf(rel, group, row);
+	if (leaf == InvalidBlockNumber)
+		return InvalidBlockNumber;
+	rootblk = FindRootPage(rel, group, row);
+	rootbuf = ReadBuffer(rel, rootblk);
+	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
+	leafbuf = ReadBuffer(rel, leaf);
+	LockBuffer(leafbuf, BUFFER_LOCK_EXCLUSIVE);
+	ColstoreCheckPage(rel, leaf, BufferGetPage(leafbuf), COLSTORE_PAGE_STATE_LEAF);
+	ColstoreCheckPage(rel, rootblk, BufferGetPage(rootbuf), COLSTORE_PAGE_STATE_ROOT);
+	for (i = 0; i < STATE_LEAF_SLOTS; i++)
+		if (ItemPointerIsValid(&LeafSlots(BufferGetPage(leafbuf))[i]))
+			break;
+	if (i < STATE_LEAF_SLOTS || RootSlots(BufferGetPage(rootbuf))[slot] != leaf)
+	{
+		UnlockReleaseBuffer(leafbuf);
+		UnlockReleaseBuffer(rootbuf);
+		return InvalidBlockNumber;
+	}
+	state = GenericXLogStart(rel);
+	rootpage = GenericXLogRegisterBuffer(state, rootbuf, 0);
+	leafpage = GenericXLogRegisterBuffer(state, leafbuf, 0);
+	RootSlots(rootpage)[slot] = 0;
+	ColstorePageGetOpaque(leafpage)->cp_flags |= COLSTORE_PAGE_F_RETIRED;
+	note(GenericXLogRegisterBuffer(state, extra, 0), leaf);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(leafbuf);
+	UnlockReleaseBuffer(rootbuf);
+	return leaf;
 }

@@ -11,14 +11,35 @@
 #ifndef PROMOTION_MAP_H
 #define PROMOTION_MAP_H
 
+#include "storage/buf.h"
+#include "storage/bufpage.h"
 #include "storage/itemptr.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
-extern bool PromotionMapGet(Relation rel, const RowGroupDirEntry *group,
-							uint32 row, ItemPointer copy);
-extern void PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
+/* What a row's promotion map slot says (PromotionMapLookup). */
+typedef enum PromotionSlot
+{
+	PROMOTION_NONE = 0,			/* never promoted: the row group says it all */
+	PROMOTION_COPY,				/* its copy is at *copy */
+	PROMOTION_DELETED			/* deleted for everyone
+								 * (storage/deleted_rows.c): no copy to read */
+} PromotionSlot;
+
+extern PromotionSlot PromotionMapLookup(Relation rel, const RowGroupDirEntry *group,
+										uint32 row, ItemPointer copy);
+extern bool PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
+								 uint32 first, uint32 n, ItemPointerData *copies,
+								 bool *deleted);
+extern void PromotionMapGetSlots(Relation rel, const RowGroupDirEntry *group,
 								 uint32 first, uint32 n, ItemPointerData *copies);
+extern BlockNumber PromotionMapLastRoot(Relation rel, const RowGroupDirEntry *group);
+extern int	PromotionMapClearSlots(Relation rel, const RowGroupDirEntry *group,
+								   uint32 first, uint32 n, const bool *clear,
+								   ItemPointerData *freed, bool *leaf_empty);
+extern BlockNumber PromotionMapDetachLeaf(Relation rel, const RowGroupDirEntry *group,
+										  uint32 row, Buffer extra,
+										  void (*note) (Page extra, BlockNumber leaf));
 extern int	PromotionMapPages(Relation rel, const RowGroupDirEntry *group,
 							  BlockNumber **blocks);
 extern uint32 PromotionMapLeafRemaining(uint32 row);

@@ -36,16 +36,26 @@
 #define COLSTORE_PAGE_DATA			0xC003
 #define COLSTORE_PAGE_STATE_ROOT	0xC004	/* promotion map: leaf pages */
 #define COLSTORE_PAGE_STATE_LEAF	0xC005	/* promotion map: TIDs per row */
+#define COLSTORE_PAGE_DELETED_ROOT	0xC006	/* deleted-rows bitmap: its pages */
+#define COLSTORE_PAGE_DELETED_BITS	0xC007	/* deleted-rows bitmap: a bit a
+											 * row */
 
 typedef struct ColstorePageOpaqueData
 {
 	uint16		cp_page_type;	/* COLSTORE_PAGE_* */
-	uint16		cp_flags;		/* unused, zero */
+	uint16		cp_flags;		/* COLSTORE_PAGE_F_*, else zero */
 	BlockNumber cp_next;		/* directory: next directory page; data: next
 								 * block of the page stream; else Invalid */
 } ColstorePageOpaqueData;
 
 typedef ColstorePageOpaqueData *ColstorePageOpaque;
+
+/*
+ * cp_flags of a promotion map leaf that VACUUM detached from its root page
+ * (storage/deleted_rows.c): its slots are read as unset, and a promoter
+ * that finds it so looks for its row's leaf again.
+ */
+#define COLSTORE_PAGE_F_RETIRED		0x0001
 
 #define ColstorePageGetOpaque(page) \
 	((ColstorePageOpaque) PageGetSpecialPointer(page))

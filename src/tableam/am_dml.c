@@ -83,8 +83,9 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 	 * created is younger than every VACUUM's horizon: no need to look (bulk
 	 * UPDATE and DELETE find most rows that way).
 	 */
-	if (state->kind != ROWSTATE_GROUP && !state->this_command &&
-		!HeapVersionExists(rel, &state->phys))
+	if (state->kind == ROWSTATE_GONE ||
+		(state->kind != ROWSTATE_GROUP && !state->this_command &&
+		 !HeapVersionExists(rel, &state->phys)))
 		elog(ERROR, "row at TID (%u,%u) of colstore table \"%s\" was removed by VACUUM",
 			 ItemPointerGetBlockNumberNoCheck(tid), ItemPointerGetOffsetNumberNoCheck(tid),
 			 RelationGetRelationName(rel));

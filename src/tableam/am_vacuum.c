@@ -64,6 +64,7 @@
 #include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/deleted_rows.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_retire.h"
 #include "storage/delta_vacuum.h"
@@ -113,21 +114,35 @@ VacuumEntry(RowGroupDirEntry *e, TransactionId freeze_limit, bool *keeps_xid)
 	return false;
 }
 
+/* The rows whose deleted-rows bits an index pass sets (SetDeletedBits). */
+typedef struct PrunedRows
+{
+	uint32	   *groups;			/* index into VACUUM's copy of the groups */
+	uint32	   *rows;			/* row, 0-based in its group */
+	int			n;
+	int			capacity;
+} PrunedRows;
+
 /*
  * Add to vs's dead items the TIDs of the row-group rows whose promoted
- * copies this VACUUM pruned: their index entries name the row, not the
- * copy.  Only row groups with a promotion map can have such rows; groups
- * is a copy of the directory's row groups taken before the heap pages were
- * pruned (a row promoted later has a copy too young to prune).
+ * copies this VACUUM pruned, or found pruned (LP_DEAD) by an earlier one
+ * without their deleted-rows bit set: their index entries name the row, not
+ * the copy.  The rows are listed in *pruned too.  Only row groups with a
+ * promotion map can have such rows; groups is a copy of the directory's row
+ * groups taken before the heap pages were pruned (a row promoted later has
+ * a copy too young to prune).  Rows deleted for everyone already (their bit
+ * set) are left out: their entries are gone, and their slots are not read.
  */
 static void
 AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngroups,
-					  DeltaVacuumState *vs)
+					  DeltaVacuumState *vs, PrunedRows *pruned)
 {
 	ItemPointerData *copies = NULL;
+	bool	   *deleted = NULL;
 	uint32		capacity = 0;
 	uint32		g;
 
+	pruned->n = 0;
 	if (vs->ndead_copies == 0)
 		return;
 	qsort(vs->dead_copies, vs->ndead_copies, sizeof(ItemPointerData),
@@ -144,9 +159,11 @@ AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngrou
 			capacity = e->rg_nrows;
 			copies = copies ? repalloc(copies, sizeof(ItemPointerData) * capacity) :
 				palloc(sizeof(ItemPointerData) * capacity);
+			deleted = deleted ? repalloc(deleted, sizeof(bool) * capacity) :
+				palloc(sizeof(bool) * capacity);
 		}
 		VacuumDelayPoint();
-		PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies);
+		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
 		for (i = 0; i < e->rg_nrows; i++)
 		{
 			DeadTids   *items = vs->dead_items;
@@ -158,10 +175,54 @@ AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngrou
 				continue;
 			Assert(items->num_items < items->max_items);
 			RowNumberToItemPointer(e->rg_first_row + i, &items->items[items->num_items++]);
+			if (pruned->n == pruned->capacity)
+			{
+				pruned->capacity = Max(pruned->capacity * 2, 1024);
+				pruned->groups = pruned->groups ?
+					repalloc_huge(pruned->groups, sizeof(uint32) * pruned->capacity) :
+					palloc_extended(sizeof(uint32) * pruned->capacity, MCXT_ALLOC_HUGE);
+				pruned->rows = pruned->rows ?
+					repalloc_huge(pruned->rows, sizeof(uint32) * pruned->capacity) :
+					palloc_extended(sizeof(uint32) * pruned->capacity, MCXT_ALLOC_HUGE);
+			}
+			pruned->groups[pruned->n] = g;
+			pruned->rows[pruned->n++] = i;
 		}
 	}
 	if (copies)
+	{
 		pfree(copies);
+		pfree(deleted);
+	}
+}
+
+/*
+ * Set the deleted-rows bits (storage/deleted_rows.c) of the rows in pruned
+ * (listed by group, rows ascending), whose copies are LP_DEAD for good and
+ * whose index entries the index pass just removed.  A group all of whose
+ * rows are then deleted for everyone gets none: this VACUUM retires it
+ * whole (mvcc/group_retire.c), and its bitmap's pages would only grow the
+ * file until the group is freed.
+ */
+static void
+SetDeletedBits(Relation rel, const RowGroupDirEntry *groups, const PrunedRows *pruned)
+{
+	int			i = 0;
+
+	while (i < pruned->n)
+	{
+		int			start = i;
+		const RowGroupDirEntry *group;
+
+		VacuumDelayPoint();
+
+		while (i < pruned->n && pruned->groups[i] == pruned->groups[start])
+			i++;
+		group = &groups[pruned->groups[start]];
+		if ((uint64) (i - start) + DeletedRowsCount(rel, group, NULL) >= group->rg_nrows)
+			continue;
+		DeletedRowsSet(rel, group, &pruned->rows[start], i - start);
+	}
 }
 
 /*
@@ -222,9 +283,10 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
 				  const RowGroupDirEntry *groups, uint32 ngroups, DeltaVacuumState *vs,
 				  bool index_cleanup, int elevel, BufferAccessStrategy bstrategy)
 {
+	PrunedRows	pruned = {0};
 	int			i;
 
-	AddRowsOfPrunedCopies(rel, groups, ngroups, vs);
+	AddRowsOfPrunedCopies(rel, groups, ngroups, vs, &pruned);
 	vs->ndead_copies = 0;
 	if (vs->dead_items->num_items == 0)
 		return;
@@ -239,6 +301,18 @@ VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes, IndexBulkDelete
 	}
 	if (vs->may_prune)
 		DeltaVacuumReuseItems(rel, vs);
+
+	/*
+	 * the pruned copies' rows have lost their index entries (or the table has
+	 * no index): now they are deleted for everyone in every way
+	 */
+	if (vs->may_prune && (index_cleanup || nindexes == 0))
+		SetDeletedBits(rel, groups, &pruned);
+	if (pruned.groups)
+	{
+		pfree(pruned.groups);
+		pfree(pruned.rows);
+	}
 	vs->dead_items->num_items = 0;
 }
 
@@ -314,6 +388,8 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	BlockNumber freed_pages;
 	double		sparse_rows;
 	double		freed_rows;
+	uint32		freed_items;
+	uint32		freed_leaves;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -369,6 +445,15 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		}
 	}
 	ColstoreUnlockWriter(rel);
+
+	/*
+	 * rows deleted for everyone by earlier VACUUMs: the copy items and map
+	 * leaves nobody can follow any more are freed first (the bits this VACUUM
+	 * sets would move their pages' stamps on); the rows whose items are gone
+	 * count as deleted (step 2 counts those with an LP_DEAD item)
+	 */
+	freed_items = DeletedRowsFree(rel, oldest_xmin, bstrategy, &freed_leaves);
+	live_rows -= DeletedRowsGone(rel);
 
 	/* the heap pages: prune, freeze, and collect the TIDs to unindex */
 	vac_open_indexes(rel, RowExclusiveLock, &nindexes, &indrels);
@@ -459,8 +544,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
 					RelationGetRelationName(rel), vs.removed_versions + vs.pruned_copies,
 					vs.pruned_copies, dead_rows),
-			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions; %u empty heap pages were retired and %u freed.",
-					   retired, freed_pages, retired_heap_pages, freed_heap_pages)));
+			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions; %u empty heap pages were retired and %u freed; %u line pointers and %u promotion map pages of rows deleted for everyone were freed.",
+					   retired, freed_pages, retired_heap_pages, freed_heap_pages,
+					   freed_items, freed_leaves)));
 
 	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
 					  nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,

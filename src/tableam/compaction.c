@@ -411,12 +411,15 @@ static void
 ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 {
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
+	bool	   *deleted = palloc(sizeof(bool) * e->rg_nrows);
 	uint32		row;
 
-	PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies);
+	(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
 	for (row = 0; row < e->rg_nrows; row++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (deleted[row])
+			continue;			/* deleted for everyone: nothing to move */
 		if (!ItemPointerIsValid(&copies[row]))
 		{
 			ItemPointerData tid;
@@ -433,6 +436,7 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 				   ItemPointerGetOffsetNumber(&copies[row]));
 	}
 	pfree(copies);
+	pfree(deleted);
 }
 
 /*

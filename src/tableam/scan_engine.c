@@ -420,11 +420,14 @@ ScanChainMembers(ColstoreScanDesc s, int c, uint8 *mask)
 	const RowGroupDirEntry *e = &s->groups[s->cur_group].entry;
 	uint32		first = s->header->chunk_first_row[c];
 	ItemPointerData *copies;
+	bool	   *deleted;
 	int			pos;
 	MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
 
 	copies = palloc(sizeof(ItemPointerData) * Max(s->chunk_rows, 1));
-	PromotionMapGetRange(rel, e, first, (uint32) s->chunk_rows, copies);
+	deleted = palloc(sizeof(bool) * Max(s->chunk_rows, 1));
+	/* a row deleted for everyone has no chain: its copy reads invalid */
+	(void) PromotionMapGetRange(rel, e, first, (uint32) s->chunk_rows, copies, deleted);
 	for (pos = 0; pos < s->chunk_rows; pos++)
 	{
 		HeapTuple	member = NULL;

@@ -204,7 +204,7 @@ ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, ColstoreFetchMode mode,
 			ItemPointerData copy;
 
 			if (mode != COLSTORE_FETCH_VERSION && e->rg_state_root != 0 &&
-				PromotionMapGet(s->rs_base.rs_rd, e, row, &copy) &&
+				PromotionMapLookup(s->rs_base.rs_rd, e, row, &copy) == PROMOTION_COPY &&
 				RowChainFetch(s->rs_base.rs_rd, &copy, s->rs_base.rs_snapshot, slot))
 			{
 				s->last_liveness = ROW_LIVE;

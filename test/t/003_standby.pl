@@ -143,6 +143,69 @@ foreach my $q ('SELECT count(*), sum(v) FROM g', q{SELECT * FROM colstore.row_gr
 }
 is($standby->safe_psql('postgres', q{SELECT colstore.verify('g')}), '20000', 'verify on the standby');
 
+# Rows deleted for everyone get their deleted-rows bits from one VACUUM; a
+# later one clears their promotion map slots and frees their copies' items
+# and leaves, after btree's reuse-page conflict with the bits' stamp: a
+# standby query whose snapshot predates the bits (it may have read a slot
+# before its bit was set) makes that replay wait, and keeps its rows.  A
+# crash between the bits and the freeing loses nothing: the next VACUUM
+# frees them.
+$primary->safe_psql('postgres', q{
+	LOAD 'colstore';
+	CREATE TABLE d (id int PRIMARY KEY, v int) USING colstore WITH (row_group_size = 10000);
+	INSERT INTO d SELECT i, i % 100 FROM generate_series(1, 20000) i;
+	DELETE FROM d WHERE (id * 7919) % 10 < 3;
+});
+$primary->wait_for_catchup($standby);
+my @d_reads = (
+	'SELECT count(*), sum(id) FROM d',
+	'SET enable_seqscan = off; SELECT count(*), sum(id) FROM d WHERE id BETWEEN 1 AND 20000; RESET enable_seqscan',
+	'SET enable_seqscan = off; SET enable_indexscan = off; SELECT count(*), sum(id) FROM d WHERE id BETWEEN 1 AND 20000; RESET enable_seqscan; RESET enable_indexscan',
+);
+$reader = $standby->background_psql('postgres');
+$reader->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+my @d_before = map { $reader->query_safe($_) } @d_reads;
+$primary->safe_psql('postgres', 'VACUUM d');
+is($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('d')}),
+	'6000', 'the first VACUUM sets the deleted rows\' bits');
+$primary->safe_psql('postgres', 'SELECT txid_current(); VACUUM d');
+ok( $standby->poll_query_until('postgres', q{
+	SELECT count(*) > 0 FROM pg_stat_activity
+	WHERE backend_type = 'startup' AND wait_event = 'RecoveryConflictSnapshot'}),
+	'replay of the freeing of the deleted rows\' copies waits for the standby query');
+foreach my $i (0 .. $#d_reads)
+{
+	is($reader->query_safe($d_reads[$i]), $d_before[$i], "the standby snapshot keeps its rows: $d_reads[$i]");
+}
+$reader->query_safe('COMMIT');
+$reader->quit;
+$primary->safe_psql('postgres', 'SELECT txid_current(); VACUUM d');
+$primary->wait_for_catchup($standby);
+foreach my $q (@d_reads, q{SELECT * FROM colstore.row_group_deletes('d')})
+{
+	is($standby->safe_psql('postgres', $q), $primary->safe_psql('postgres', $q), "after the freeing: $q");
+}
+is($primary->safe_psql('postgres', q{SELECT sum(map_pages) FROM colstore.row_group_deletes('d')}),
+	'6', 'the emptied leaves are freed');
+
+# a crash right after the bits are set
+$primary->safe_psql('postgres', 'DELETE FROM d WHERE id % 10 = 5; VACUUM d');
+my $d_expected = $primary->safe_psql('postgres', $d_reads[0]);
+my $bits = $primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('d')});
+$primary->stop('immediate');
+$primary->start;
+is($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('d')}),
+	$bits, 'the bits survive the crash');
+$primary->safe_psql('postgres', 'SELECT txid_current(); VACUUM d; SELECT txid_current(); VACUUM d');
+is($primary->safe_psql('postgres', $d_reads[0]), $d_expected, 'the crash loses no row');
+is($primary->safe_psql('postgres', $d_reads[1]), $d_expected, 'the crash loses no row by index');
+is($primary->safe_psql('postgres', q{SELECT colstore.verify('d')}), '20000', 'verify after the crash');
+$primary->wait_for_catchup($standby);
+foreach my $q (@d_reads)
+{
+	is($standby->safe_psql('postgres', $q), $primary->safe_psql('postgres', $q), "standby after the crash: $q");
+}
+
 $standby->stop;
 $primary->stop;
 done_testing();
