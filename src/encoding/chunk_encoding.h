@@ -173,6 +173,23 @@ extern ChunkReader *ChunkReaderOpen(const ChunkTypeInfo *type,
 extern Datum ChunkReaderGetValue(ChunkReader *reader, int index,
 								 bool *isnull);
 
+/*
+ * ChunkReaderScaled
+ *		Is the reader's chunk in the scaled-integer numeric encoding?  If so,
+ *		*scale is its common scale and *nnulls its NULL count.
+ */
+extern bool ChunkReaderScaled(const ChunkReader *reader, int *scale,
+							  int *nnulls);
+
+/*
+ * ChunkReaderGetScaled
+ *		Row index of a reader ChunkReaderScaled accepts, without building a
+ *		numeric: false for NULL, else true with *value (times 10^scale) and
+ *		*dscale, the values DecodeChunkScaled gives that row.
+ */
+extern bool ChunkReaderGetScaled(const ChunkReader *reader, int index,
+								 int64 *value, int64 *dscale);
+
 /* ChunkReaderMemory: bytes the reader holds (for cache accounting). */
 extern Size ChunkReaderMemory(const ChunkReader *reader);
 

@@ -175,6 +175,53 @@ ChunkReaderGetValue(ChunkReader *reader, int index, bool *isnull)
 	}
 }
 
+/*
+ * ChunkReaderScaled
+ *		Is the chunk in the scaled-integer numeric encoding?  See
+ *		chunk_encoding.h.
+ */
+bool
+ChunkReaderScaled(const ChunkReader *reader, int *scale, int *nnulls)
+{
+	if (reader->pc.encoding != CHUNK_ENCODING_SCALED_NUMERIC)
+		return false;
+	*scale = reader->pc.payload.u.num.iscale;
+	*nnulls = (int) reader->pc.nnulls;
+	return true;
+}
+
+/*
+ * ChunkReaderGetScaled
+ *		Row index of a scaled-numeric chunk as an integer and a display
+ *		scale; see chunk_encoding.h.  The caller passes valid indexes (the
+ *		scan's rows), so they are only asserted.
+ */
+bool
+ChunkReaderGetScaled(const ChunkReader *reader, int index, int64 *value,
+					 int64 *dscale)
+{
+	const ScaledNumeric *sn = &reader->pc.payload.u.num;
+	uint64		k = (uint64) index;
+
+	Assert(reader->pc.encoding == CHUNK_ENCODING_SCALED_NUMERIC);
+	Assert(index >= 0 && index < reader->nvalues);
+	if (reader->pc.bitmap != NULL)
+	{
+		int			bit = (int) (k % 64);
+		uint64		word;
+
+		if (reader->pc.bitmap[k / 8] & (1 << (k % 8)))
+			return false;
+		word = bitmap_word(reader, k / 64);
+		/* position among the non-null values */
+		k -= reader->null_rank[k / 64] +
+			pg_popcount64(word & ((UINT64CONST(1) << bit) - 1));
+	}
+	*value = (int64) intenc_get(&sn->values, k);
+	*dscale = (int64) intenc_get(&sn->dscales, k);
+	return true;
+}
+
 /* Bytes an open reader holds (for cache accounting). */
 Size
 ChunkReaderMemory(const ChunkReader *reader)
