@@ -15,7 +15,14 @@
  * the rest calls the btree comparison function with the clause's
  * collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
  * against row.  AND applies its arguments in turn; OR filters a copy of the
- * selection per argument and keeps the rows any of them passes.
+ * row list per argument and keeps the rows any of them passes.
+ *
+ * The selection is a row list that each key shortens, so a key reads only
+ * the rows the keys before it kept; the top-level keys run in the order
+ * OrderKeys learns from the batches read so far (cheap keys first, keys on
+ * one column together, the groups that keep fewest rows first).  Numeric
+ * keys on scaled-integer chunks read just the listed rows when they are few
+ * (ColstoreScanBatchScaledRows), after the chunk was validated whole.
  *
  * IDENTIFICATION
  *	  src/cscan/chunk_filter.c
@@ -511,6 +518,144 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 }
 
 /*
+ * Can key be part of a range (FilterRange): a comparison other than "<>"
+ * with a value, decided on int64s (integer columns) or scaled integers?
+ */
+static bool
+KeyIsRangeBound(const PruneKey *key)
+{
+	return key->kind == PRUNE_COMPARE && !key->value_isnull &&
+		key->strategy != NOT_EQUAL_STRATEGY &&
+		(key->int_ok || (key->numeric_key && key->scaled_ok));
+}
+
+/*
+ * Narrow [*lo, *hi] by "value <strategy> c"; false if no value passes.
+ */
+static bool
+NarrowRange(int strategy, int64 c, int64 *lo, int64 *hi)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			if (c == PG_INT64_MIN)
+				return false;
+			*hi = Min(*hi, c - 1);
+			break;
+		case BTLessEqualStrategyNumber:
+			*hi = Min(*hi, c);
+			break;
+		case BTEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			*hi = Min(*hi, c);
+			break;
+		case BTGreaterEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			break;
+		case BTGreaterStrategyNumber:
+			if (c == PG_INT64_MAX)
+				return false;
+			*lo = Max(*lo, c + 1);
+			break;
+		default:
+			return false;
+	}
+	return *lo <= *hi;
+}
+
+/* Row i's value v lies in [lo, hi] (lo <= hi): one unsigned comparison. */
+#define IN_RANGE(v) ((uint64) (v) - (uint64) lo <= span)
+
+/* Keep the rows that are not NULL (unless none is) and in the range. */
+#define RANGE_LOOP(GET) \
+	do { \
+		if (nonull) \
+			LIST_LOOP(IN_RANGE(GET(values[i]))); \
+		else \
+			LIST_LOOP(!isnull[i] & IN_RANGE(GET(values[i]))); \
+	} while (0)
+
+/*
+ * Keys keys[0 .. nkeys - 1], all on one column and KeyIsRangeBound, of one
+ * kind (integer or scaled numeric), decided together in one pass as the
+ * range of values they all pass.  Returns -1 (nothing done) if a scaled
+ * chunk's scale or the values do not allow it: the caller runs the keys
+ * one by one then.
+ */
+static int
+FilterRange(PruneKey **keys, int nkeys, int nrows, TableScanDesc scan,
+			int *rows, int n)
+{
+	PruneKey   *first = keys[0];
+	int64		lo = PG_INT64_MIN;
+	int64		hi = PG_INT64_MAX;
+	uint64		span;
+	bool		empty = false;
+	int			i;
+	int			j;
+	int			k;
+
+	if (first->int_ok)
+	{
+		Datum	   *values;
+		bool	   *isnull;
+		bool		nonull;
+
+		for (k = 0; k < nkeys && !empty; k++)
+			empty = !NarrowRange(keys[k]->strategy, keys[k]->int_value, &lo, &hi);
+		if (empty)
+			return 0;			/* no value passes every key */
+		span = (uint64) hi - (uint64) lo;
+		ColstoreScanBatchColumn(scan, first->attno, &values, &isnull);
+		nonull = ColstoreScanBatchNoNulls(scan, first->attno);
+		switch (first->int_column_type)
+		{
+			case INT2OID:
+				RANGE_LOOP(GET_INT16);
+				break;
+			case INT4OID:
+			case DATEOID:
+				RANGE_LOOP(GET_INT32);
+				break;
+			default:
+				RANGE_LOOP(GET_INT64);
+				break;
+		}
+		return n;
+	}
+	else
+	{
+		ColstoreScaledValues sv;
+		int64	   *values;
+		bool	   *isnull;
+		bool		nonull;
+
+		if (!ColstoreScanBatchScaledRows(scan, first->attno, n == nrows ? NULL : rows,
+										 n, n, &sv))
+			return -1;
+		for (k = 0; k < nkeys && !empty; k++)
+		{
+			int128		c = keys[k]->scaled_value;
+
+			/* the value at the chunk's scale, if the chunk's is the larger */
+			if (keys[k]->scaled_scale > sv.scale ||
+				!Int128MulPow10(&c, sv.scale - keys[k]->scaled_scale) ||
+				c != (int64) c)
+				return -1;
+			empty = !NarrowRange(keys[k]->strategy, (int64) c, &lo, &hi);
+		}
+		if (empty)
+			return 0;
+		span = (uint64) hi - (uint64) lo;
+		values = sv.values;
+		isnull = sv.isnull;
+		nonull = sv.nonull;
+		RANGE_LOOP(GET_INT64_VALUE);
+		return n;
+	}
+}
+
+/*
  * Does a key run without function calls (integer or scaled-numeric
  * comparisons, integer lists, NULL tests, integer column pairs)?  Such
  * keys go first.
@@ -651,15 +796,54 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 		pruner->rows_capacity = nrows;
 	}
 	rows = pruner->rows;
-	for (i = 0; i < nrows; i++)
+	if (memchr(selected, false, nrows) == NULL)
 	{
-		rows[n] = i;
-		n += selected[i];
+		/* every row: a loop without the dependency on n, which vectorizes */
+		for (i = 0; i < nrows; i++)
+			rows[i] = i;
+		n = nrows;
+	}
+	else
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			rows[n] = i;
+			n += selected[i];
+		}
 	}
 	for (k = 0; k < pruner->nkeys && n > 0; k++)
 	{
 		PruneKey   *key = &pruner->keys[pruner->order[k]];
+		PruneKey   *range[8];
+		int			nrange = 0;
+		int			kept = -1;
 
+		/* the keys after it on its column that make a range with it */
+		while (k + nrange < pruner->nkeys && nrange < lengthof(range))
+		{
+			PruneKey   *next = &pruner->keys[pruner->order[k + nrange]];
+
+			if (!KeyIsRangeBound(next) || next->attno != key->attno ||
+				next->int_ok != key->int_ok)
+				break;
+			range[nrange++] = next;
+		}
+		if (nrange > 1)
+			kept = FilterRange(range, nrange, nrows, scan, rows, n);
+		if (kept >= 0)
+		{
+			/* all the pass rate to the first: OrderKeys multiplies them */
+			key->rows_in += n;
+			key->rows_out += kept;
+			for (i = 1; i < nrange; i++)
+			{
+				range[i]->rows_in += kept;
+				range[i]->rows_out += kept;
+			}
+			n = kept;
+			k += nrange - 1;
+			continue;
+		}
 		key->rows_in += n;
 		n = FilterKey(pruner, key, nrows, scan, rows, n);
 		key->rows_out += n;
@@ -667,18 +851,5 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 	memset(selected, false, nrows);
 	for (i = 0; i < n; i++)
 		selected[rows[i]] = true;
-	pruner->nselected = n;
 	OrderKeys(pruner);
-}
-
-/*
- * ChunkPrunerSelectedRows
- *		The rows the last ChunkPrunerFilterRows kept, as an ascending row
- *		list; *n is set to their count.  Valid until the next call.
- */
-const int *
-ChunkPrunerSelectedRows(const ChunkPruner *pruner, int *n)
-{
-	*n = pruner->nselected;
-	return pruner->rows;
 }

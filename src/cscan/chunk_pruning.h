@@ -31,6 +31,5 @@ extern bool ChunkPrunerRefutes(void *arg, const RowGroupHeader *h,
 extern int	ChunkPrunerNumKeys(const ChunkPruner *pruner);
 extern void ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan,
 								  int nrows, bool *selected);
-extern const int *ChunkPrunerSelectedRows(const ChunkPruner *pruner, int *n);
 
 #endif							/* CHUNK_PRUNING_H */

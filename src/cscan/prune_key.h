@@ -103,7 +103,6 @@ struct ChunkPruner
 	double	   *group_rate;		/* [nkeys]: OrderKeys' scratch */
 	int		   *rows;			/* the row list */
 	int			rows_capacity;
-	int			nselected;		/* rows the last batch kept */
 };
 
 #endif							/* PRUNE_KEY_H */

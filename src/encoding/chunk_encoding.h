@@ -182,13 +182,15 @@ extern bool ChunkReaderScaled(const ChunkReader *reader, int *scale,
 							  int *nnulls);
 
 /*
- * ChunkReaderGetScaled
- *		Row index of a reader ChunkReaderScaled accepts, without building a
- *		numeric: false for NULL, else true with *value (times 10^scale) and
- *		*dscale, the values DecodeChunkScaled gives that row.
+ * ChunkReaderGetScaledRows
+ *		Rows rows[0 .. n - 1] of a reader ChunkReaderScaled accepts, without
+ *		building numerics: for each row i not marked in done[], sets
+ *		isnull[i], values[i] (times 10^scale) and dscales[i] (0 for NULL),
+ *		the values DecodeChunkScaled gives that row, and marks it done.
  */
-extern bool ChunkReaderGetScaled(const ChunkReader *reader, int index,
-								 int64 *value, int64 *dscale);
+extern void ChunkReaderGetScaledRows(const ChunkReader *reader, const int *rows,
+									 int n, bool *done, int64 *values,
+									 int64 *dscales, bool *isnull);
 
 /* ChunkReaderMemory: bytes the reader holds (for cache accounting). */
 extern Size ChunkReaderMemory(const ChunkReader *reader);

@@ -533,26 +533,6 @@ ScanDecodeColumn(ColstoreScanDesc s, int att)
  */
 #define SCALED_SPARSE_RATIO		4
 
-/* Set the entries of rows[0 .. nrows - 1] that col has not read yet. */
-static void
-FillScaledRows(ScaledColumn *col, const int *rows, int nrows)
-{
-	int			j;
-
-	for (j = 0; j < nrows; j++)
-	{
-		int			i = rows[j];
-
-		if (col->filled[i])
-			continue;
-		col->isnull[i] = !ChunkReaderGetScaled(col->reader, i, &col->values[i],
-											   &col->dscales[i]);
-		if (col->isnull[i])
-			col->values[i] = col->dscales[i] = 0;
-		col->filled[i] = true;
-	}
-}
-
 /*
  * Open column att of the current chunk for row by row reads into col, if
  * the chunk stores it as scaled integers (else leave col->scaled false).
@@ -631,14 +611,16 @@ ScanReadScaled(ColstoreScanDesc s, int att, const int *rows, int nrows,
 	if (col->scaled && !col->whole)
 	{
 		if (rows != NULL)
-			FillScaledRows(col, rows, nrows);
+			ChunkReaderGetScaledRows(col->reader, rows, nrows, col->filled,
+									 col->values, col->dscales, col->isnull);
 		else
 		{
 			int			i;
 
 			/* everything after all: read the rows not read yet */
 			for (i = 0; i < s->chunk_rows; i++)
-				FillScaledRows(col, &i, 1);
+				ChunkReaderGetScaledRows(col->reader, &i, 1, col->filled,
+										 col->values, col->dscales, col->isnull);
 			col->whole = true;
 		}
 	}

@@ -9,16 +9,17 @@
 SET max_parallel_workers_per_gather = 0;
 CREATE TABLE sf (id int, qty numeric(15,2), price numeric(15,2), disc numeric(15,2),
 	ship date, flag char(1), note text, k int, k2 int, m numeric, pn numeric(15,2),
-	z numeric(15,2))
+	z numeric(15,2), ki int)
 	USING colstore WITH (row_group_size = 8000, chunk_size = 1000);
 -- 40000 rows: 5 row groups of 8 chunks; ship is not clustered (no pruning);
 -- m has display scales 0 to 3 and NULLs everywhere, pn NULLs only in the
--- chunks of rows 8001 .. 12000, z is NULL in the whole first chunk
+-- chunks of rows 8001 .. 12000, z is NULL in the whole first chunk, ki has
+-- NULLs everywhere
 INSERT INTO sf SELECT i, (i * 7 % 50) + 1, (i * 37 % 100000) / 100.0, (i % 11) / 100.0,
 	date '1992-01-01' + (i * 13 % 2557), chr(65 + i % 3), 'n' || (i % 97), i % 10, i % 7,
 	CASE WHEN i % 17 <> 0 THEN round((i % 1000) / 7.0, i % 4) END,
 	CASE WHEN i BETWEEN 8001 AND 12000 AND i % 5 = 0 THEN NULL ELSE (i % 500) / 10.0 END,
-	CASE WHEN i > 1000 THEN (i % 300) / 4.0 END
+	CASE WHEN i > 1000 THEN (i % 300) / 4.0 END, CASE WHEN i % 13 <> 0 THEN i % 100 END
 	FROM generate_series(1, 40000) i;
 ANALYZE sf;
 CREATE TABLE sh USING heap AS SELECT * FROM sf;
@@ -111,7 +112,20 @@ INSERT INTO sparse_queries (q) VALUES
 	-- grouping, and an aggregate's FILTER
 	('SELECT flag, sum(price * disc), avg(qty), count(*) FROM sf WHERE ship BETWEEN date ''1995-01-01'' AND date ''1995-12-31'' AND disc > 0.08 GROUP BY flag'),
 	('SELECT sum(price) FILTER (WHERE disc > 0.05 AND qty < 10), count(*) FROM sf WHERE ship < date ''1994-01-01'''),
-	('SELECT k, sum(m), count(m) FROM sf WHERE ship < date ''1992-06-01'' AND pn < 20 GROUP BY k');
+	('SELECT k, sum(m), count(m) FROM sf WHERE ship < date ''1992-06-01'' AND pn < 20 GROUP BY k'),
+	-- keys on one column decided together as a range: integers with NULLs,
+	-- an empty range, bounds at the ends of int8, equal bounds, scaled
+	-- numerics with NULLs, a bound at a larger scale than the chunk's
+	('SELECT count(*), sum(ki) FROM sf WHERE ki >= 20 AND ki < 23 AND k > 2 AND k <= 4'),
+	('SELECT id FROM sf WHERE ki > 40 AND ki < 41 AND qty < 30'),
+	('SELECT count(*) FROM sf WHERE k > 9223372036854775807 AND k < 5'),
+	('SELECT count(*) FROM sf WHERE ki < -9223372036854775807 - 1 AND ki >= 0'),
+	('SELECT count(*), sum(ki) FROM sf WHERE ki >= -9223372036854775807 - 1 AND ki <= 9223372036854775807 AND k = 7'),
+	('SELECT id, qty FROM sf WHERE qty >= 10 AND qty <= 10 AND ship < date ''1992-09-01'''),
+	('SELECT count(*), sum(pn) FROM sf WHERE pn > 10 AND pn <= 10.5 AND ship < date ''1996-01-01'''),
+	('SELECT id, m FROM sf WHERE m BETWEEN 30 AND 30.2 AND ship >= date ''1996-01-01'''),
+	('SELECT count(*), sum(disc) FROM sf WHERE disc > 0.055 AND disc <= 0.09 AND ship >= date ''1998-01-01'''),
+	('SELECT id FROM sf WHERE ship > date ''1995-03-01'' AND ship <= date ''1995-03-03'' AND ship <> date ''1995-03-02''');
 
 SELECT n, (sparse_check(q)).* FROM sparse_queries ORDER BY n;
 -- the filter learns its order over the batches: a second run is the same
