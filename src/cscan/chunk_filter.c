@@ -15,7 +15,14 @@
  * the rest calls the btree comparison function with the clause's
  * collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
  * against row.  AND applies its arguments in turn; OR filters a copy of the
- * selection per argument and keeps the rows any of them passes.
+ * row list per argument and keeps the rows any of them passes.
+ *
+ * The selection is a row list that each key shortens, so a key reads only
+ * the rows the keys before it kept; the top-level keys run in the order
+ * OrderKeys learns from the batches read so far (cheap keys first, keys on
+ * one column together, the groups that keep fewest rows first).  Numeric
+ * keys on scaled-integer chunks read just the listed rows when they are few
+ * (ColstoreScanBatchScaledRows), after the chunk was validated whole.
  *
  * IDENTIFICATION
  *	  src/cscan/chunk_filter.c
@@ -55,6 +62,9 @@ StrategyPasses(int strategy, int32 cmp)
 	return false;
 }
 
+static int	FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows,
+					  TableScanDesc scan, int *rows, int n);
+
 /* Does value pass "column <strategy> key value"? */
 static inline bool
 ComparePasses(PruneKey *key, Datum value)
@@ -65,12 +75,44 @@ ComparePasses(PruneKey *key, Datum value)
 }
 
 /*
- * selected[i] &= row i is not NULL and GET(values[i]) OP c, for all rows:
- * branch-free, so rows that were already dropped cost as little as others.
+ * The filter works on a row list: rows[0 .. n - 1], ascending row numbers
+ * of the batch's nrows rows still selected.  Each key keeps the rows it
+ * passes, in place, and returns their count, so a key after a selective one
+ * reads only the few rows left.  While every row is selected (n == nrows,
+ * the list is 0 .. nrows - 1) the loops read the columns straight, without
+ * the list.  PASS(i) is 0 or 1 for row i: branch-free.
  */
+#define LIST_LOOP(PASS) \
+	do { \
+		int			m_ = 0; \
+		if (n == nrows) \
+		{ \
+			for (i = 0; i < nrows; i++) \
+			{ \
+				rows[m_] = i; \
+				m_ += (PASS); \
+			} \
+		} \
+		else \
+		{ \
+			for (j = 0; j < n; j++) \
+			{ \
+				i = rows[j]; \
+				rows[m_] = i; \
+				m_ += (PASS); \
+			} \
+		} \
+		n = m_; \
+	} while (0)
+
+/* Row i passes GET(values[i]) OP c and is not NULL (unless none is). */
 #define FILTER_LOOP(GET, OP, C) \
-	for (i = 0; i < nrows; i++) \
-		selected[i] &= !isnull[i] & ((GET(values[i])) OP (C))
+	do { \
+		if (nonull) \
+			LIST_LOOP((GET(values[i])) OP (C)); \
+		else \
+			LIST_LOOP(!isnull[i] & ((GET(values[i])) OP (C))); \
+	} while (0)
 
 /* One loop per comparison strategy for a value reader GET. */
 #define FILTER_BY_STRATEGY(GET, C) \
@@ -82,7 +124,7 @@ ComparePasses(PruneKey *key, Datum value)
 		case BTGreaterEqualStrategyNumber: FILTER_LOOP(GET, >=, C); break; \
 		case BTGreaterStrategyNumber: FILTER_LOOP(GET, >, C); break; \
 		case NOT_EQUAL_STRATEGY: FILTER_LOOP(GET, !=, C); break; \
-		default: memset(selected, 0, nrows); break; \
+		default: n = 0; break; \
 	}
 
 #define GET_INT16(v)	((int64) DatumGetInt16(v))
@@ -92,14 +134,15 @@ ComparePasses(PruneKey *key, Datum value)
 #define GET_SCALED(v)	((int128) (v))
 #define GET_RESCALED(v)	((int128) (v) * factor)
 
-/* ChunkPrunerFilterRows for a comparison of integers: no function calls. */
-static void
+/* FilterKey for a comparison of integers: no function calls. */
+static int
 FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
-				 const bool *isnull, bool *selected)
+				 const bool *isnull, bool nonull, int *rows, int n)
 {
 	int			strategy = key->strategy;
 	int64		c = key->int_value;
 	int			i;
+	int			j;
 
 	switch (key->int_column_type)
 	{
@@ -114,15 +157,15 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 			FILTER_BY_STRATEGY(GET_INT64, c);
 			break;
 	}
+	return n;
 }
 
 /*
- * selected[i] &= neither row i's value is NULL and GET(a[i]) OP GET(b[i]):
+ * Row i passes if neither value is NULL and GET(a[i]) OP GET(b[i]):
  * branch-free, as FILTER_LOOP.
  */
 #define PAIR_LOOP(GET, OP) \
-	for (i = 0; i < nrows; i++) \
-		selected[i] &= !a_null[i] & !b_null[i] & ((GET(a[i])) OP (GET(b[i])))
+	LIST_LOOP(!a_null[i] & !b_null[i] & ((GET(a[i])) OP (GET(b[i]))))
 
 #define PAIR_BY_STRATEGY(GET) \
 	switch (key->strategy) \
@@ -133,23 +176,25 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 		case BTGreaterEqualStrategyNumber: PAIR_LOOP(GET, >=); break; \
 		case BTGreaterStrategyNumber: PAIR_LOOP(GET, >); break; \
 		case NOT_EQUAL_STRATEGY: PAIR_LOOP(GET, !=); break; \
-		default: memset(selected, 0, nrows); break; \
+		default: n = 0; break; \
 	}
 
 /*
- * ChunkPrunerFilterRows for "column op column2": integer-ordered types in
- * branch-free loops, others through the comparison function (NULL on
- * either side fails, as the strict operator yields NULL).
+ * FilterKey for "column op column2": integer-ordered types in branch-free
+ * loops, others through the comparison function (NULL on either side
+ * fails, as the strict operator yields NULL).
  */
-static void
+static int
 FilterColumnPair(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
-				 bool *selected)
+				 int *rows, int n)
 {
 	Datum	   *a;
 	Datum	   *b;
 	bool	   *a_null;
 	bool	   *b_null;
 	int			i;
+	int			j;
+	int			m = 0;
 
 	ColstoreScanBatchColumn(scan, key->attno, &a, &a_null);
 	ColstoreScanBatchColumn(scan, key->attno2, &b, &b_null);
@@ -157,29 +202,29 @@ FilterColumnPair(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc sc
 	{
 		case INT2OID:
 			PAIR_BY_STRATEGY(GET_INT16);
-			return;
+			return n;
 		case InvalidOid:
 			break;
 		case INT4OID:
 		case DATEOID:
 			PAIR_BY_STRATEGY(GET_INT32);
-			return;
+			return n;
 		default:
 			PAIR_BY_STRATEGY(GET_INT64);
-			return;
+			return n;
 	}
-	for (i = 0; i < nrows; i++)
+	for (j = 0; j < n; j++)
 	{
-		if (!selected[i])
-			continue;
+		i = rows[j];
 		if (a_null[i] || b_null[i])
-			selected[i] = false;
-		else
-			selected[i] = StrategyPasses(key->strategy,
-										 DatumGetInt32(FunctionCall2Coll(&key->cmp, InvalidOid,
-																		 a[i], b[i])));
+			continue;
+		if (StrategyPasses(key->strategy,
+						   DatumGetInt32(FunctionCall2Coll(&key->cmp, InvalidOid,
+														   a[i], b[i]))))
+			rows[m++] = i;
 		MemoryContextReset(pruner->tmp_cxt);
 	}
+	return m;
 }
 
 /* Are two text values the same bytes (equality under a deterministic collation)? */
@@ -243,30 +288,36 @@ InListPasses(PruneKey *key, Datum value)
 }
 
 /*
- * selected[i] &= row i is not NULL and GET(values[i]) is in the list; the
- * column type's switch is outside the loop.
+ * Keep the rows that are not NULL and whose GET(values[i]) is in the list;
+ * the column type's switch is outside the loop.
  */
 #define IN_LIST_LOOP(GET) \
-	for (i = 0; i < nrows; i++) \
+	for (j = 0; j < n; j++) \
 	{ \
-		bool		found = false; \
-		if (!selected[i] || isnull[i]) \
-		{ \
-			selected[i] = false; \
+		int64		v; \
+		int			e; \
+		i = rows[j]; \
+		if (isnull[i]) \
 			continue; \
+		v = GET(values[i]); \
+		for (e = 0; e < key->nelems; e++) \
+		{ \
+			if (v == key->int_elems[e]) \
+			{ \
+				rows[m++] = i; \
+				break; \
+			} \
 		} \
-		for (j = 0; j < key->nelems && !found; j++) \
-			found = GET(values[i]) == key->int_elems[j]; \
-		selected[i] = found; \
 	}
 
-/* ChunkPrunerFilterRows for an IN list of integers: no function calls. */
-static void
-FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
-					const bool *isnull, bool *selected)
+/* FilterKey for an IN list of integers: no function calls. */
+static int
+FilterIntegerInList(const PruneKey *key, const Datum *values,
+					const bool *isnull, int *rows, int n)
 {
 	int			i;
 	int			j;
+	int			m = 0;
 
 	switch (key->int_column_type)
 	{
@@ -281,38 +332,45 @@ FilterIntegerInList(const PruneKey *key, int nrows, const Datum *values,
 			IN_LIST_LOOP(GET_INT64);
 			break;
 	}
+	return m;
 }
 
 /*
- * ChunkPrunerFilterRows for a comparison of a numeric column with a numeric
- * value, when the batch's chunk stores the column as scaled integers: both
- * sides as int128s at the larger scale, no numerics built.  Returns false
- * (and changes nothing) if the batch is in another form or a side would
- * not fit.
+ * FilterKey for a comparison of a numeric column with a numeric value, when
+ * the batch's chunk stores the column as scaled integers: both sides as
+ * int128s at the larger scale, no numerics built.  Only the listed rows are
+ * read from the chunk when they are few (ColstoreScanBatchScaledRows).
+ * Returns -1 (and changes nothing) if the batch is in another form or a
+ * side would not fit.
  */
-static bool
+static int
 FilterScaledKey(const PruneKey *key, int nrows, TableScanDesc scan,
-				bool *selected)
+				int *rows, int n)
 {
+	ColstoreScaledValues sv;
 	int64	   *values;
-	int64	   *dscales;
 	bool	   *isnull;
-	int			scale;
+	bool		nonull;
 	int			common;
 	int128		factor = 1;
 	int128		c;
 	int			strategy = key->strategy;
 	int			i;
+	int			j;
 
 	if (!key->scaled_ok ||
-		!ColstoreScanBatchScaled(scan, key->attno, &values, &dscales, &isnull, &scale))
-		return false;
-	common = Max(scale, key->scaled_scale);
+		!ColstoreScanBatchScaledRows(scan, key->attno, n == nrows ? NULL : rows,
+									 n, n, &sv))
+		return -1;
+	values = sv.values;
+	isnull = sv.isnull;
+	nonull = sv.nonull;
+	common = Max(sv.scale, key->scaled_scale);
 	c = key->scaled_value;
 	/* an int64 times 10^18 always fits an int128 */
-	if (common - scale > 18 || !Int128MulPow10(&factor, common - scale) ||
+	if (common - sv.scale > 18 || !Int128MulPow10(&factor, common - sv.scale) ||
 		!Int128MulPow10(&c, common - key->scaled_scale))
-		return false;
+		return -1;
 	if (factor == 1 && c == (int64) c)
 	{
 		/* the chunk's scale is the larger and c fits: int64 compares */
@@ -328,98 +386,122 @@ FilterScaledKey(const PruneKey *key, int nrows, TableScanDesc scan,
 	{
 		FILTER_BY_STRATEGY(GET_RESCALED, c);
 	}
-	return true;
+	return n;
 }
 
 /*
- * selected[i] &= row i passes key, for the nrows rows of a batch; see
- * ChunkPrunerFilterRows.  An OR passes the rows any argument passes: each
- * argument filters its own copy of the selection.
+ * FilterKey for an OR: each argument filters its own copy of the row list;
+ * the rows any of them keeps stay.
  */
-static void
+static int
+FilterOr(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
+		 int *rows, int n)
+{
+	int			a;
+	int			j;
+	int			m = 0;
+
+	if (nrows > key->rows_capacity)
+	{
+		key->arm_rows = MemoryContextAlloc(pruner->cxt, sizeof(int) * nrows);
+		key->any_rows = MemoryContextAlloc(pruner->cxt, nrows);
+		key->rows_capacity = nrows;
+	}
+	for (j = 0; j < n; j++)
+		key->any_rows[rows[j]] = false;
+	for (a = 0; a < key->nsubkeys; a++)
+	{
+		int			kept;
+
+		memcpy(key->arm_rows, rows, sizeof(int) * n);
+		kept = FilterKey(pruner, &key->subkeys[a], nrows, scan, key->arm_rows, n);
+		for (j = 0; j < kept; j++)
+			key->any_rows[key->arm_rows[j]] = true;
+	}
+	for (j = 0; j < n; j++)
+	{
+		rows[m] = rows[j];
+		m += key->any_rows[rows[j]];
+	}
+	return m;
+}
+
+/*
+ * FilterKey
+ *		Keep the rows of the row list rows[0 .. n - 1] of the batch (nrows
+ *		rows) that pass key, in order; returns how many.  See
+ *		ChunkPrunerFilterRows.
+ */
+static int
 FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
-		  bool *selected)
+		  int *rows, int n)
 {
 	MemoryContext oldcxt;
 	Datum	   *values;
 	bool	   *isnull;
 	int			i;
+	int			j;
+	int			m = 0;
 
+	if (n == 0)
+		return 0;
 	if (key->kind == PRUNE_AND)
 	{
-		for (i = 0; i < key->nsubkeys; i++)
-			FilterKey(pruner, &key->subkeys[i], nrows, scan, selected);
-		return;
+		for (i = 0; i < key->nsubkeys && n > 0; i++)
+			n = FilterKey(pruner, &key->subkeys[i], nrows, scan, rows, n);
+		return n;
 	}
 	if (key->kind == PRUNE_OR)
-	{
-		int			j;
-
-		if (nrows > key->rows_capacity)
-		{
-			key->arm_rows = MemoryContextAlloc(pruner->cxt, nrows);
-			key->any_rows = MemoryContextAlloc(pruner->cxt, nrows);
-			key->rows_capacity = nrows;
-		}
-		memset(key->any_rows, 0, nrows);
-		for (j = 0; j < key->nsubkeys; j++)
-		{
-			memcpy(key->arm_rows, selected, nrows);
-			FilterKey(pruner, &key->subkeys[j], nrows, scan, key->arm_rows);
-			for (i = 0; i < nrows; i++)
-				key->any_rows[i] |= key->arm_rows[i];
-		}
-		memcpy(selected, key->any_rows, nrows);
-		return;
-	}
+		return FilterOr(pruner, key, nrows, scan, rows, n);
 	if (key->kind == PRUNE_COLUMNS)
 	{
 		oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
-		FilterColumnPair(pruner, key, nrows, scan, selected);
+		n = FilterColumnPair(pruner, key, nrows, scan, rows, n);
 		MemoryContextSwitchTo(oldcxt);
-		return;
+		return n;
 	}
-	if (key->kind == PRUNE_COMPARE && key->numeric_key &&
-		FilterScaledKey(key, nrows, scan, selected))
-		return;
+	if (key->kind == PRUNE_COMPARE && key->numeric_key)
+	{
+		int			kept = FilterScaledKey(key, nrows, scan, rows, n);
+
+		if (kept >= 0)
+			return kept;
+	}
 	ColstoreScanBatchColumn(scan, key->attno, &values, &isnull);
 	if (key->kind == PRUNE_IN && !key->value_isnull && key->int_ok)
-	{
-		FilterIntegerInList(key, nrows, values, isnull, selected);
-		return;
-	}
+		return FilterIntegerInList(key, values, isnull, rows, n);
 	if (key->kind == PRUNE_COMPARE && !key->value_isnull && key->int_ok)
-	{
-		FilterIntegerKey(key, nrows, values, isnull, selected);
-		return;
-	}
+		return FilterIntegerKey(key, nrows, values, isnull,
+								ColstoreScanBatchNoNulls(scan, key->attno),
+								rows, n);
 	/* comparison functions may allocate (detoasting): per batch memory */
 	oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
-	for (i = 0; i < nrows; i++)
+	for (j = 0; j < n; j++)
 	{
-		if (!selected[i])
-			continue;
+		bool		passes = false;
+
+		i = rows[j];
 		switch (key->kind)
 		{
 			case PRUNE_IS_NULL:
-				selected[i] = isnull[i];
+				passes = isnull[i];
 				break;
 			case PRUNE_IS_NOT_NULL:
-				selected[i] = !isnull[i];
+				passes = !isnull[i];
 				break;
 			case PRUNE_COMPARE:
-				selected[i] = !isnull[i] && !key->value_isnull &&
+				passes = !isnull[i] && !key->value_isnull &&
 					(key->bytes_equal ?
 					 TextBytesEqual(values[i], key->value) ==
 					 (key->strategy == BTEqualStrategyNumber) :
 					 ComparePasses(key, values[i]));
 				break;
 			case PRUNE_LIKE:
-				selected[i] = !isnull[i] && !key->value_isnull &&
+				passes = !isnull[i] && !key->value_isnull &&
 					LikePasses(key, values[i]);
 				break;
 			case PRUNE_IN:
-				selected[i] = !isnull[i] && !key->value_isnull &&
+				passes = !isnull[i] && !key->value_isnull &&
 					InListPasses(key, values[i]);
 				break;
 			case PRUNE_AND:
@@ -427,9 +509,249 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 			case PRUNE_COLUMNS:
 				break;			/* handled above */
 		}
+		if (passes)
+			rows[m++] = i;
 	}
 	MemoryContextSwitchTo(oldcxt);
 	MemoryContextReset(pruner->tmp_cxt);
+	return m;
+}
+
+/*
+ * Can key be part of a range (FilterRange): a comparison other than "<>"
+ * with a value, decided on int64s (integer columns) or scaled integers?
+ */
+static bool
+KeyIsRangeBound(const PruneKey *key)
+{
+	return key->kind == PRUNE_COMPARE && !key->value_isnull &&
+		key->strategy != NOT_EQUAL_STRATEGY &&
+		(key->int_ok || (key->numeric_key && key->scaled_ok));
+}
+
+/*
+ * Narrow [*lo, *hi] by "value <strategy> c"; false if no value passes.
+ */
+static bool
+NarrowRange(int strategy, int64 c, int64 *lo, int64 *hi)
+{
+	switch (strategy)
+	{
+		case BTLessStrategyNumber:
+			if (c == PG_INT64_MIN)
+				return false;
+			*hi = Min(*hi, c - 1);
+			break;
+		case BTLessEqualStrategyNumber:
+			*hi = Min(*hi, c);
+			break;
+		case BTEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			*hi = Min(*hi, c);
+			break;
+		case BTGreaterEqualStrategyNumber:
+			*lo = Max(*lo, c);
+			break;
+		case BTGreaterStrategyNumber:
+			if (c == PG_INT64_MAX)
+				return false;
+			*lo = Max(*lo, c + 1);
+			break;
+		default:
+			return false;
+	}
+	return *lo <= *hi;
+}
+
+/* Row i's value v lies in [lo, hi] (lo <= hi): one unsigned comparison. */
+#define IN_RANGE(v) ((uint64) (v) - (uint64) lo <= span)
+
+/* Keep the rows that are not NULL (unless none is) and in the range. */
+#define RANGE_LOOP(GET) \
+	do { \
+		if (nonull) \
+			LIST_LOOP(IN_RANGE(GET(values[i]))); \
+		else \
+			LIST_LOOP(!isnull[i] & IN_RANGE(GET(values[i]))); \
+	} while (0)
+
+/*
+ * Keys keys[0 .. nkeys - 1], all on one column and KeyIsRangeBound, of one
+ * kind (integer or scaled numeric), decided together in one pass as the
+ * range of values they all pass.  Returns -1 (nothing done) if a scaled
+ * chunk's scale or the values do not allow it: the caller runs the keys
+ * one by one then.
+ */
+static int
+FilterRange(PruneKey **keys, int nkeys, int nrows, TableScanDesc scan,
+			int *rows, int n)
+{
+	PruneKey   *first = keys[0];
+	int64		lo = PG_INT64_MIN;
+	int64		hi = PG_INT64_MAX;
+	uint64		span;
+	bool		empty = false;
+	int			i;
+	int			j;
+	int			k;
+
+	if (first->int_ok)
+	{
+		Datum	   *values;
+		bool	   *isnull;
+		bool		nonull;
+
+		for (k = 0; k < nkeys && !empty; k++)
+			empty = !NarrowRange(keys[k]->strategy, keys[k]->int_value, &lo, &hi);
+		if (empty)
+			return 0;			/* no value passes every key */
+		span = (uint64) hi - (uint64) lo;
+		ColstoreScanBatchColumn(scan, first->attno, &values, &isnull);
+		nonull = ColstoreScanBatchNoNulls(scan, first->attno);
+		switch (first->int_column_type)
+		{
+			case INT2OID:
+				RANGE_LOOP(GET_INT16);
+				break;
+			case INT4OID:
+			case DATEOID:
+				RANGE_LOOP(GET_INT32);
+				break;
+			default:
+				RANGE_LOOP(GET_INT64);
+				break;
+		}
+		return n;
+	}
+	else
+	{
+		ColstoreScaledValues sv;
+		int64	   *values;
+		bool	   *isnull;
+		bool		nonull;
+
+		if (!ColstoreScanBatchScaledRows(scan, first->attno, n == nrows ? NULL : rows,
+										 n, n, &sv))
+			return -1;
+		for (k = 0; k < nkeys && !empty; k++)
+		{
+			int128		c = keys[k]->scaled_value;
+
+			/* the value at the chunk's scale, if the chunk's is the larger */
+			if (keys[k]->scaled_scale > sv.scale ||
+				!Int128MulPow10(&c, sv.scale - keys[k]->scaled_scale) ||
+				c != (int64) c)
+				return -1;
+			empty = !NarrowRange(keys[k]->strategy, (int64) c, &lo, &hi);
+		}
+		if (empty)
+			return 0;
+		span = (uint64) hi - (uint64) lo;
+		values = sv.values;
+		isnull = sv.isnull;
+		nonull = sv.nonull;
+		RANGE_LOOP(GET_INT64_VALUE);
+		return n;
+	}
+}
+
+/*
+ * Does a key run without function calls (integer or scaled-numeric
+ * comparisons, integer lists, NULL tests, integer column pairs)?  Such
+ * keys go first.
+ */
+static bool
+KeyIsCheap(const PruneKey *key)
+{
+	switch (key->kind)
+	{
+		case PRUNE_IS_NULL:
+		case PRUNE_IS_NOT_NULL:
+			return true;
+		case PRUNE_COMPARE:
+			return key->int_ok || key->scaled_ok;
+		case PRUNE_IN:
+			return key->int_ok;
+		case PRUNE_COLUMNS:
+			return OidIsValid(key->int_column_type);
+		default:
+			return false;
+	}
+}
+
+/* Share of the rows key was given that it kept so far (1/2 before any). */
+static double
+KeyPassRate(const PruneKey *key)
+{
+	return (key->rows_out + 1.0) / (key->rows_in + 2.0);
+}
+
+/*
+ * The column a key reads, grouping it with the other keys on that column
+ * (they share its decoding, and together pass as few rows as their product
+ * of pass rates), or a group of its own (ANDs, ORs, column pairs).
+ */
+static int
+KeyGroup(const ChunkPruner *pruner, int k)
+{
+	const PruneKey *key = &pruner->keys[k];
+
+	if (key->kind == PRUNE_AND || key->kind == PRUNE_OR || key->kind == PRUNE_COLUMNS)
+		return pruner->desc->natts + k;
+	return key->attno;
+}
+
+/*
+ * Order the top-level keys for the next batch: cheap keys first, then by
+ * group (keys on the same column together) from the group that keeps the
+ * fewest rows, within a group from the key that keeps the fewest.  Pass
+ * rates are those seen so far in this scan; all keys must pass, so their
+ * order changes only how many rows each one reads.
+ */
+static void
+OrderKeys(ChunkPruner *pruner)
+{
+	int			nkeys = pruner->nkeys;
+	int			a;
+	int			b;
+
+	for (a = 0; a < nkeys; a++)
+	{
+		double		rate = 1.0;
+		bool		cheap = true;
+
+		for (b = 0; b < nkeys; b++)
+		{
+			if (KeyGroup(pruner, b) != KeyGroup(pruner, a))
+				continue;
+			rate *= KeyPassRate(&pruner->keys[b]);
+			cheap &= KeyIsCheap(&pruner->keys[b]);
+		}
+		pruner->group_rate[a] = cheap ? rate : 1.0 + rate;
+	}
+	/* insertion sort of a handful of keys */
+	for (a = 1; a < nkeys; a++)
+	{
+		int			k = pruner->order[a];
+
+		for (b = a; b > 0; b--)
+		{
+			int			o = pruner->order[b - 1];
+			bool		before;
+
+			if (pruner->group_rate[k] != pruner->group_rate[o])
+				before = pruner->group_rate[k] < pruner->group_rate[o];
+			else if (KeyGroup(pruner, k) != KeyGroup(pruner, o))
+				before = KeyGroup(pruner, k) < KeyGroup(pruner, o);
+			else
+				before = KeyPassRate(&pruner->keys[k]) <
+					KeyPassRate(&pruner->keys[o]);
+			if (!before)
+				break;
+			pruner->order[b] = o;
+		}
+		pruner->order[b] = k;
+	}
 }
 
 /*
@@ -437,18 +759,97 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
  *		Clear selected[i] for each of the nrows rows of scan's current batch
  *		(ColstoreScanNextBatch, or the chunk a row filter is given) that
  *		fails a key; the key columns are read with ColstoreScanBatchColumn
- *		(numeric ones with ColstoreScanBatchScaled where the chunk stores
- *		them so), which decodes them for the batch.
+ *		(numeric ones with ColstoreScanBatchScaledRows where the chunk
+ *		stores them so), which decodes them for the batch, or, for scaled
+ *		numerics when few rows are left, reads just those rows.
  *		Exact only for keys built from clauses PruningClauseIsExact accepts
  *		(the caller checks that at plan time); values must have been
  *		evaluated (ChunkPrunerEvaluate).
+ *
+ * The selected rows become a row list that each key in turn shortens, in
+ * the order OrderKeys chose from the batches before.
  */
 void
 ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 					  bool *selected)
 {
+	int		   *rows;
+	int			n = 0;
+	int			i;
 	int			k;
 
-	for (k = 0; k < pruner->nkeys; k++)
-		FilterKey(pruner, &pruner->keys[k], nrows, scan, selected);
+	if (pruner->nkeys == 0 || nrows <= 0)
+		return;
+	if (pruner->order == NULL)
+	{
+		pruner->order = MemoryContextAlloc(pruner->cxt, sizeof(int) * pruner->nkeys);
+		pruner->group_rate = MemoryContextAlloc(pruner->cxt,
+												sizeof(double) * pruner->nkeys);
+		for (k = 0; k < pruner->nkeys; k++)
+			pruner->order[k] = k;
+	}
+	if (nrows > pruner->rows_capacity)
+	{
+		if (pruner->rows != NULL)
+			pfree(pruner->rows);
+		pruner->rows = MemoryContextAlloc(pruner->cxt, sizeof(int) * nrows);
+		pruner->rows_capacity = nrows;
+	}
+	rows = pruner->rows;
+	if (memchr(selected, false, nrows) == NULL)
+	{
+		/* every row: a loop without the dependency on n, which vectorizes */
+		for (i = 0; i < nrows; i++)
+			rows[i] = i;
+		n = nrows;
+	}
+	else
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			rows[n] = i;
+			n += selected[i];
+		}
+	}
+	for (k = 0; k < pruner->nkeys && n > 0; k++)
+	{
+		PruneKey   *key = &pruner->keys[pruner->order[k]];
+		PruneKey   *range[8];
+		int			nrange = 0;
+		int			kept = -1;
+
+		/* the keys after it on its column that make a range with it */
+		while (k + nrange < pruner->nkeys && nrange < lengthof(range))
+		{
+			PruneKey   *next = &pruner->keys[pruner->order[k + nrange]];
+
+			if (!KeyIsRangeBound(next) || next->attno != key->attno ||
+				next->int_ok != key->int_ok)
+				break;
+			range[nrange++] = next;
+		}
+		if (nrange > 1)
+			kept = FilterRange(range, nrange, nrows, scan, rows, n);
+		if (kept >= 0)
+		{
+			/* all the pass rate to the first: OrderKeys multiplies them */
+			key->rows_in += n;
+			key->rows_out += kept;
+			for (i = 1; i < nrange; i++)
+			{
+				range[i]->rows_in += kept;
+				range[i]->rows_out += kept;
+			}
+			n = kept;
+			k += nrange - 1;
+			continue;
+		}
+		key->rows_in += n;
+		n = FilterKey(pruner, key, nrows, scan, rows, n);
+		key->rows_out += n;
+	}
+	memset(selected, false, nrows);
+	for (i = 0; i < n; i++)
+		selected[rows[i]] = true;
+	OrderKeys(pruner);
 }

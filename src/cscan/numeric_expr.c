@@ -242,20 +242,19 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 		return out;
 	if (e->kind == NEXPR_COLUMN)
 	{
-		int64	   *values;
-		int64	   *dscales;
-		bool	   *isnull;
+		ColstoreScaledValues sv;
 
-		if (!ColstoreScanBatchScaled(scan, e->attno, &values, &dscales, &isnull,
-									 &out->scale))
+		/* a few selected rows are read alone, not the chunk decoded */
+		if (!ColstoreScanBatchScaledRows(scan, e->attno, rows, nsel, nsel, &sv))
 			return NULL;
+		out->scale = sv.scale;
 		for (j = 0; j < nsel; j++)
 		{
 			int			i = ROW(j);
 
-			out->values[i] = values[i];
-			out->dscales[i] = (int16) dscales[i];
-			out->isnull[i] = isnull[i];
+			out->values[i] = sv.values[i];
+			out->dscales[i] = (int16) sv.dscales[i];
+			out->isnull[i] = sv.isnull[i];
 		}
 		return out;
 	}

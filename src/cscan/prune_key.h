@@ -82,9 +82,12 @@ typedef struct PruneKey
 	/* PRUNE_AND, PRUNE_OR: the arguments, and PRUNE_OR's scratch rows */
 	int			nsubkeys;
 	struct PruneKey *subkeys;
-	bool	   *arm_rows;
-	bool	   *any_rows;
+	int		   *arm_rows;		/* an argument's row list */
+	bool	   *any_rows;		/* by row: some argument passed it */
 	int			rows_capacity;
+	/* rows the filter gave the key and rows it kept (top-level keys) */
+	uint64		rows_in;
+	uint64		rows_out;
 } PruneKey;
 
 struct ChunkPruner
@@ -95,6 +98,11 @@ struct ChunkPruner
 	MemoryContext cxt;			/* the keys and their scratch rows */
 	MemoryContext value_cxt;	/* evaluated values */
 	MemoryContext tmp_cxt;		/* min/max of the chunk being tested */
+	/* the batch filter (chunk_filter.c), in cxt */
+	int		   *order;			/* [nkeys]: the order keys filter in */
+	double	   *group_rate;		/* [nkeys]: OrderKeys' scratch */
+	int		   *rows;			/* the row list */
+	int			rows_capacity;
 };
 
 #endif							/* PRUNE_KEY_H */

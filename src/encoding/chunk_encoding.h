@@ -173,6 +173,25 @@ extern ChunkReader *ChunkReaderOpen(const ChunkTypeInfo *type,
 extern Datum ChunkReaderGetValue(ChunkReader *reader, int index,
 								 bool *isnull);
 
+/*
+ * ChunkReaderScaled
+ *		Is the reader's chunk in the scaled-integer numeric encoding?  If so,
+ *		*scale is its common scale and *nnulls its NULL count.
+ */
+extern bool ChunkReaderScaled(const ChunkReader *reader, int *scale,
+							  int *nnulls);
+
+/*
+ * ChunkReaderGetScaledRows
+ *		Rows rows[0 .. n - 1] of a reader ChunkReaderScaled accepts, without
+ *		building numerics: for each row i not marked in done[], sets
+ *		isnull[i], values[i] (times 10^scale) and dscales[i] (0 for NULL),
+ *		the values DecodeChunkScaled gives that row, and marks it done.
+ */
+extern void ChunkReaderGetScaledRows(const ChunkReader *reader, const int *rows,
+									 int n, bool *done, int64 *values,
+									 int64 *dscales, bool *isnull);
+
 /* ChunkReaderMemory: bytes the reader holds (for cache accounting). */
 extern Size ChunkReaderMemory(const ChunkReader *reader);
 

@@ -41,7 +41,9 @@
 #include "postgres.h"
 
 #include "port/pg_bitutils.h"
+#include "port/pg_bswap.h"
 
+#include "encoding/bitpack.h"
 #include "encoding/chunk_encoding.h"
 #include "encoding/chunk_parse.h"
 
@@ -172,6 +174,107 @@ ChunkReaderGetValue(ChunkReader *reader, int index, bool *isnull)
 			return dict_get(type, &pl->u.dict, k);
 		default:
 			return numeric_get(&pl->u.num, k);
+	}
+}
+
+/*
+ * ChunkReaderScaled
+ *		Is the chunk in the scaled-integer numeric encoding?  See
+ *		chunk_encoding.h.
+ */
+bool
+ChunkReaderScaled(const ChunkReader *reader, int *scale, int *nnulls)
+{
+	if (reader->pc.encoding != CHUNK_ENCODING_SCALED_NUMERIC)
+		return false;
+	*scale = reader->pc.payload.u.num.iscale;
+	*nnulls = (int) reader->pc.nnulls;
+	return true;
+}
+
+/*
+ * Position of non-null row k among the non-null values of a reader whose
+ * chunk has a null bitmap (row k must not be NULL).
+ */
+static inline uint64
+NonNullPosition(const ChunkReader *reader, uint64 k)
+{
+	int			bit = (int) (k % 64);
+	uint64		word = bitmap_word(reader, k / 64);
+
+	return k - (reader->null_rank[k / 64] +
+				pg_popcount64(word & ((UINT64CONST(1) << bit) - 1)));
+}
+
+/*
+ * ChunkReaderGetScaledRows
+ *		Rows rows[0 .. n - 1] of a reader ChunkReaderScaled accepts, without
+ *		building numerics; see chunk_encoding.h.  The common form, values in
+ *		a frame-of-reference stream of width <= 56 and one display scale,
+ *		is read inline: one unaligned 64-bit load per value, as
+ *		bitpack_get's fast path, where the value's eight bytes lie within
+ *		the packed values; others through intenc_get.  The caller passes
+ *		valid rows (the scan's), so they are only asserted.
+ */
+void
+ChunkReaderGetScaledRows(const ChunkReader *reader, const int *rows, int n,
+						 bool *done, int64 *values, int64 *dscales, bool *isnull)
+{
+	const ScaledNumeric *sn = &reader->pc.payload.u.num;
+	const IntPart *vp = &sn->values.part;
+	const uint8 *bitmap = reader->pc.bitmap;
+	bool		direct = sn->values.kind == CHUNK_ENCODING_FOR && vp->width <= 56;
+	uint64		fast_end = 0;	/* bytes from which a 64-bit load fits */
+	uint64		mask = 0;
+	uint64		dconst = 0;
+	bool		dscale_constant = intenc_constant(&sn->dscales, &dconst);
+	int			j;
+
+	Assert(reader->pc.encoding == CHUNK_ENCODING_SCALED_NUMERIC);
+	if (direct)
+	{
+		uint64		size = bitpack_size(vp->n, vp->width);
+
+		fast_end = size >= 8 ? size - 8 : 0;
+		mask = (UINT64CONST(1) << vp->width) - 1;
+		direct = size >= 8;
+	}
+	for (j = 0; j < n; j++)
+	{
+		int			i = rows[j];
+		uint64		k = (uint64) i;
+		uint64		bitpos;
+
+		Assert(i >= 0 && i < reader->nvalues);
+		if (done[i])
+			continue;
+		done[i] = true;
+		if (bitmap != NULL)
+		{
+			if (bitmap[k / 8] & (1 << (k % 8)))
+			{
+				isnull[i] = true;
+				values[i] = dscales[i] = 0;
+				continue;
+			}
+			k = NonNullPosition(reader, k);
+		}
+		isnull[i] = false;
+		bitpos = k * (uint64) vp->width;
+		if (direct && (bitpos >> 3) <= fast_end)
+		{
+			uint64		w;
+
+			memcpy(&w, vp->packed + (bitpos >> 3), sizeof(w));
+#ifdef WORDS_BIGENDIAN
+			w = pg_bswap64(w);
+#endif
+			values[i] = (int64) (vp->base + ((w >> (bitpos & 7)) & mask));
+		}
+		else
+			values[i] = (int64) intenc_get(&sn->values, k);
+		dscales[i] = dscale_constant ? (int64) dconst :
+			(int64) intenc_get(&sn->dscales, k);
 	}
 }
 

@@ -361,10 +361,14 @@ numeric_parse(ByteReader *r, uint64 n, bool keep, ScaledNumeric *sn,
 	}
 
 	/*
-	 * Every value shown at the scale it is stored at (numeric(p, s) columns)
-	 * has no digits beyond its display scale: only the values need reading.
+	 * One display scale for every value, at least the common scale and in
+	 * range (numeric(p, s) columns: s >= iscale, since iscale is the least
+	 * scale that makes every value an integer): scaled_value_valid holds for
+	 * every value whatever its digits, so only the values need reading, and
+	 * only when they are kept.
 	 */
-	if (intenc_constant(&sn->dscales, &dscale) && dscale == iscale)
+	if (intenc_constant(&sn->dscales, &dscale) && dscale >= iscale &&
+		dscale <= NUM_DSCALE_MASK)
 	{
 		if (keep)
 		{

@@ -78,18 +78,59 @@ bool
 ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 						int64 **dscales, bool **isnull, int *scale)
 {
+	ColstoreScaledValues v;
+
+	if (!ColstoreScanBatchScaledRows(scan, att, NULL, 0, 0, &v))
+		return false;
+	*values = v.values;
+	*dscales = v.dscales;
+	*isnull = v.isnull;
+	*scale = v.scale;
+	return true;
+}
+
+/*
+ * ColstoreScanBatchScaledRows
+ *		ColstoreScanBatchScaled for the rows of a row list: only the entries
+ *		of rows[0 .. nrows - 1] (ascending or not) are sure to be set (all
+ *		of them if rows is NULL).  nwanted is about how many rows of the
+ *		batch the caller reads in all, at most: when they are few, only
+ *		they are read from the chunk (after it was validated whole), not
+ *		the whole chunk decoded.  out->nonull tells that no row of the
+ *		batch is NULL.
+ */
+bool
+ColstoreScanBatchScaledRows(TableScanDesc scan, int att, const int *rows,
+							int nrows, int nwanted, ColstoreScaledValues *out)
+{
 	ColstoreScanDesc s = (ColstoreScanDesc) scan;
 	const ScaledColumn *col;
 
 	Assert(s->cur_chunk >= 0 && att < s->chunk_desc->natts);
-	col = ScanReadScaled(s, att);
+	col = ScanReadScaled(s, att, rows, nrows, nwanted);
 	if (col == NULL)
 		return false;
-	*values = col->values;
-	*dscales = col->dscales;
-	*isnull = col->isnull;
-	*scale = col->scale;
+	out->values = col->values;
+	out->dscales = col->dscales;
+	out->isnull = col->isnull;
+	out->scale = col->scale;
+	out->nonull = col->nonull;
 	return true;
+}
+
+/*
+ * ColstoreScanBatchNoNulls
+ *		Is no row of column att of the batch NULL?  Decodes the column, as
+ *		ColstoreScanBatchColumn does, and looks at its NULL flags.
+ */
+bool
+ColstoreScanBatchNoNulls(TableScanDesc scan, int att)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) scan;
+
+	Assert(s->cur_chunk >= 0 && att < s->chunk_desc->natts);
+	ScanDecodeColumn(s, att);
+	return memchr(s->isnull[att], true, s->chunk_rows) == NULL;
 }
 
 /*

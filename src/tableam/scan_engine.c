@@ -74,6 +74,7 @@ ScanForgetChunk(ColstoreScanDesc s)
 	memset(s->decoded, 0, sizeof(bool) * s->max_natts);
 	s->row_mask = NULL;
 	s->row_selected = NULL;
+	s->row_kept = PG_INT32_MAX;
 	s->chain_members = NULL;
 	s->chunk_generation++;
 }
@@ -528,32 +529,105 @@ ScanDecodeColumn(ColstoreScanDesc s, int att)
 }
 
 /*
+ * A scaled column is read row by row (ScanReadScaled) when fewer than one in
+ * SCALED_SPARSE_RATIO of the chunk's rows are wanted: a row then costs a few
+ * loads from the packed streams, where decoding the chunk costs every row's
+ * unpacking and copies.
+ */
+#define SCALED_SPARSE_RATIO		4
+
+/*
+ * Open column att of the current chunk for row by row reads into col, if
+ * the chunk stores it as scaled integers (else leave col->scaled false).
+ * The whole image is validated here (RowGroupOpenChunkReader: CRC, bounds,
+ * every display scale), before any row is read from it.
+ */
+static void
+OpenScaledRows(ColstoreScanDesc s, int att, ScaledColumn *col)
+{
+	Form_pg_attribute a = TupleDescAttr(s->chunk_desc, att);
+	int			nnulls;
+
+	col->scaled = false;
+	if (a->attisdropped || att >= s->header->natts || a->atttypid != NUMERICOID ||
+		RowGroupChunk(s->header, att, s->cur_chunk)->cd_encoding !=
+		CHUNK_ENCODING_SCALED_NUMERIC)
+		return;
+	col->reader = RowGroupOpenChunkReader(s->rs_base.rs_rd, s->header,
+										  s->chunk_desc, att, s->cur_chunk);
+	/* a header that disagrees with the image: decode it as it is */
+	if (!ChunkReaderScaled(col->reader, &col->scale, &nnulls))
+		return;
+	col->scaled = true;
+	col->whole = false;
+	col->nonull = nnulls == 0;
+	col->values = palloc(sizeof(int64) * s->chunk_rows);
+	col->dscales = palloc(sizeof(int64) * s->chunk_rows);
+	col->isnull = palloc(sizeof(bool) * s->chunk_rows);
+	col->filled = palloc0(sizeof(bool) * s->chunk_rows);
+}
+
+/*
  * ScanReadScaled
- *		Column att of the current chunk as scaled integers (read once per
- *		chunk, into chunk_cxt), or NULL if the chunk does not store it in
- *		the scaled-integer encoding or is a delta page.
+ *		Column att of the current chunk as scaled integers, or NULL if the
+ *		chunk does not store it in the scaled-integer encoding or is a delta
+ *		page.  With rows NULL every row's entries are set; else at least
+ *		those of rows[0 .. nrows - 1].  nwanted is how many rows of the
+ *		chunk the caller expects to ask for in all: when they are few
+ *		(SCALED_SPARSE_RATIO) the first call validates the chunk and reads
+ *		only the rows asked for, later calls read theirs; else the chunk is
+ *		decoded whole, once.  Memory in chunk_cxt.
  */
 const ScaledColumn *
-ScanReadScaled(ColstoreScanDesc s, int att)
+ScanReadScaled(ColstoreScanDesc s, int att, const int *rows, int nrows,
+			   int nwanted)
 {
 	ScaledColumn *col = &s->scaled[att];
+	MemoryContext oldcxt;
 
 	if (s->header == NULL)
 		return NULL;
+	if (col->read && col->generation == s->chunk_generation &&
+		(!col->scaled || col->whole))
+		return col->scaled ? col : NULL;
+	oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
 	if (!col->read || col->generation != s->chunk_generation)
 	{
-		MemoryContext oldcxt = MemoryContextSwitchTo(s->chunk_cxt);
-
-		col->isnull = palloc(sizeof(bool) * s->chunk_rows);
-		col->scaled = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header,
-											  s->chunk_desc, att, s->cur_chunk,
-											  &col->values, &col->dscales,
-											  col->isnull, &col->scale);
-		MemoryContextSwitchTo(oldcxt);
 		col->generation = s->chunk_generation;
 		col->read = true;
+		col->reader = NULL;
+		if (rows != NULL && (int64) nwanted * SCALED_SPARSE_RATIO < s->chunk_rows)
+			OpenScaledRows(s, att, col);
+		else
+		{
+			col->isnull = palloc(sizeof(bool) * s->chunk_rows);
+			col->scaled = RowGroupReadScaledChunk(s->rs_base.rs_rd, s->header,
+												  s->chunk_desc, att, s->cur_chunk,
+												  &col->values, &col->dscales,
+												  col->isnull, &col->scale);
+			col->whole = true;
+			col->nonull = col->scaled &&
+				memchr(col->isnull, true, s->chunk_rows) == NULL;
+		}
 		ScanPrefetchNoteColumn(s, att);
 	}
+	if (col->scaled && !col->whole)
+	{
+		if (rows != NULL)
+			ChunkReaderGetScaledRows(col->reader, rows, nrows, col->filled,
+									 col->values, col->dscales, col->isnull);
+		else
+		{
+			int			i;
+
+			/* everything after all: read the rows not read yet */
+			for (i = 0; i < s->chunk_rows; i++)
+				ChunkReaderGetScaledRows(col->reader, &i, 1, col->filled,
+										 col->values, col->dscales, col->isnull);
+			col->whole = true;
+		}
+	}
+	MemoryContextSwitchTo(oldcxt);
 	return col->scaled ? col : NULL;
 }
 
@@ -576,7 +650,7 @@ FillScaledNumeric(ColstoreScanDesc s, int att, int pos, TupleTableSlot *slot)
 
 	if (TupleDescAttr(s->chunk_desc, att)->atttypid != NUMERICOID)
 		return false;
-	col = ScanReadScaled(s, att);
+	col = ScanReadScaled(s, att, &pos, 1, s->row_kept);
 	if (col == NULL)
 		return false;
 	slot->tts_isnull[att] = col->isnull[pos];

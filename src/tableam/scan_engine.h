@@ -108,12 +108,26 @@ extern void ColstoreScanAddCounters(TableScanDesc scan,
 									ColstoreScanCounters *counters);
 extern bool ColstoreScanReturnsSortedBy(TableScanDesc scan, int attno);
 
+/* A numeric column of a batch as scaled integers (ColstoreScanBatchScaledRows). */
+typedef struct ColstoreScaledValues
+{
+	int64	   *values;			/* the values times 10^scale */
+	int64	   *dscales;		/* their display scales */
+	bool	   *isnull;
+	int			scale;
+	bool		nonull;			/* no row of the batch is NULL */
+} ColstoreScaledValues;
+
 /* scan_batch.c: reading a chunk at a time */
 extern int	ColstoreScanNextBatch(TableScanDesc scan, TupleDesc desc);
 extern void ColstoreScanBatchColumn(TableScanDesc scan, int att, Datum **values,
 									bool **isnull);
 extern bool ColstoreScanBatchScaled(TableScanDesc scan, int att, int64 **values,
 									int64 **dscales, bool **isnull, int *scale);
+extern bool ColstoreScanBatchScaledRows(TableScanDesc scan, int att,
+										const int *rows, int nrows, int nwanted,
+										ColstoreScaledValues *out);
+extern bool ColstoreScanBatchNoNulls(TableScanDesc scan, int att);
 extern bool ColstoreScanBatchSelect(TableScanDesc scan, bool *selected);
 extern int	ColstoreScanBatchNulls(TableScanDesc scan, int att);
 

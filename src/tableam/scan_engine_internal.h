@@ -39,16 +39,24 @@ typedef struct ScanGroup
 	bool		dead;			/* aborted inserter */
 } ScanGroup;
 
-/* A numeric column of the current chunk as scaled integers (ScanReadScaled). */
+/*
+ * A numeric column of the current chunk as scaled integers (ScanReadScaled):
+ * every row decoded at once, or, when few rows are wanted, the chunk
+ * validated whole but only the rows asked for read from it (filled[]).
+ */
 typedef struct ScaledColumn
 {
 	uint32		generation;		/* chunk_generation it was read in */
 	bool		read;			/* read in that generation */
 	bool		scaled;			/* stored as scaled integers: arrays set */
+	bool		whole;			/* every row's entries are set */
+	bool		nonull;			/* the chunk has no NULL in the column */
 	int			scale;
 	int64	   *values;
 	int64	   *dscales;
 	bool	   *isnull;
+	struct ChunkReader *reader; /* !whole: the validated chunk */
+	bool	   *filled;			/* !whole: rows whose entries are set */
 } ScaledColumn;
 
 /*
@@ -141,6 +149,7 @@ typedef struct ColstoreScanDescData
 	ColstoreRowFilter row_filter;	/* ColstoreScanSetRowFilter, or NULL */
 	void	   *row_filter_arg;
 	bool	   *row_selected;	/* [chunk_rows]: rows the filter kept, or NULL */
+	int			row_kept;		/* how many it kept */
 	ColstoreKeyBound skip_bound;	/* ColstoreScanSetSkipBelow, or NULL */
 	void	   *skip_arg;
 	int			skip_att;		/* its column (0-based) and type */
@@ -185,7 +194,9 @@ extern void ScanForgetChunk(ColstoreScanDesc s);
 extern void ScanOpenGroup(ColstoreScanDesc s, int i);
 extern void ScanSelectChunk(ColstoreScanDesc s, int c, TupleDesc desc);
 extern void ScanDecodeColumn(ColstoreScanDesc s, int att);
-extern const ScaledColumn *ScanReadScaled(ColstoreScanDesc s, int att);
+extern const ScaledColumn *ScanReadScaled(ColstoreScanDesc s, int att,
+										  const int *rows, int nrows,
+										  int nwanted);
 extern void ScanStoreRow(ColstoreScanDesc s, int pos, TupleTableSlot *slot);
 
 /* scan_walk.c: the forward walk's next chunk, and its row filter */

@@ -187,6 +187,7 @@ ScanApplyRowFilter(ColstoreScanDesc s, bool count)
 	s->row_filter(s->row_filter_arg, &s->rs_base, nrows, selected);
 	for (i = 0; i < nrows; i++)
 		kept += selected[i];
+	s->row_kept = kept;
 	/* the filter only clears rows, so the visible ones it cleared */
 	removed = visible - kept;
 	if (count)

@@ -1,0 +1,84 @@
+#!/bin/bash
+# bench/q6_shard.sh: TPC-H Q6 and Q1 on one Citus shard's worth of lineitem (1,500,000 rows),
+# heap and colstore in one server, serial and with 2 parallel workers: the per-row work of
+# ColstoreAgg's conditions and aggregates (issues 20 and 22).
+#
+# Runs against the server the PG* environment names (colstore installed and preloaded; use a
+# release build); it does not start one.  Loads lineitem_heap and lineitem_colstore from the CSV
+# (header line, bench/tpch.sh's columns) unless they hold its rows already, VACUUM ANALYZEs them,
+# then runs each query RUNS times per table, alternating heap and colstore, and prints the
+# medians, colstore/heap ratios, and whether both returned the same result.
+#
+# Usage: bash bench/q6_shard.sh [--csv FILE] [--runs N]
+set -euo pipefail
+csv=/var/tmp/q6/lineitem/lineitem.1.csv
+runs=5
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--csv) csv="$2"; shift 2 ;;
+		--runs) runs="$2"; shift 2 ;;
+		*) echo "usage: $0 [--csv FILE] [--runs N]" >&2; exit 2 ;;
+	esac
+done
+
+cols="l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
+	l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_discount numeric(15,2),
+	l_tax numeric(15,2), l_returnflag char(1), l_linestatus char(1), l_shipdate date,
+	l_commitdate date, l_receiptdate date, l_shipinstruct char(25), l_shipmode char(10),
+	l_comment varchar(44)"
+want=$(($(wc -l <"$csv") - 1))
+psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS colstore"
+for am in heap colstore; do
+	have=$(psql -X -At -c "SELECT count(*) FROM lineitem_$am" 2>/dev/null || echo -1)
+	if [ "$have" != "$want" ]; then
+		psql -X -q -v ON_ERROR_STOP=1 <<-SQL
+			DROP TABLE IF EXISTS lineitem_$am;
+			CREATE TABLE lineitem_$am ($cols) USING $am;
+			\copy lineitem_$am FROM '$csv' WITH (FORMAT csv, HEADER true)
+			VACUUM ANALYZE lineitem_$am;
+		SQL
+	fi
+done
+
+q6="SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem_%E
+WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1994-01-01' + interval '1' year
+	AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24"
+q1="SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
+	sum(l_extendedprice) AS sum_base_price, sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+	sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge, avg(l_quantity) AS avg_qty,
+	avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order
+FROM lineitem_%E
+WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+GROUP BY l_returnflag, l_linestatus
+ORDER BY l_returnflag, l_linestatus"
+
+# time_once SETTINGS SQL: milliseconds of one run of SQL after SETTINGS
+time_once() {
+	psql -X -At -c "SET jit = off" -c "$1" -c '\timing on' -c "$2" |
+		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+printf '%-4s %-9s %10s %12s %7s %5s\n' query workers heap_ms colstore_ms ratio same
+for name in Q6 Q1; do
+	[ "$name" = Q6 ] && sql=$q6 || sql=$q1
+	for w in 0 2; do
+		settings="SET max_parallel_workers_per_gather = $w"
+		declare -a th=() tc=()
+		# one warm-up run each
+		time_once "$settings" "${sql//%E/heap}" >/dev/null
+		time_once "$settings" "${sql//%E/colstore}" >/dev/null
+		for ((i = 0; i < runs; i++)); do
+			th+=("$(time_once "$settings" "${sql//%E/heap}")")
+			tc+=("$(time_once "$settings" "${sql//%E/colstore}")")
+		done
+		mh=$(printf '%s\n' "${th[@]}" | median)
+		mc=$(printf '%s\n' "${tc[@]}" | median)
+		dh=$(psql -X -At -c "$settings" -c "${sql//%E/heap}" | md5sum)
+		dc=$(psql -X -At -c "$settings" -c "${sql//%E/colstore}" | md5sum)
+		same=no
+		[ "$dh" = "$dc" ] && same=yes
+		printf '%-4s %-9s %10.1f %12.1f %7.3f %5s\n' "$name" "$w" "$mh" "$mc" \
+			"$(awk -v c="$mc" -v h="$mh" 'BEGIN { print c / h }')" "$same"
+	done
+done
