@@ -9,9 +9,15 @@
 # then runs each query RUNS times per table, alternating heap and colstore, and prints the
 # medians, colstore/heap ratios, and whether both returned the same result.
 #
+# Without --csv, the first quarter of TPC-H scale factor 1's lineitem is generated once with
+# tpchgen-cli (bench_venv) under $COLSTORE_DEPS/q6-shard.
+#
 # Usage: bash bench/q6_shard.sh [--csv FILE] [--runs N]
 set -euo pipefail
-csv=/var/tmp/q6/lineitem/lineitem.1.csv
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+. bench/lib.sh
+csv=""
 runs=5
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -26,6 +32,14 @@ cols="l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
 	l_tax numeric(15,2), l_returnflag char(1), l_linestatus char(1), l_shipdate date,
 	l_commitdate date, l_receiptdate date, l_shipinstruct char(25), l_shipmode char(10),
 	l_comment varchar(44)"
+if [ -z "$csv" ]; then
+	csv="$COLSTORE_DEPS/q6-shard/lineitem/lineitem.1.csv"
+	if [ ! -f "$csv" ]; then
+		bench_venv tpchgen-cli
+		"$BENCH_VENV/bin/tpchgen-cli" csv --scale-factor 1 --tables lineitem --parts 4 --part 1 \
+			--output-dir "$COLSTORE_DEPS/q6-shard" --quiet
+	fi
+fi
 want=$(($(wc -l <"$csv") - 1))
 psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION IF NOT EXISTS colstore"
 for am in heap colstore; do
