@@ -25,7 +25,7 @@
 #
 # Reuse of bench/tpch.sh: it runs as it is read, so it cannot be sourced.  Its table
 # definitions, primary keys, the 22 query texts, the tie handling (untie), run_query, measure,
-# qcell and qratio are read out of it with a small parser (tpch_part below: the lines from one
+# qcell and qratio are read out of it with a small parser (tpch_part, bench/lib.sh: the lines from one
 # top-level marker to the next) and evaluated here, so the two benches always run the same
 # queries; bench/lib.sh is sourced (bench_venv, ms, digest, add, ratio, mb, fmt_ms, cell).
 #
@@ -55,14 +55,6 @@ limit_ms=$(awk -v s="$limit" 'BEGIN { printf "%d", s * 1000 }')
 
 . bench/lib.sh
 
-# tpch_part FIRST LAST: the lines of bench/tpch.sh from the first one matching the ERE FIRST up
-# to, not including, the next one matching LAST; fails if there are none
-tpch_part() {
-	local text
-	text=$(awk -v a="$1" -v b="$2" 'p && $0 ~ b { exit } !p && $0 ~ a { p = 1 } p { print }' bench/tpch.sh)
-	[ -n "$text" ] || { echo "bench/tpch.sh: no lines from /$1/ to /$2/" >&2; return 1; }
-	printf '%s\n' "$text"
-}
 eval "$(tpch_part '^tables=\(' '^declare -A R$')"			# tables, columns, pkey
 eval "$(tpch_part '^# must_ms SQL' '^for am in heap colstore')"		# must_ms, list
 eval "$(tpch_part '^fraction=' '^# The queries whose ORDER BY')"	# queries (uses $scale)

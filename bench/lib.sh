@@ -132,3 +132,14 @@ row() {
 	local h="${R["$2|heap"]:-}" c="${R["$2|colstore"]:-}" d="${R["$2|duckdb"]:-}"
 	echo "| $1 | $(cell "$3" "$h") | $(cell "$3" "$c") | $(cell "$3" "$d") | $(ratio "$h" "$c") | $(ratio "$d" "$c") | ${4:-} |"
 }
+
+# tpch_part FIRST LAST: the lines of bench/tpch.sh from the first one matching the ERE FIRST up
+# to, not including, the next one matching LAST; fails if there are none.  bench/tpch.sh runs as
+# it is read, so other benches evaluate its parts (table definitions, query texts) through this
+# instead of sourcing it, and so always run what it runs.  Run from the repository's root.
+tpch_part() {
+	local text
+	text=$(awk -v a="$1" -v b="$2" 'p && $0 ~ b { exit } !p && $0 ~ a { p = 1 } p { print }' bench/tpch.sh)
+	[ -n "$text" ] || { echo "bench/tpch.sh: no lines from /$1/ to /$2/" >&2; return 1; }
+	printf '%s\n' "$text"
+}

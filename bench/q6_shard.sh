@@ -27,11 +27,19 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-cols="l_orderkey bigint, l_partkey bigint, l_suppkey bigint, l_linenumber int,
-	l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_discount numeric(15,2),
-	l_tax numeric(15,2), l_returnflag char(1), l_linestatus char(1), l_shipdate date,
-	l_commitdate date, l_receiptdate date, l_shipinstruct char(25), l_shipmode char(10),
-	l_comment varchar(44)"
+# the table definition and the two query texts are bench/tpch.sh's own (tpch_part, bench/lib.sh)
+scale=1
+eval "$(tpch_part '^tables=\(' '^declare -A R$')"
+eval "$(tpch_part '^fraction=' '^# The queries whose ORDER BY')"
+cols=${columns[lineitem]}
+for query in "${queries[@]}"; do
+	case "${query%%|*}" in
+		Q1) q1=${query#*|} ;;
+		Q6) q6=${query#*|} ;;
+	esac
+done
+[ -n "${q1:-}" ] && [ -n "${q6:-}" ] || { echo "bench/tpch.sh has no Q1 or Q6" >&2; exit 2; }
+
 if [ -z "$csv" ]; then
 	csv="$COLSTORE_DEPS/q6-shard/lineitem/lineitem.1.csv"
 	if [ ! -f "$csv" ]; then
@@ -53,18 +61,6 @@ for am in heap colstore; do
 		SQL
 	fi
 done
-
-q6="SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem_%E
-WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1994-01-01' + interval '1' year
-	AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24"
-q1="SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty,
-	sum(l_extendedprice) AS sum_base_price, sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
-	sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge, avg(l_quantity) AS avg_qty,
-	avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order
-FROM lineitem_%E
-WHERE l_shipdate <= date '1998-12-01' - interval '90' day
-GROUP BY l_returnflag, l_linestatus
-ORDER BY l_returnflag, l_linestatus"
 
 # time_once SETTINGS SQL: milliseconds of one run of SQL after SETTINGS
 time_once() {
