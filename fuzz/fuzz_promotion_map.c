@@ -2,13 +2,14 @@
  *
  * fuzz_promotion_map.c
  *	  libFuzzer target: promotion maps (root and leaf pages), through
- *	  PromotionMapPages, PromotionMapGetRange and PromotionMapGet.
+ *	  PromotionMapPages, PromotionMapGetRange and PromotionMapLookup, and the
+ *	  deleted-rows bitmap they read (storage/deleted_rows.c).
  *
  * Input: bytes 0-3 the row group's row count, 4-7 its first root block
  * (rg_state_root), 8-11 a row to look up, then the relation's blocks,
  * BLCKSZ bytes each (at most 8, the last padded with zeros).  A copy the
  * map returns must be a valid heap TID; the single and the range lookup
- * agree.
+ * agree, also on which rows the bitmap marks deleted.
  *
  * IDENTIFICATION
  *	  fuzz/fuzz_promotion_map.c
@@ -63,10 +64,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32		cnt;
 			ItemPointerData copy;
 			ItemPointerData *copies;
+			bool	   *deleted;
+			PromotionSlot slot;
 			bool		found;
 
 			row %= group.rg_nrows;
-			found = PromotionMapGet(rel, &group, row, &copy);
+			slot = PromotionMapLookup(rel, &group, row, &copy);
+			found = slot == PROMOTION_COPY;
+			FUZZ_ASSERT(found == ItemPointerIsValid(&copy), "lookup's copy and answer disagree");
 			if (found)
 				FUZZ_ASSERT(ItemPointerGetOffsetNumberNoCheck(&copy) >= FirstOffsetNumber &&
 							ItemPointerGetOffsetNumberNoCheck(&copy) <= MaxHeapTuplesPerPage,
@@ -74,7 +79,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			first = row > MAX_RANGE / 2 ? row - MAX_RANGE / 2 : 0;
 			cnt = Min(group.rg_nrows - first, MAX_RANGE);
 			copies = palloc(sizeof(ItemPointerData) * cnt);
-			PromotionMapGetRange(rel, &group, first, cnt, copies);
+			deleted = palloc(sizeof(bool) * cnt);
+			if (!PromotionMapGetRange(rel, &group, first, cnt, copies, deleted))
+				memset(deleted, 0, sizeof(bool) * cnt);
+			FUZZ_ASSERT(deleted[row - first] == (slot == PROMOTION_DELETED),
+						"single and range lookups disagree on the deleted-rows bit");
+			for (i = 0; i < (int) cnt; i++)
+				FUZZ_ASSERT(!deleted[i] || !ItemPointerIsValid(&copies[i]),
+							"a bitmapped row has a copy");
 			FUZZ_ASSERT(ItemPointerIsValid(&copies[row - first]) == found &&
 						(!found || memcmp(&copies[row - first], &copy, sizeof(copy)) == 0),
 						"single and range lookups disagree");

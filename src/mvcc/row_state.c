@@ -59,9 +59,15 @@
  * walking a row group in order) are promoted in growing batches: one heap
  * insertion call and one promotion map record per batch instead of per row.
  * A batch never leaves the row group or the map leaf; the rows it promotes
- * ahead that end up unchanged just carry an unset state.
+ * ahead that end up unchanged just carry an unset state.  Batches start
+ * only after PROMOTION_RUN_BEFORE_BATCH rows were promoted one after the
+ * other: a statement that changes scattered rows (a DELETE of a random
+ * share) changes short runs, and a batch at every run of two would give
+ * the unchanged row after it a copy too, which keeps its heap page and its
+ * promotion map leaf from ever being freed (storage/deleted_rows.c).
  */
 #define MAX_PROMOTION_BATCH		256
+#define PROMOTION_RUN_BEFORE_BATCH	8
 
 static struct
 {
@@ -70,6 +76,8 @@ static struct
 	uint32		dir_index;
 	uint64		next_row;		/* row after the last batch */
 	uint32		batch;			/* size of the last batch */
+	uint32		run;			/* rows promoted one after the other so far,
+								 * the last batch's included */
 	ItemPointerData copies[MAX_PROMOTION_BATCH];	/* the batch's copies */
 	bool		made[MAX_PROMOTION_BATCH];	/* copies the batch created */
 	LocalTransactionId lxid;	/* the command that promoted the batch */
@@ -247,17 +255,32 @@ RowStateForget(Oid relid)
 		PromotionChunk.chunk = -1;
 }
 
-/* Batch size for promoting the row of state: doubling while sequential. */
+/*
+ * Does the row of state follow the last batch (same relation file and row
+ * group, the next row)?
+ */
+static bool
+PromotionContinues(Relation rel, const RowState *state)
+{
+	return LastPromotion.relid == RelationGetRelid(rel) &&
+		RelFileLocatorEquals(LastPromotion.node, rel->rd_locator) &&
+		LastPromotion.dir_index == state->dir_index &&
+		LastPromotion.next_row == state->rownum;
+}
+
+/*
+ * Batch size for promoting the row of state: one row until
+ * PROMOTION_RUN_BEFORE_BATCH rows were promoted one after the other, then
+ * doubling while sequential.
+ */
 static uint32
 PromotionBatchSize(Relation rel, const RowState *state)
 {
 	uint32		row = (uint32) (state->rownum - state->group.rg_first_row);
 	uint32		batch = 1;
 
-	if (LastPromotion.relid == RelationGetRelid(rel) &&
-		RelFileLocatorEquals(LastPromotion.node, rel->rd_locator) &&
-		LastPromotion.dir_index == state->dir_index &&
-		LastPromotion.next_row == state->rownum)
+	if (PromotionContinues(rel, state) &&
+		LastPromotion.run >= PROMOTION_RUN_BEFORE_BATCH)
 		batch = Min(LastPromotion.batch * 2, MAX_PROMOTION_BATCH);
 	batch = Min(batch, state->group.rg_nrows - row);
 	return Min(batch, PromotionMapLeafRemaining(row));
@@ -351,6 +374,7 @@ RowStatePromote(Relation rel, RowState *state)
 	state->phys = copies[0];
 	state->kind = ROWSTATE_PROMOTED;
 	memcpy(LastPromotion.copies, copies, sizeof(ItemPointerData) * n);
+	LastPromotion.run = PromotionContinues(rel, state) ? LastPromotion.run + n : n;
 	LastPromotion.relid = RelationGetRelid(rel);
 	LastPromotion.node = rel->rd_locator;
 	LastPromotion.lxid = MyLocalTransactionId();

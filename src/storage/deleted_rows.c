@@ -24,6 +24,10 @@
  * its set bits still have a slot that names a copy item, which VACUUM frees
  * once no snapshot from before the stamp is left.
  *
+ * This file reads the bitmap (and says where its pages are); VACUUM's
+ * writes and its freeing are in storage/deleted_rows_vacuum.c, the page
+ * layout in storage/deleted_rows_page.h.
+ *
  * Only VACUUM writes these pages (one VACUUM runs on a table at a time):
  * pages are made under the writer lock, bits set under the bitmap page's
  * exclusive lock, each change one generic WAL record.  Bits are never
@@ -39,67 +43,19 @@
 
 #include "pg_compat.h"
 
-#include "access/generic_xlog.h"
-#include "access/transam.h"
-#include "commands/vacuum.h"
 #include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
 #include "storage/deleted_rows.h"
-#include "storage/delta_vacuum.h"
-#include "storage/delta_wal.h"
+#include "storage/deleted_rows_page.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
-#include "storage/page_reuse.h"
 #include "storage/promotion_map.h"
 
-/* Contents of a DELETED_ROOT page. */
-typedef struct DeletedRootData
-{
-	uint32		dr_nbitmaps;	/* bitmap pages the group has room for */
-	uint32		dr_nretired;	/* retired promotion map leaves not yet freed
-								 * (storage/deleted_rows_free.c) */
-	BlockNumber dr_bitmaps[FLEXIBLE_ARRAY_MEMBER];	/* 0: none yet */
-} DeletedRootData;
-
-/* Contents of a DELETED_BITS page. */
-typedef struct DeletedBitsData
-{
-	TransactionId db_stamp;		/* next xid when bits were last set */
-	uint32		db_pending;		/* set bits whose slot still names an item */
-	uint8		db_bits[FLEXIBLE_ARRAY_MEMBER];
-} DeletedBitsData;
-
-/* A promotion map leaf VACUUM detached, waiting to be freed. */
-typedef struct RetiredLeaf
-{
-	BlockNumber rl_leaf;
-	TransactionId rl_stamp;		/* next xid when it was detached */
-} RetiredLeaf;
-
-/* The retired leaves follow the bitmap page pointers. */
-#define RetiredLeaves(root) \
-	((RetiredLeaf *) &(root)->dr_bitmaps[(root)->dr_nbitmaps])
-#define RetiredCapacity(root) \
-	((uint32) ((COLSTORE_DATA_PER_PAGE - offsetof(DeletedRootData, dr_bitmaps) - \
-				sizeof(BlockNumber) * (root)->dr_nbitmaps) / sizeof(RetiredLeaf)))
-
-#define ROWS_PER_BITS_PAGE \
-	((uint32) ((COLSTORE_DATA_PER_PAGE - offsetof(DeletedBitsData, db_bits)) * 8))
-#define RootData(page)	((DeletedRootData *) ((char *) (page) + COLSTORE_DATA_START))
-#define BitsData(page)	((DeletedBitsData *) ((char *) (page) + COLSTORE_DATA_START))
-
-/* Bitmap pages a group of nrows rows needs. */
-static inline uint32
-BitmapPagesFor(uint32 nrows)
-{
-	return (nrows + ROWS_PER_BITS_PAGE - 1) / ROWS_PER_BITS_PAGE;
-}
-
 /* Raise the error for a deleted-rows page that does not fit its group. */
-pg_noreturn static void
-ReportBadBitmap(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno)
+void
+DeletedRowsReportBad(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_CORRUPTED),
@@ -113,8 +69,8 @@ ReportBadBitmap(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno)
  * The group's DELETED_ROOT page, or InvalidBlockNumber if it has none; with
  * *last_root (may be NULL) set to its promotion map's last root page.
  */
-static BlockNumber
-FindDeletedRoot(Relation rel, const RowGroupDirEntry *group, BlockNumber *last_root)
+BlockNumber
+DeletedRootFind(Relation rel, const RowGroupDirEntry *group, BlockNumber *last_root)
 {
 	BlockNumber last;
 	BlockNumber next;
@@ -133,15 +89,15 @@ FindDeletedRoot(Relation rel, const RowGroupDirEntry *group, BlockNumber *last_r
 	next = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
 	UnlockReleaseBuffer(buf);
 	if (next != InvalidBlockNumber && !ColstoreBlockIsValid(rel, next))
-		ReportBadBitmap(rel, group, next);
+		DeletedRowsReportBad(rel, group, next);
 	return next;
 }
 
 /*
  * Check the locked DELETED_ROOT page of group and return its contents.
  */
-static DeletedRootData *
-CheckRoot(Relation rel, const RowGroupDirEntry *group, Buffer buf)
+DeletedRootData *
+DeletedRootCheck(Relation rel, const RowGroupDirEntry *group, Buffer buf)
 {
 	Page		page = BufferGetPage(buf);
 	DeletedRootData *root;
@@ -150,22 +106,22 @@ CheckRoot(Relation rel, const RowGroupDirEntry *group, Buffer buf)
 	root = RootData(page);
 	if (root->dr_nbitmaps != BitmapPagesFor(group->rg_nrows) ||
 		root->dr_nretired > RetiredCapacity(root))
-		ReportBadBitmap(rel, group, BufferGetBlockNumber(buf));
+		DeletedRowsReportBad(rel, group, BufferGetBlockNumber(buf));
 	return root;
 }
 
 /* Bitmap page i of the group's DELETED_ROOT page root (0: none yet). */
-static BlockNumber
-BitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint32 i)
+BlockNumber
+DeletedBitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint32 i)
 {
 	Buffer		buf = ReadBuffer(rel, root);
 	BlockNumber blkno;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	blkno = CheckRoot(rel, group, buf)->dr_bitmaps[i];
+	blkno = DeletedRootCheck(rel, group, buf)->dr_bitmaps[i];
 	UnlockReleaseBuffer(buf);
 	if (blkno != 0 && !ColstoreBlockIsValid(rel, blkno))
-		ReportBadBitmap(rel, group, blkno);
+		DeletedRowsReportBad(rel, group, blkno);
 	return blkno;
 }
 
@@ -184,14 +140,14 @@ DeletedRowsRead(Relation rel, const RowGroupDirEntry *group, uint32 first,
 
 	Assert(first + n <= group->rg_nrows);
 	memset(deleted, 0, sizeof(bool) * n);
-	root = FindDeletedRoot(rel, group, NULL);
+	root = DeletedRootFind(rel, group, NULL);
 	if (root == InvalidBlockNumber || n == 0)
 		return false;
 	while (row < first + n)
 	{
 		uint32		pageno = row / ROWS_PER_BITS_PAGE;
 		uint32		end = Min(first + n, (pageno + 1) * ROWS_PER_BITS_PAGE);
-		BlockNumber blkno = BitmapPage(rel, group, root, pageno);
+		BlockNumber blkno = DeletedBitmapPage(rel, group, root, pageno);
 
 		if (blkno != 0)
 		{
@@ -216,143 +172,6 @@ DeletedRowsRead(Relation rel, const RowGroupDirEntry *group, uint32 first,
 }
 
 /*
- * Give group a DELETED_ROOT page, linked from its promotion map's last root
- * page.  Caller holds the writer lock.
- */
-static void
-AddRoot(Relation rel, const RowGroupDirEntry *group)
-{
-	BlockNumber last;
-	Buffer		rootbuf;
-	Buffer		newbuf;
-	GenericXLogState *state;
-	Page		page;
-	Page		lastpage;
-
-	Assert(ColstoreWriterLockHeld(rel));
-	if (FindDeletedRoot(rel, group, &last) != InvalidBlockNumber)
-		return;
-	newbuf = ColstoreNewPage(rel);
-	rootbuf = ReadBuffer(rel, last);
-	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(rel);
-	lastpage = GenericXLogRegisterBuffer(state, rootbuf, 0);
-	ColstoreCheckPage(rel, last, lastpage, COLSTORE_PAGE_STATE_ROOT);
-	page = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
-	ColstoreInitPage(page, COLSTORE_PAGE_DELETED_ROOT);
-	memset(RootData(page), 0, COLSTORE_DATA_PER_PAGE);
-	RootData(page)->dr_nbitmaps = BitmapPagesFor(group->rg_nrows);
-	ColstorePageSetLower(page, COLSTORE_DATA_END);
-	ColstorePageGetOpaque(lastpage)->cp_next = BufferGetBlockNumber(newbuf);
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(newbuf);
-	UnlockReleaseBuffer(rootbuf);
-}
-
-/*
- * Give group bitmap page pageno, named by its DELETED_ROOT page root.
- * Caller holds the writer lock.
- */
-static void
-AddBitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
-			  uint32 pageno)
-{
-	Buffer		rootbuf;
-	Buffer		newbuf;
-	GenericXLogState *state;
-	Page		page;
-	Page		rootpage;
-
-	Assert(ColstoreWriterLockHeld(rel));
-	if (BitmapPage(rel, group, root, pageno) != 0)
-		return;
-	newbuf = ColstoreNewPage(rel);
-	rootbuf = ReadBuffer(rel, root);
-	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(rel);
-	rootpage = GenericXLogRegisterBuffer(state, rootbuf, 0);
-	(void) CheckRoot(rel, group, rootbuf);
-	page = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
-	ColstoreInitPage(page, COLSTORE_PAGE_DELETED_BITS);
-	memset(BitsData(page), 0, COLSTORE_DATA_PER_PAGE);
-	ColstorePageSetLower(page, COLSTORE_DATA_END);
-	RootData(rootpage)->dr_bitmaps[pageno] = BufferGetBlockNumber(newbuf);
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(newbuf);
-	UnlockReleaseBuffer(rootbuf);
-}
-
-/*
- * DeletedRowsSet
- *		Set the bits of rows[0..n) (0-based in group, ascending), rows whose
- *		promoted copies VACUUM pruned and whose index entries are gone.
- *		Only VACUUM calls this.  The bitmap pages' stamps become the next
- *		transaction id, read under their exclusive lock: a reader that read
- *		a bit unset before holds a snapshot whose xmin is at most the stamp.
- */
-void
-DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, int n)
-{
-	BlockNumber root;
-	int			i = 0;
-
-	Assert(group->rg_kind == RG_KIND_ROWGROUP && group->rg_state_root != 0);
-	if (n == 0)
-		return;
-	root = FindDeletedRoot(rel, group, NULL);
-	if (root == InvalidBlockNumber)
-	{
-		ColstoreLockWriter(rel);
-		AddRoot(rel, group);
-		ColstoreUnlockWriter(rel);
-		root = FindDeletedRoot(rel, group, NULL);
-		Assert(root != InvalidBlockNumber);
-	}
-	while (i < n)
-	{
-		uint32		pageno = rows[i] / ROWS_PER_BITS_PAGE;
-		BlockNumber blkno = BitmapPage(rel, group, root, pageno);
-		GenericXLogState *state;
-		DeletedBitsData *bits;
-		Buffer		buf;
-		uint32		newly = 0;
-
-		if (blkno == 0)
-		{
-			ColstoreLockWriter(rel);
-			AddBitmapPage(rel, group, root, pageno);
-			ColstoreUnlockWriter(rel);
-			blkno = BitmapPage(rel, group, root, pageno);
-			Assert(blkno != 0);
-		}
-		buf = ReadBuffer(rel, blkno);
-		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-		state = GenericXLogStart(rel);
-		bits = BitsData(GenericXLogRegisterBuffer(state, buf, 0));
-		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
-		for (; i < n && rows[i] / ROWS_PER_BITS_PAGE == pageno; i++)
-		{
-			uint32		bit = rows[i] % ROWS_PER_BITS_PAGE;
-
-			Assert(rows[i] < group->rg_nrows);
-			if (bits->db_bits[bit / 8] & (1 << (bit % 8)))
-				continue;
-			bits->db_bits[bit / 8] |= (uint8) (1 << (bit % 8));
-			newly++;
-		}
-		if (newly > 0)
-		{
-			bits->db_stamp = ReadNextTransactionId();
-			bits->db_pending += newly;
-			GenericXLogFinish(state);
-		}
-		else
-			GenericXLogAbort(state);
-		UnlockReleaseBuffer(buf);
-	}
-}
-
-/*
  * DeletedRowsCount
  *		How many rows of group are deleted for everyone; *pending (may be
  *		NULL) gets how many of those still have their copy's item.
@@ -360,7 +179,7 @@ DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, 
 uint32
 DeletedRowsCount(Relation rel, const RowGroupDirEntry *group, uint32 *pending)
 {
-	BlockNumber root = FindDeletedRoot(rel, group, NULL);
+	BlockNumber root = DeletedRootFind(rel, group, NULL);
 	uint32		nbitmaps = BitmapPagesFor(group->rg_nrows);
 	uint32		count = 0;
 	uint32		i;
@@ -371,7 +190,7 @@ DeletedRowsCount(Relation rel, const RowGroupDirEntry *group, uint32 *pending)
 		return 0;
 	for (i = 0; i < nbitmaps; i++)
 	{
-		BlockNumber blkno = BitmapPage(rel, group, root, i);
+		BlockNumber blkno = DeletedBitmapPage(rel, group, root, i);
 		Buffer		buf;
 
 		if (blkno == 0)
@@ -398,7 +217,7 @@ DeletedRowsCount(Relation rel, const RowGroupDirEntry *group, uint32 *pending)
 int
 DeletedRowsPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **blocks)
 {
-	BlockNumber root = FindDeletedRoot(rel, group, NULL);
+	BlockNumber root = DeletedRootFind(rel, group, NULL);
 	uint32		nbitmaps = BitmapPagesFor(group->rg_nrows);
 	int			n = 0;
 	uint32		i;
@@ -411,20 +230,20 @@ DeletedRowsPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **bloc
 	(*blocks)[n++] = root;
 	rootbuf = ReadBuffer(rel, root);
 	LockBuffer(rootbuf, BUFFER_LOCK_SHARE);
-	data = CheckRoot(rel, group, rootbuf);
+	data = DeletedRootCheck(rel, group, rootbuf);
 	*blocks = repalloc(*blocks, sizeof(BlockNumber) * (nbitmaps + 1 + data->dr_nretired));
 	for (i = 0; i < data->dr_nretired; i++)
 	{
 		BlockNumber leaf = RetiredLeaves(data)[i].rl_leaf;
 
 		if (!ColstoreBlockIsValid(rel, leaf))
-			ReportBadBitmap(rel, group, leaf);
+			DeletedRowsReportBad(rel, group, leaf);
 		(*blocks)[n++] = leaf;
 	}
 	UnlockReleaseBuffer(rootbuf);
 	for (i = 0; i < nbitmaps; i++)
 	{
-		BlockNumber blkno = BitmapPage(rel, group, root, i);
+		BlockNumber blkno = DeletedBitmapPage(rel, group, root, i);
 		Buffer		buf;
 
 		if (blkno == 0)
@@ -436,348 +255,4 @@ DeletedRowsPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **bloc
 		(*blocks)[n++] = blkno;
 	}
 	return n;
-}
-
-/*
- * Freeing.  A set bit makes the row's slot and its copy's LP_DEAD item
- * useless, but a reader that read the bit unset before it was set may still
- * read the slot and follow it: such a reader holds a snapshot whose xmin is
- * at most the bitmap page's stamp.  So, as delta_retire.c does for emptied
- * heap pages, a later VACUUM whose OldestXmin follows the stamp (standby
- * queries cancelled first, LogStandbyConflict) clears the slots (their
- * bits are set, so no reader from after the stamp reads them) and only then
- * makes the items LP_UNUSED, for heap to reuse; a crash between the two
- * leaks the items (LP_DEAD, named by no slot), never frees one a slot still
- * names.  A leaf left without a valid slot is detached from its root page
- * and listed in the DELETED_ROOT page with a stamp of its own (a reader may
- * have read the root slot before); a VACUUM after that stamp removes it
- * from the list and then gives its page to the free space map (a crash
- * between the two leaks the page).
- */
-
-/* PromotionMapDetachLeaf's note: list leaf in the DELETED_ROOT page. */
-static void
-NoteRetiredLeaf(Page page, BlockNumber leaf)
-{
-	DeletedRootData *root = RootData(page);
-
-	Assert(root->dr_nretired < RetiredCapacity(root));
-	RetiredLeaves(root)[root->dr_nretired].rl_leaf = leaf;
-	RetiredLeaves(root)[root->dr_nretired].rl_stamp = ReadNextTransactionId();
-	root->dr_nretired++;
-}
-
-/* Does no snapshot from before stamp remain (oldest_xmin follows it)? */
-static inline bool
-StampPassed(TransactionId stamp, TransactionId oldest_xmin)
-{
-	return !TransactionIdIsNormal(stamp) || TransactionIdPrecedes(stamp, oldest_xmin);
-}
-
-/* Raise *newest to stamp if it is newer. */
-static inline void
-NoteStamp(TransactionId stamp, TransactionId *newest)
-{
-	if (TransactionIdIsNormal(stamp) &&
-		(!TransactionIdIsValid(*newest) || TransactionIdFollows(stamp, *newest)))
-		*newest = stamp;
-}
-
-/*
- * The work a freeing pass found for one group: whether some retired leaves
- * and which bitmap pages (pending bits, stamp passed) are ready.
- */
-typedef struct FreeWork
-{
-	RowGroupDirEntry group;
-	BlockNumber root;
-	bool		leaves;
-	uint32		npages;
-	uint32	   *pages;			/* bitmap page numbers */
-} FreeWork;
-
-/* Find group's ready work; false if there is none. */
-static bool
-FindWork(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
-		 FreeWork *w, TransactionId *newest)
-{
-	uint32		nbitmaps = BitmapPagesFor(group->rg_nrows);
-	Buffer		buf;
-	DeletedRootData *root;
-	uint32		i;
-
-	memset(w, 0, sizeof(*w));
-	w->group = *group;
-	w->root = FindDeletedRoot(rel, group, NULL);
-	if (w->root == InvalidBlockNumber)
-		return false;
-	w->pages = palloc(sizeof(uint32) * nbitmaps);
-	buf = ReadBuffer(rel, w->root);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	root = CheckRoot(rel, group, buf);
-	for (i = 0; i < root->dr_nretired; i++)
-		if (StampPassed(RetiredLeaves(root)[i].rl_stamp, oldest_xmin))
-		{
-			w->leaves = true;
-			NoteStamp(RetiredLeaves(root)[i].rl_stamp, newest);
-		}
-	UnlockReleaseBuffer(buf);
-	for (i = 0; i < nbitmaps; i++)
-	{
-		BlockNumber blkno = BitmapPage(rel, group, w->root, i);
-		DeletedBitsData *bits;
-
-		if (blkno == 0)
-			continue;
-		buf = ReadBuffer(rel, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
-		bits = BitsData(BufferGetPage(buf));
-		if (bits->db_pending > 0 && StampPassed(bits->db_stamp, oldest_xmin))
-		{
-			w->pages[w->npages++] = i;
-			NoteStamp(bits->db_stamp, newest);
-		}
-		UnlockReleaseBuffer(buf);
-	}
-	return w->leaves || w->npages > 0;
-}
-
-/* Turn colstore page blkno into an empty heap page in the free space map. */
-static void
-GiveLeafToHeap(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
-{
-	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
-
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	if (PageGetSpecialSize(BufferGetPage(buf)) != MAXALIGN(sizeof(ColstorePageOpaqueData)) ||
-		ColstorePageGetOpaque(BufferGetPage(buf))->cp_page_type != COLSTORE_PAGE_STATE_LEAF)
-	{
-		UnlockReleaseBuffer(buf);	/* not reached: listed leaves are leaves */
-		return;
-	}
-	PageGiveToHeap(rel, buf);
-}
-
-/* Free w's retired leaves whose stamp passed; returns how many. */
-static uint32
-FreeLeaves(Relation rel, const FreeWork *w, TransactionId oldest_xmin,
-		   BufferAccessStrategy strategy)
-{
-	BlockNumber freed[BLCKSZ / sizeof(RetiredLeaf)];
-	uint32		nfreed = 0;
-	GenericXLogState *state;
-	DeletedRootData *root;
-	Buffer		buf;
-	uint32		i;
-	uint32		kept = 0;
-
-	/* listed off first: a crash from here on leaks a page, never reuses one */
-	ColstoreLockWriter(rel);
-	buf = ReadBuffer(rel, w->root);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	(void) CheckRoot(rel, &w->group, buf);
-	state = GenericXLogStart(rel);
-	root = RootData(GenericXLogRegisterBuffer(state, buf, 0));
-	for (i = 0; i < root->dr_nretired; i++)
-	{
-		RetiredLeaf r = RetiredLeaves(root)[i];
-
-		if (StampPassed(r.rl_stamp, oldest_xmin))
-			freed[nfreed++] = r.rl_leaf;
-		else
-			RetiredLeaves(root)[kept++] = r;
-	}
-	root->dr_nretired = kept;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(buf);
-	ColstoreUnlockWriter(rel);
-	for (i = 0; i < nfreed; i++)
-		GiveLeafToHeap(rel, freed[i], strategy);
-	return nfreed;
-}
-
-/* Sorts heap positions by block, then offset. */
-static int
-ComparePositions(const void *a, const void *b)
-{
-	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
-}
-
-/* Make the LP_DEAD items at positions[0..n) reusable. */
-static void
-FreeItems(Relation rel, ItemPointerData *positions, int n, BufferAccessStrategy strategy)
-{
-	OffsetNumber offsets[MaxHeapTuplesPerPage];
-	int			i = 0;
-
-	qsort(positions, n, sizeof(ItemPointerData), ComparePositions);
-	while (i < n)
-	{
-		BlockNumber blkno = ItemPointerGetBlockNumber(&positions[i]);
-		int			k = 0;
-
-		for (; i < n && ItemPointerGetBlockNumber(&positions[i]) == blkno; i++)
-			if (k < MaxHeapTuplesPerPage)
-				offsets[k++] = ItemPointerGetOffsetNumber(&positions[i]);
-		DeltaVacuumReusePageItems(rel, blkno, offsets, k, strategy);
-		VacuumDelayPoint();
-	}
-}
-
-/* Detach the leaf of row's range if it has no valid slot (and there is room to list it). */
-static bool
-DetachLeaf(Relation rel, const FreeWork *w, uint32 row)
-{
-	Buffer		buf;
-	bool		detached = false;
-
-	ColstoreLockWriter(rel);
-	buf = ReadBuffer(rel, w->root);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	if (CheckRoot(rel, &w->group, buf)->dr_nretired <
-		RetiredCapacity(RootData(BufferGetPage(buf))))
-		detached = PromotionMapDetachLeaf(rel, &w->group, row, buf, NoteRetiredLeaf) !=
-			InvalidBlockNumber;
-	UnlockReleaseBuffer(buf);
-	ColstoreUnlockWriter(rel);
-	return detached;
-}
-
-/*
- * Clear the slots of the rows whose bits bitmap page pageno of w sets,
- * free their copies' items, detach the leaves left without a valid slot,
- * and mark the page's bits as having no item left.  Returns the items freed.
- */
-static uint32
-FreeBitmapPage(Relation rel, const FreeWork *w, uint32 pageno, BufferAccessStrategy strategy)
-{
-	uint32		first = pageno * ROWS_PER_BITS_PAGE;
-	uint32		n = Min(w->group.rg_nrows - first, ROWS_PER_BITS_PAGE);
-	BlockNumber blkno = BitmapPage(rel, &w->group, w->root, pageno);
-	bool	   *deleted = palloc(sizeof(bool) * n);
-	ItemPointerData *positions = palloc(sizeof(ItemPointerData) * n);
-	int			npositions = 0;
-	GenericXLogState *state;
-	Buffer		buf;
-	uint32		i = 0;
-
-	buf = ReadBuffer(rel, blkno);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
-	for (i = 0; i < n; i++)
-		deleted[i] = (BitsData(BufferGetPage(buf))->db_bits[i / 8] & (1 << (i % 8))) != 0;
-	UnlockReleaseBuffer(buf);
-
-	/* the slots first, leaf by leaf */
-	for (i = 0; i < n;)
-	{
-		uint32		run = Min(n - i, PromotionMapLeafRemaining(first + i));
-		bool		leaf_empty;
-		int			got;
-
-		VacuumDelayPoint();
-		got = PromotionMapClearSlots(rel, &w->group, first + i, run, &deleted[i],
-									 &positions[npositions], &leaf_empty);
-		npositions += got;
-		if (leaf_empty)
-			(void) DetachLeaf(rel, w, first + i);
-		i += run;
-	}
-
-	/* then the items, named by no slot any more */
-	FreeItems(rel, positions, npositions, strategy);
-
-	buf = ReadBuffer(rel, blkno);
-	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(rel);
-	BitsData(GenericXLogRegisterBuffer(state, buf, 0))->db_pending = 0;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(buf);
-	pfree(deleted);
-	pfree(positions);
-	return (uint32) npositions;
-}
-
-/*
- * DeletedRowsFree
- *		The freeing described above, for every valid row group of rel, as far
- *		as oldest_xmin allows.  Returns the copy items made reusable;
- *		*freed_leaves gets the promotion map leaves given to the free space
- *		map.  Only VACUUM calls this, holding no writer lock, after its index
- *		passes and before it retires emptied heap pages (delta_retire.c),
- *		which the freed items may leave empty.
- */
-uint32
-DeletedRowsFree(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
-				uint32 *freed_leaves)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			ngroups = dir->ngroups;
-	FreeWork   *work = palloc(sizeof(FreeWork) * Max(ngroups, 1));
-	RowGroupDirEntry *groups = palloc(sizeof(RowGroupDirEntry) * Max(ngroups, 1));
-	TransactionId newest = InvalidTransactionId;
-	uint32		freed_items = 0;
-	int			nwork = 0;
-	int			g;
-	uint32		i;
-
-	*freed_leaves = 0;
-	/* copied first: the directory may be reread while pages are read */
-	for (g = 0; g < ngroups; g++)
-		groups[g] = dir->entries[dir->groups[g]];
-	for (g = 0; g < ngroups; g++)
-	{
-		VacuumDelayPoint();
-		if (groups[g].rg_state_root == 0 || (groups[g].rg_flags & RG_FLAG_INVALID))
-			continue;
-		if (FindWork(rel, &groups[g], oldest_xmin, &work[nwork], &newest))
-			nwork++;
-	}
-	if (nwork == 0)
-		return 0;
-	LogStandbyConflict(rel, newest);
-	for (g = 0; g < nwork; g++)
-	{
-		if (work[g].leaves)
-			*freed_leaves += FreeLeaves(rel, &work[g], oldest_xmin, strategy);
-		for (i = 0; i < work[g].npages; i++)
-			freed_items += FreeBitmapPage(rel, &work[g], work[g].pages[i], strategy);
-	}
-	return freed_items;
-}
-
-/*
- * DeletedRowsGone
- *		How many rows of rel's valid or emptied (not freed) row groups are
- *		deleted for everyone with their copies' items freed (VACUUM's
- *		statistics: the others still have an LP_DEAD item, which VACUUM
- *		counts as it finds it).
- */
-double
-DeletedRowsGone(Relation rel)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			ngroups = dir->ngroups;
-	RowGroupDirEntry *groups = palloc(sizeof(RowGroupDirEntry) * Max(ngroups, 1));
-	double		gone = 0;
-	int			g;
-
-	for (g = 0; g < ngroups; g++)
-		groups[g] = dir->entries[dir->groups[g]];
-	for (g = 0; g < ngroups; g++)
-	{
-		uint32		pending;
-		uint32		count;
-
-		/* live groups, and emptied ones (VACUUM counts their rows deleted) */
-		if (groups[g].rg_state_root == 0 ||
-			((groups[g].rg_flags & RG_FLAG_INVALID) &&
-			 (groups[g].rg_flags & (RG_FLAG_EMPTIED | RG_FLAG_FREED)) != RG_FLAG_EMPTIED))
-			continue;
-		count = DeletedRowsCount(rel, &groups[g], &pending);
-		gone += count - Min(count, pending);
-	}
-	pfree(groups);
-	return gone;
 }
