@@ -125,6 +125,17 @@ DeletedBitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
 	return blkno;
 }
 
+/* Bitmap page blkno, share-locked and checked to be one. */
+static Buffer
+ReadBitsPage(Relation rel, BlockNumber blkno)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
+	return buf;
+}
+
 /*
  * DeletedRowsRead
  *		deleted[i] = whether row first + i (0-based in group) is deleted for
@@ -195,9 +206,7 @@ DeletedRowsCount(Relation rel, const RowGroupDirEntry *group, uint32 *pending)
 
 		if (blkno == 0)
 			continue;
-		buf = ReadBuffer(rel, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
+		buf = ReadBitsPage(rel, blkno);
 		count += (uint32) pg_popcount((const char *) BitsData(BufferGetPage(buf))->db_bits,
 									  ROWS_PER_BITS_PAGE / 8);
 		if (pending != NULL)
@@ -248,9 +257,7 @@ DeletedRowsPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **bloc
 
 		if (blkno == 0)
 			continue;
-		buf = ReadBuffer(rel, blkno);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETED_BITS);
+		buf = ReadBitsPage(rel, blkno);
 		UnlockReleaseBuffer(buf);
 		(*blocks)[n++] = blkno;
 	}
