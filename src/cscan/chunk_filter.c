@@ -12,8 +12,9 @@
  * int64s (branch-free loops), numeric comparisons on the scaled-integer
  * encoding as int128s, text equality as bytes, LIKE and NOT LIKE by byte
  * search (like_match.c) or, for patterns with '_', their literal prefix;
- * the rest calls the btree comparison function with the clause's
- * collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
+ * integer columns' remainders and quotients by a constant likewise, once
+ * computed (integer_division.c); the rest calls the btree comparison
+ * function with the clause's collation; a comparison of two columns (PRUNE_COLUMNS) likewise, row
  * against row.  AND applies its arguments in turn; OR filters a copy of the
  * row list per argument and keeps the rows any of them passes.
  *
@@ -157,6 +158,53 @@ FilterIntegerKey(const PruneKey *key, int nrows, const Datum *values,
 			FILTER_BY_STRATEGY(GET_INT64, c);
 			break;
 	}
+	return n;
+}
+
+/* quotients[i] = GET(column[i]) OP divisor for the listed rows */
+#define DIVIDE_LOOP(GET, OP) \
+	for (j = 0; j < n; j++) \
+	{ \
+		i = rows[j]; \
+		values[i] = GET(column[i]) OP divisor; \
+	}
+
+#define DIVIDE_BY_TYPE(OP) \
+	switch (key->division.type) \
+	{ \
+		case INT2OID: DIVIDE_LOOP(GET_INT16, OP); break; \
+		case INT4OID: DIVIDE_LOOP(GET_INT32, OP); break; \
+		default: DIVIDE_LOOP(GET_INT64, OP); break; \
+	}
+
+/*
+ * FilterKey for "column % d <op> value" or "column / d <op> value": the
+ * listed rows' remainders or quotients, computed on int64s (with the
+ * divisors IntegerDivisionOf accepts they are the executor's and raise no
+ * error; NULL rows' garbage values divide harmlessly and fail), then
+ * compared as FilterIntegerKey does.
+ */
+static int
+FilterDivisionKey(ChunkPruner *pruner, const PruneKey *key, int nrows,
+				  const Datum *column, const bool *isnull, bool nonull,
+				  int *rows, int n)
+{
+	int64	   *values = pruner->quotients;
+	int64		divisor = key->division.divisor;
+	int			strategy = key->strategy;
+	int64		c = key->int_value;
+	int			i;
+	int			j;
+
+	if (key->division.kind == INTEGER_REMAINDER)
+	{
+		DIVIDE_BY_TYPE(%);
+	}
+	else
+	{
+		DIVIDE_BY_TYPE(/);
+	}
+	FILTER_BY_STRATEGY(GET_INT64_VALUE, c);
 	return n;
 }
 
@@ -474,6 +522,10 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 		return FilterIntegerKey(key, nrows, values, isnull,
 								ColstoreScanBatchNoNulls(scan, key->attno),
 								rows, n);
+	if (key->kind == PRUNE_DIVISION)
+		return key->value_isnull || !key->int_ok ? 0 :
+			FilterDivisionKey(pruner, key, nrows, values, isnull,
+							  ColstoreScanBatchNoNulls(scan, key->attno), rows, n);
 	/* comparison functions may allocate (detoasting): per batch memory */
 	oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
 	for (j = 0; j < n; j++)
@@ -507,6 +559,7 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 			case PRUNE_AND:
 			case PRUNE_OR:
 			case PRUNE_COLUMNS:
+			case PRUNE_DIVISION:
 				break;			/* handled above */
 		}
 		if (passes)
@@ -671,6 +724,7 @@ KeyIsCheap(const PruneKey *key)
 		case PRUNE_COMPARE:
 			return key->int_ok || key->scaled_ok;
 		case PRUNE_IN:
+		case PRUNE_DIVISION:
 			return key->int_ok;
 		case PRUNE_COLUMNS:
 			return OidIsValid(key->int_column_type);
@@ -792,7 +846,10 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 	{
 		if (pruner->rows != NULL)
 			pfree(pruner->rows);
+		if (pruner->quotients != NULL)
+			pfree(pruner->quotients);
 		pruner->rows = MemoryContextAlloc(pruner->cxt, sizeof(int) * nrows);
+		pruner->quotients = MemoryContextAlloc(pruner->cxt, sizeof(int64) * nrows);
 		pruner->rows_capacity = nrows;
 	}
 	rows = pruner->rows;

@@ -76,9 +76,12 @@
 #include "utils/typcache.h"
 
 #include "cscan/chunk_pruning.h"
+#include "cscan/integer_division.h"
 #include "cscan/prune_key.h"
 #include "encoding/numeric_view.h"
 #include "storage/integer_order.h"
+
+static bool IntegerLike(Oid column_type, Oid value_type);
 
 /* The column of a pruning argument: a Var of relid, maybe relabeled. */
 static Var *
@@ -227,6 +230,51 @@ SplitClause(Expr *clause, Index relid, Oid *opno, Expr **value,
 		}
 	}
 	return NULL;
+}
+
+/*
+ * Is clause "column % d <op> value" or "column / d <op> value" (or "value
+ * <op> column % d"), the column one of relid, the division one
+ * IntegerDivisionOf accepts (so it never raises an error), op a strict
+ * comparison of the division's type's default btree operator family with
+ * an integer value that can be computed once per scan?  Returns the column
+ * and sets *division, *opno (as "column % d op value") and *value, or
+ * returns NULL.  Such a clause cannot prune (min/max of the column say
+ * nothing of its remainders); the batch filter decides it on int64s.
+ */
+static Var *
+DivisionClause(Expr *clause, Index relid, IntegerDivision *division, Oid *opno,
+			   Expr **value)
+{
+	OpExpr	   *op;
+	Node	   *other;
+	Node	   *dividend;
+	Var		   *var;
+	Oid			cmp_proc;
+
+	if (!IsA(clause, OpExpr) || list_length(((OpExpr *) clause)->args) != 2)
+		return NULL;
+	op = (OpExpr *) clause;
+	if (IntegerDivisionOf(linitial(op->args), &dividend, division))
+	{
+		*opno = op->opno;
+		other = lsecond(op->args);
+	}
+	else if (IntegerDivisionOf(lsecond(op->args), &dividend, division))
+	{
+		*opno = get_commutator(op->opno);
+		other = linitial(op->args);
+	}
+	else
+		return NULL;
+	var = ArgColumn(dividend, relid);
+	if (var == NULL || getBaseType(var->vartype) != division->type ||
+		!OidIsValid(*opno) || !op_strict(*opno) || !IsScanConstant(other) ||
+		!IntegerLike(division->type, exprType(other)) ||
+		OperatorStrategy(*opno, division->type, &cmp_proc) == 0)
+		return NULL;
+	*value = (Expr *) other;
+	return var;
 }
 
 /*
@@ -425,6 +473,24 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		}
 	}
 
+	var = DivisionClause(clause, relid, &key->division, &opno, &value);
+	if (var != NULL)
+	{
+		if (var->varattno > desc->natts)
+			return false;
+		key->kind = PRUNE_DIVISION;
+		key->attno = var->varattno - 1;
+		key->strategy = OperatorStrategy(opno, key->division.type, &cmp_proc);
+		fmgr_info(cmp_proc, &key->cmp);
+		key->strict = true;
+		key->value_expr = ExecInitExpr(value, parent);
+		key->int_column_type = key->division.type;
+		key->int_value_type = exprType((Node *) value);
+		get_typlenbyval(key->int_value_type, &key->value_typlen, &key->value_typbyval);
+		key->value_isnull = true;
+		return true;
+	}
+
 	var = SplitClause(clause, relid, &opno, &value, &key->kind, &key->collation);
 	if (var == NULL || var->varattno > desc->natts ||
 		!CollationUsable(var, key->kind, key->collation))
@@ -545,7 +611,9 @@ ChunkPrunerCreate(List *clauses, Index relid, TupleDesc desc, PlanState *parent)
  *		True if the clause is one PruningClauseColumn accepts and its
  *		operator is strict, or a strict comparison of two columns of the
  *		relation (ColumnPairClause: no pruning, but the batch filter decides
- *		it), or an AND or OR of such clauses, so
+ *		it), or a comparison of an integer column's remainder or quotient by
+ *		a constant (DivisionClause: likewise), or an AND or OR of such
+ *		clauses, so
  *		ChunkPrunerFilterRows decides for every row exactly as the executor
  *		would whether it is true (NULL input: the row fails; an OR is true
  *		if one argument is, an AND if all are, whatever the others yield).
@@ -575,9 +643,12 @@ PruningClauseIsExact(Expr *clause, Index relid)
 		Var		   *right;
 		int			strategy;
 		Oid			cmp_proc;
+		IntegerDivision division;
 
 		if (ColumnPairClause(clause, relid, &left, &right, &strategy, &cmp_proc))
 			return op_strict(((OpExpr *) clause)->opno);
+		if (DivisionClause(clause, relid, &division, &opno, &value) != NULL)
+			return true;
 	}
 	if (PruningClauseColumn(clause, relid) == NULL)
 		return false;
@@ -787,6 +858,8 @@ KeyRefutes(ChunkPruner *pruner, PruneKey *key, const RowGroupHeader *h,
 	if (key->value_isnull || cd->cd_nnulls >= rows ||
 		(key->kind == PRUNE_IN && key->nelems == 0))
 		return true;			/* a strict operator yields NULL for every row */
+	if (key->kind == PRUNE_DIVISION)
+		return false;			/* min/max tell nothing of remainders */
 	att = TupleDescAttr(pruner->desc, key->attno);
 	if (!RowGroupChunkStatsMatch(h, att, key->attno, chunkno) ||
 		!RowGroupChunkMinMax(h, att, key->attno, chunkno, &min, &max))

@@ -18,6 +18,7 @@
 #include "executor/execExpr.h"
 #include "fmgr.h"
 
+#include "cscan/integer_division.h"
 #include "cscan/like_match.h"
 
 /*
@@ -35,6 +36,8 @@ typedef enum PruneKeyKind
 	PRUNE_IS_NOT_NULL,
 	PRUNE_LIKE,					/* text column LIKE pattern value */
 	PRUNE_COLUMNS,				/* column <strategy> column2 (filters only) */
+	PRUNE_DIVISION,				/* integer column % or / divisor <strategy>
+								 * value (filters only) */
 	PRUNE_AND,					/* every one of subkeys */
 	PRUNE_OR					/* any one of subkeys */
 } PruneKeyKind;
@@ -51,6 +54,8 @@ typedef struct PruneKey
 	bool		strict;			/* NULL value: no row passes */
 	/* text or varchar "=" and IN under a deterministic collation: bytes */
 	bool		bytes_equal;
+	/* PRUNE_DIVISION: what is computed from the column before comparing */
+	IntegerDivision division;
 	/* PRUNE_LIKE: LIKE's function, NOT LIKE or not, the compiled pattern */
 	FmgrInfo	like;
 	bool		like_negated;
@@ -103,6 +108,7 @@ struct ChunkPruner
 	double	   *group_rate;		/* [nkeys]: OrderKeys' scratch */
 	int		   *rows;			/* the row list */
 	int			rows_capacity;
+	int64	   *quotients;		/* [rows_capacity]: PRUNE_DIVISION's results */
 };
 
 #endif							/* PRUNE_KEY_H */

@@ -137,7 +137,7 @@ INSERT INTO pair_queries VALUES
 	('SELECT id FROM cp WHERE na = nb AND na IN (''Infinity'', ''-Infinity'')'),
 	('SELECT id FROM cp WHERE NOT (a4 < b4)'),
 	('SELECT id FROM cp WHERE NOT (a4 < b4 OR a2 = 3)'),
-	('SELECT id, a4, b4 FROM cp WHERE a4 < b4 AND id % 3 = 0'),
+	('SELECT id, a4, b4 FROM cp WHERE a4 < b4 AND abs(id) % 3 = 0'),
 	('SELECT id, a4, b4 FROM cp WHERE id BETWEEN 14000 AND 19000 AND a4 < b4'),
 	-- ColstoreAgg: the pair is one of its conditions
 	('SELECT count(*) FROM cp WHERE a4 < b4'),

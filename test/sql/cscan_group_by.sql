@@ -168,7 +168,7 @@ SELECT q, c.* FROM (VALUES
 	('SELECT count(*), sum(i) FROM gb WHERE (i < NULL::int OR i > 24000) AND (k IS NULL OR k < ''k2'')'),
 	('SELECT count(*), sum(i) FROM gb WHERE (n < 10 OR n > 100) AND (n > 5 OR s = 7)'),
 	('SELECT c, count(*) FILTER (WHERE i < 10 OR k = ''k2''), sum(n) FILTER (WHERE n IS NULL OR n > 50) FROM gb GROUP BY c'),
-	('SELECT count(*), sum(i) FROM gb WHERE i % 2 = 0 OR i < 5'),
+	('SELECT count(*), sum(i) FROM gb WHERE abs(i) % 2 = 0 OR i < 5'),
 	('SELECT count(*), sum(i) FROM gb WHERE NOT (i < 5 OR i > 10)'),
 	('SELECT count(*), sum(n) FROM gb WHERE n > -1 AND n <= 0.1250000000000000000000000000000000001'),
 	('SELECT count(*), sum(n) FROM gb WHERE n < 1e30'),

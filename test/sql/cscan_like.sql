@@ -88,7 +88,7 @@ SELECT q, c.* FROM (VALUES
 	($$SELECT count(*), sum(i) FROM lk WHERE NOT (b NOT LIKE 'b%')$$),
 	($$SELECT count(*), sum(i) FROM lk WHERE t NOT LIKE '%a%' AND t NOT LIKE '%é%'$$),
 	($$SELECT count(*), sum(i) FROM lk WHERE t NOT LIKE NULL OR i < 5$$),
-	($$SELECT count(*), sum(i) FROM lk WHERE t LIKE 'a%' AND t LIKE '%b' AND i % 3 = 0$$),
+	($$SELECT count(*), sum(i) FROM lk WHERE t LIKE 'a%' AND t LIKE '%b' AND abs(i) % 3 = 0$$),
 	($$SELECT i FROM lk WHERE t NOT LIKE '%a%' AND k = 7$$),
 	($$SELECT i, t FROM lk WHERE t LIKE '%a%b%' AND i > 0$$),
 	($$SELECT i, b FROM lk WHERE b NOT LIKE '%1 %' AND k < 5$$),
