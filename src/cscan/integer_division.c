@@ -27,6 +27,23 @@
 
 #include "cscan/integer_division.h"
 
+/* The functions recognized, with what each computes. */
+static const struct
+{
+	Oid			func;
+	IntegerDivisionKind kind;
+	Oid			type;
+}			division_functions[] =
+
+{
+	{F_INT2MOD, INTEGER_REMAINDER, INT2OID},
+	{F_INT4MOD, INTEGER_REMAINDER, INT4OID},
+	{F_INT8MOD, INTEGER_REMAINDER, INT8OID},
+	{F_INT2DIV, INTEGER_QUOTIENT, INT2OID},
+	{F_INT4DIV, INTEGER_QUOTIENT, INT4OID},
+	{F_INT8DIV, INTEGER_QUOTIENT, INT8OID},
+};
+
 /*
  * IntegerDivisionOf
  *		If expr is "x % d" or "x / d" computed by int2mod, int4mod, int8mod,
@@ -39,56 +56,31 @@ IntegerDivisionOf(Node *expr, Node **dividend, IntegerDivision *division)
 {
 	OpExpr	   *op;
 	Const	   *divisor;
+	Oid			func;
+	int			i;
 
 	if (!IsA(expr, OpExpr) || list_length(((OpExpr *) expr)->args) != 2)
 		return false;
 	op = (OpExpr *) expr;
-	switch (get_opcode(op->opno))
+	func = get_opcode(op->opno);
+	for (i = 0; i < lengthof(division_functions); i++)
 	{
-		case F_INT2MOD:
-			division->kind = INTEGER_REMAINDER;
-			division->type = INT2OID;
+		if (division_functions[i].func == func)
 			break;
-		case F_INT4MOD:
-			division->kind = INTEGER_REMAINDER;
-			division->type = INT4OID;
-			break;
-		case F_INT8MOD:
-			division->kind = INTEGER_REMAINDER;
-			division->type = INT8OID;
-			break;
-		case F_INT2DIV:
-			division->kind = INTEGER_QUOTIENT;
-			division->type = INT2OID;
-			break;
-		case F_INT4DIV:
-			division->kind = INTEGER_QUOTIENT;
-			division->type = INT4OID;
-			break;
-		case F_INT8DIV:
-			division->kind = INTEGER_QUOTIENT;
-			division->type = INT8OID;
-			break;
-		default:
-			return false;
 	}
-	if (!IsA(lsecond(op->args), Const))
+	if (i == lengthof(division_functions) || !IsA(lsecond(op->args), Const))
 		return false;
+	division->kind = division_functions[i].kind;
+	division->type = division_functions[i].type;
 	divisor = (Const *) lsecond(op->args);
 	if (divisor->constisnull || divisor->consttype != division->type)
 		return false;
-	switch (division->type)
-	{
-		case INT2OID:
-			division->divisor = DatumGetInt16(divisor->constvalue);
-			break;
-		case INT4OID:
-			division->divisor = DatumGetInt32(divisor->constvalue);
-			break;
-		default:
-			division->divisor = DatumGetInt64(divisor->constvalue);
-			break;
-	}
+	if (division->type == INT2OID)
+		division->divisor = DatumGetInt16(divisor->constvalue);
+	else if (division->type == INT4OID)
+		division->divisor = DatumGetInt32(divisor->constvalue);
+	else
+		division->divisor = DatumGetInt64(divisor->constvalue);
 	if (division->divisor == 0 || division->divisor == -1)
 		return false;
 	*dividend = linitial(op->args);
