@@ -12,7 +12,9 @@
 #   - pgbench latency with a new connection per transaction (-C) and without, T seconds each;
 #   - the backend CPU time (from /proc/<pid>/schedstat) of the first and of the second run of
 #     the query in a new connection, median over N connections: the first minus the second is
-#     what the first query pays to read metadata and warm caches.
+#     what the first query pays to read metadata and warm caches;
+#   - the backend CPU time per query of 300 runs in one connection (less noisy than latency on a
+#     shared machine; row group headers are read by every query, so the cache shows here too).
 # and prints a table with colstore/heap ratios.  Timings on a shared machine are noisy: compare
 # the ratios of one run, never figures across runs.
 # Usage: PGHOST=... PGPORT=... bash bench/first_query.sh --pgdata DIR [--rows R] [--seconds T]
@@ -22,8 +24,8 @@
 set -euo pipefail
 
 rows=2000000
-seconds=10
-conns=40
+seconds=5
+conns=100
 pgdata=""
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -81,6 +83,7 @@ first_second() {
 		psql -X -q -At <<SQL
 SELECT pg_backend_pid() AS pid \gset
 \setenv PID :pid
+\o /dev/null
 \! awk '{printf "%d ", \$1 / 1000}' /proc/\$PID/schedstat
 \i $1
 \! awk '{printf "%d ", \$1 / 1000}' /proc/\$PID/schedstat
@@ -91,6 +94,21 @@ SQL
 import sys, statistics as st
 r = [list(map(int, l.split())) for l in sys.stdin]
 print("%d %d" % (st.median(x[1] - x[0] for x in r), st.median(x[2] - x[1] for x in r)))'
+}
+
+# backend CPU microseconds per run of file $1, over $2 runs in one connection (after one)
+steady() {
+	local i
+	{
+		echo 'SELECT pg_backend_pid() AS pid \gset'
+		echo '\setenv PID :pid'
+		echo '\o /dev/null'
+		echo "\\i $1"
+		echo "\\! awk '{printf \"%d \", \$1 / 1000}' /proc/\$PID/schedstat"
+		for i in $(seq "$2"); do echo "\\i $1"; done
+		echo "\\! awk '{printf \"%d\\n\", \$1 / 1000}' /proc/\$PID/schedstat"
+	} >"$work/steady.sql"
+	psql -X -q -At -f "$work/steady.sql" | awk -v n="$2" '{ printf "%d", ($2 - $1) / n }'
 }
 
 declare -A R
@@ -104,6 +122,7 @@ for cache in 0 16MB; do
 			R[$cache|$q|$t|C]=$(latency -C -T "$seconds" -f "$f")
 			R[$cache|$q|$t|S]=$(latency -T "$seconds" -f "$f")
 			R[$cache|$q|$t|cpu]=$(first_second "$f")
+			R[$cache|$q|$t|steady]=$(steady "$f" 300)
 		done
 	done
 	R[$cache|size]=$(psql -X -At -c "SELECT size_bytes FROM colstore.header_cache_stats()")
@@ -114,12 +133,12 @@ restart
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }'; }
 echo "bench/first_query.sh: $rows rows, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC'), $(psql -X -At -c 'SHOW server_version')"
 echo
-echo "| header cache | query | -C latency heap / colstore (ms) | ratio | latency heap / colstore (ms) | ratio | first-query CPU heap / colstore (us) | second-query CPU heap / colstore (us) |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| header cache | query | -C latency heap / colstore (ms) | ratio | latency heap / colstore (ms) | ratio | first-query CPU heap / colstore (us) | second-query CPU heap / colstore (us) | CPU per query, 300 in one session, heap / colstore (us) | ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for cache in 0 16MB; do
 	for q in count range; do
 		read -r hf hs <<<"${R[$cache|$q|th|cpu]}"
 		read -r cf cs <<<"${R[$cache|$q|tc|cpu]}"
-		echo "| $cache (${R[$cache|size]} bytes) | $q | ${R[$cache|$q|th|C]} / ${R[$cache|$q|tc|C]} | $(ratio "${R[$cache|$q|th|C]}" "${R[$cache|$q|tc|C]}") | ${R[$cache|$q|th|S]} / ${R[$cache|$q|tc|S]} | $(ratio "${R[$cache|$q|th|S]}" "${R[$cache|$q|tc|S]}") | $hf / $cf | $hs / $cs |"
+		echo "| $cache (${R[$cache|size]} bytes) | $q | ${R[$cache|$q|th|C]} / ${R[$cache|$q|tc|C]} | $(ratio "${R[$cache|$q|th|C]}" "${R[$cache|$q|tc|C]}") | ${R[$cache|$q|th|S]} / ${R[$cache|$q|tc|S]} | $(ratio "${R[$cache|$q|th|S]}" "${R[$cache|$q|tc|S]}") | $hf / $cf | $hs / $cs | ${R[$cache|$q|th|steady]} / ${R[$cache|$q|tc|steady]} | $(ratio "${R[$cache|$q|th|steady]}" "${R[$cache|$q|tc|steady]}") |"
 	done
 done

@@ -255,6 +255,30 @@ HeaderCacheRead(Relation rel, uint64 identity, const RowGroupDirEntry *entry,
 	return hit;
 }
 
+/*
+ * HeaderCacheContains
+ *		Is entry's header in the cache now?  For read-ahead, which need not
+ *		queue the pages of a header the scan will copy: the answer may be
+ *		out of date at once (the image pushed out), which costs a read
+ *		without read-ahead, never a wrong header.  Counts nothing; takes the
+ *		lock in shared mode; never errors.
+ */
+bool
+HeaderCacheContains(Relation rel, uint64 identity, const RowGroupDirEntry *entry)
+{
+	HeaderCacheKey key;
+	HeaderCacheEntry *e;
+	bool		found;
+
+	if (!MakeKey(rel, identity, entry, &key))
+		return false;
+	LWLockAcquire(cache_lock, LW_SHARED);
+	e = hash_search(cache_index, &key, HASH_FIND, NULL);
+	found = e != NULL && EntryIntact(e);
+	LWLockRelease(cache_lock);
+	return found;
+}
+
 /* Remove the entries whose images were overwritten.  Caller holds it exclusively. */
 static void
 RemoveDeadEntries(void)

@@ -44,6 +44,8 @@ extern void HeaderCacheDefineSettings(void);
 extern void HeaderCacheShmemInit(void);
 extern bool HeaderCacheRead(Relation rel, uint64 identity,
 							const RowGroupDirEntry *entry, char *dest);
+extern bool HeaderCacheContains(Relation rel, uint64 identity,
+								const RowGroupDirEntry *entry);
 extern void HeaderCacheStore(Relation rel, uint64 identity,
 							 const RowGroupDirEntry *entry, const char *src);
 extern void HeaderCacheGetStats(HeaderCacheStats *stats);
