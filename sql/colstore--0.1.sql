@@ -147,6 +147,17 @@ LANGUAGE C STRICT;
 COMMENT ON FUNCTION verify(regclass) IS
 	'reads and checks every page, row group header and chunk of a colstore table; returns the rows checked or raises an error naming what is corrupted';
 
+CREATE FUNCTION header_cache_stats(OUT backend_hits bigint,
+								   OUT backend_misses bigint,
+								   OUT entries bigint,
+								   OUT used_bytes bigint,
+								   OUT size_bytes bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'colstore_header_cache_stats'
+LANGUAGE C STRICT VOLATILE;
+COMMENT ON FUNCTION header_cache_stats() IS
+	'the shared row group header cache: this session''s lookups found and not found there, and the live entries, their bytes and the cache''s size (0: no cache)';
+
 CREATE FUNCTION compact(rel regclass)
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'colstore_compact'

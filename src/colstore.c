@@ -34,6 +34,7 @@
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
 #include "storage/delta_insert.h"
+#include "storage/header_cache.h"
 #include "storage/table_options.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_slot.h"
@@ -48,6 +49,7 @@ _PG_init(void)
 {
 	TableOptionsDefineSettings();
 	ChunkCacheDefineSettings();
+	HeaderCacheDefineSettings();
 	ColstoreScanPathDefineSettings();
 	ColstoreAggPathDefineSettings();
 	ColstoreIndexScanPathDefineSettings();
@@ -77,4 +79,5 @@ _PG_init(void)
 	StatementHooksInstall();
 	ColstoreWalRegister();
 	CompactionProgressShmemInit();
+	HeaderCacheShmemInit();
 }

@@ -686,6 +686,7 @@ DirectoryGetEntries(Relation rel)
 	dir->changes = meta.cm_dir_changes;
 	dir->next_row = meta.cm_next_row;
 	dir->live_rows = meta.cm_live_rows;
+	dir->identity = meta.cm_identity;
 	return dir;
 }
 

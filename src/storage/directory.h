@@ -28,6 +28,7 @@ typedef struct ColstoreDirectory
 	uint32		changes;		/* cm_dir_changes when read */
 	uint64		next_row;		/* cm_next_row when read */
 	uint64		live_rows;		/* cm_live_rows when read */
+	uint64		identity;		/* cm_identity (header_cache.h) */
 	RowGroupDirEntry *entries;	/* [count], in append order */
 	int			capacity;
 	BlockNumber *pages;			/* directory page chain */

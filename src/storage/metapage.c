@@ -27,6 +27,7 @@
 #include "pg_compat.h"
 
 #include "access/generic_xlog.h"
+#include "access/xlog.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
@@ -253,8 +254,8 @@ ColstoreExtend(Relation rel)
 /*
  * ColstoreLockMetaForUpdate
  *		Return block 0 pinned and exclusively locked, creating and WAL-logging
- *		an empty metapage first if the fork is empty.  Caller holds the
- *		writer lock.
+ *		an empty metapage, with a new cm_identity, first if the fork is
+ *		empty.  Caller holds the writer lock.
  */
 Buffer
 ColstoreLockMetaForUpdate(Relation rel)
@@ -272,6 +273,14 @@ ColstoreLockMetaForUpdate(Relation rel)
 		page = GenericXLogRegisterBuffer(state, buf, GENERIC_XLOG_FULL_IMAGE);
 		ColstoreInitPage(page, COLSTORE_PAGE_META);
 		EmptyMeta(ColstorePageGetMeta(page));
+
+		/*
+		 * The file's identity for the shared header cache: the WAL insert
+		 * position only grows while the server runs, and at least this record
+		 * and the dropping transaction's lie between two metapages of one
+		 * relation file number (header_cache.c).
+		 */
+		ColstorePageGetMeta(page)->cm_identity = Max(GetXLogInsertRecPtr(), 1);
 		ColstorePageSetLower(page, (char *) ColstorePageGetMeta(page) +
 							 sizeof(ColstoreMetaPageData) - (char *) page);
 		GenericXLogFinish(state);

@@ -86,6 +86,12 @@ typedef struct ColstoreMetaPageData
 	uint32		cm_dir_changes; /* in-place entry changes so far */
 	BlockNumber cm_stream_tail; /* block the stream continues in, or Invalid */
 	uint32		cm_stream_offset;	/* next free byte in that block */
+	uint64		cm_identity;	/* names this relation file among all files
+								 * that have had its number since the server
+								 * started: the WAL insert position when the
+								 * metapage was created; 0 in metapages
+								 * created before it existed
+								 * (storage/header_cache.c) */
 } ColstoreMetaPageData;
 
 typedef ColstoreMetaPageData *ColstoreMetaPage;

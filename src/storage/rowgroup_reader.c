@@ -30,6 +30,7 @@
 #include "utils/rel.h"
 
 #include "encoding/chunk_encoding.h"
+#include "storage/header_cache.h"
 #include "storage/page_stream.h"
 #include "storage/rowgroup_reader.h"
 
@@ -58,18 +59,23 @@ RowGroupReportCorruption(Relation rel, uint32 dir_index, const char *column,
 RowGroupHeader *
 RowGroupReadHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry)
 {
-	return RowGroupReadHeaderPrefetched(rel, NULL, dir_index, entry);
+	return RowGroupReadHeaderPrefetched(rel, NULL, 0, dir_index, entry);
 }
 
 /*
  * RowGroupReadHeaderPrefetched
  *		RowGroupReadHeader, reading the header's pages and later those of
  *		the chunks decoded through it (h->prefetch) through pf, which must
- *		outlive the result; pf NULL reads directly.
+ *		outlive the result; pf NULL reads directly.  identity is the
+ *		relation file's cm_identity: with one (not 0) the header is copied
+ *		from the shared header cache if it is there, and put there after it
+ *		was read and checked if not (storage/header_cache.h).  A copy from
+ *		the cache had its checksum checked when it was read; the structure
+ *		is checked again either way.
  */
 RowGroupHeader *
-RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint32 dir_index,
-							 const RowGroupDirEntry *entry)
+RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint64 identity,
+							 uint32 dir_index, const RowGroupDirEntry *entry)
 {
 	RowGroupHeaderData *hdr;
 	RowGroupHeader *h;
@@ -80,6 +86,7 @@ RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint32 dir_index,
 	pg_crc32c	crc;
 	pg_crc32c	stored;
 	uint32		c;
+	bool		cached;
 
 	if (len < sizeof(RowGroupHeaderData) || len > MaxAllocSize - 2 * MAXIMUM_ALIGNOF)
 		RowGroupReportCorruption(rel, dir_index, NULL, "header length out of range");
@@ -97,17 +104,20 @@ RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint32 dir_index,
 	raw = palloc(MAXALIGN(sizeof(RowGroupHeader)) + shift + len);
 	h = (RowGroupHeader *) raw;
 	raw += MAXALIGN(sizeof(RowGroupHeader)) + shift;
-	StreamRead(rel, pf, entry->rg_header, len, raw);
 	hdr = (RowGroupHeaderData *) raw;
-
-	stored = hdr->rh_crc;
-	hdr->rh_crc = 0;
-	INIT_CRC32C(crc);
-	COMP_CRC32C(crc, raw, len);
-	FIN_CRC32C(crc);
-	hdr->rh_crc = stored;
-	if (hdr->rh_magic != ROWGROUP_HEADER_MAGIC || !EQ_CRC32C(crc, stored))
-		RowGroupReportCorruption(rel, dir_index, NULL, "header checksum mismatch");
+	cached = HeaderCacheRead(rel, identity, entry, raw);
+	if (!cached)
+	{
+		StreamRead(rel, pf, entry->rg_header, len, raw);
+		stored = hdr->rh_crc;
+		hdr->rh_crc = 0;
+		INIT_CRC32C(crc);
+		COMP_CRC32C(crc, raw, len);
+		FIN_CRC32C(crc);
+		hdr->rh_crc = stored;
+		if (hdr->rh_magic != ROWGROUP_HEADER_MAGIC || !EQ_CRC32C(crc, stored))
+			RowGroupReportCorruption(rel, dir_index, NULL, "header checksum mismatch");
+	}
 	if (hdr->rh_len != len || hdr->rh_nrows != entry->rg_nrows ||
 		hdr->rh_natts != entry->rg_natts || hdr->rh_nchunks != entry->rg_nchunks ||
 		hdr->rh_nchunks == 0)
@@ -142,6 +152,8 @@ RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf, uint32 dir_index,
 			((uint64) cd->cd_stats_offset + cd->cd_stats_len > h->stats_len))
 			RowGroupReportCorruption(rel, dir_index, NULL, "chunk statistics out of range");
 	}
+	if (!cached)
+		HeaderCacheStore(rel, identity, entry, raw);
 	return h;
 }
 

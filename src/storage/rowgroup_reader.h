@@ -42,6 +42,7 @@ typedef struct RowGroupHeader
 extern RowGroupHeader *RowGroupReadHeader(Relation rel, uint32 dir_index,
 										  const RowGroupDirEntry *entry);
 extern RowGroupHeader *RowGroupReadHeaderPrefetched(Relation rel, PagePrefetch *pf,
+													uint64 identity,
 													uint32 dir_index,
 													const RowGroupDirEntry *entry);
 extern uint32 RowGroupFindChunk(const RowGroupHeader *h, uint32 row);

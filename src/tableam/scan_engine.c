@@ -106,6 +106,7 @@ LoadGroups(ColstoreScanDesc s)
 	MemoryContextReset(s->scan_cxt);
 	s->copy_positions = NULL;
 	s->ngroups = dir->ngroups + dir->ndeltas + ndead;
+	s->identity = dir->identity;
 	s->groups = MemoryContextAlloc(s->scan_cxt, sizeof(ScanGroup) * (s->ngroups + 1));
 	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
 		s->oldest_xmin = GetOldestNonRemovableTransactionId(rel);
@@ -339,6 +340,7 @@ ScanOpenGroup(ColstoreScanDesc s, int i)
 	}
 	else
 		s->header = RowGroupReadHeaderPrefetched(s->rs_base.rs_rd, s->prefetch,
+												 s->identity,
 												 s->groups[i].dir_index,
 												 &s->groups[i].entry);
 	MemoryContextSwitchTo(oldcxt);

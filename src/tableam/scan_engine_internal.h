@@ -118,6 +118,9 @@ typedef struct ColstoreScanDescData
 	uint8		last_liveness;	/* of the row returned last */
 	int			last_pos;		/* its position in the current chunk */
 	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
+	uint64		identity;		/* the file's cm_identity when the groups were
+								 * loaded: headers are looked up in the shared
+								 * header cache under it */
 
 	/*
 	 * current delta page: its rows (copies), item numbers, and the items

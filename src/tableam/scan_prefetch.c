@@ -9,7 +9,8 @@
  * row group headers, chunk images and delta pages go through it.  As a
  * forward walk claims a unit, it queues:
  *
- *	- the unit's first pages: a row group's header, or the delta page;
+ *	- the unit's first pages: a row group's header (unless the shared header
+ *	  cache has it: storage/header_cache.h), or the delta page;
  *	- once a row group's header is read, the chunk images it will decode:
  *	  the chunks the chunk filter does not rule out, of the columns it will
  *	  read, chunk after chunk;
@@ -39,6 +40,7 @@
 #include "access/tableam.h"
 #include "utils/rel.h"
 
+#include "storage/header_cache.h"
 #include "storage/page_prefetch.h"
 #include "storage/rowgroup_reader.h"
 #include "tableam/scan_engine_internal.h"
@@ -121,7 +123,7 @@ QueueUnit(ColstoreScanDesc s, int i)
 	s->pf_fed = i;
 	if (g->is_delta)
 		PagePrefetchQueue(s->prefetch, g->entry.rg_header.sp_block);
-	else
+	else if (!HeaderCacheContains(s->rs_base.rs_rd, s->identity, &g->entry))
 		PagePrefetchQueueStream(s->prefetch, g->entry.rg_header,
 								g->entry.rg_header_len);
 }
