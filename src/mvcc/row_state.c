@@ -360,6 +360,7 @@ again:
 	for (i = 0; i < n; i++)
 	{
 		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]) && !deleted[i];
+
 		expect[i] = runs[i].xid;
 	}
 

@@ -40,8 +40,7 @@ typedef struct RowState
 	bool		this_command;	/* PROMOTED: the current command created the
 								 * copy (in a promotion batch) */
 	DeleteRun	run;			/* GROUP: its run in the delete log
-								 * (storage/delete_log.c), xid Invalid if
-								 * none */
+								 * (storage/delete_log.c), xid Invalid if none */
 } RowState;
 
 /* What a scan that must see every version makes of one row. */

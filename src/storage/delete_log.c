@@ -438,14 +438,45 @@ DeleteLogAppendRedo(XLogReaderState *record)
 }
 
 /*
+ * Make room on the full, exclusively locked segment page buf by dropping
+ * the runs of aborted transactions (what VACUUM would drop): no row's last
+ * live run changes, and the others keep their order.  One generic WAL
+ * record.  Returns whether any run was dropped.
+ */
+static bool
+DropAbortedRuns(Relation rel, Buffer buf)
+{
+	LogPageData *log = LogPage(BufferGetPage(buf));
+	GenericXLogState *state;
+	uint32		keep = 0;
+	uint32		i;
+
+	for (i = 0; i < log->lp_nruns; i++)
+		if (!DeleteRunLive(log->lp_runs[i].lr_xid))
+			break;
+	if (i == log->lp_nruns)
+		return false;
+	state = GenericXLogStart(rel);
+	log = LogPage(GenericXLogRegisterBuffer(state, buf, 0));
+	for (i = 0; i < log->lp_nruns; i++)
+		if (DeleteRunLive(log->lp_runs[i].lr_xid))
+			log->lp_runs[keep++] = log->lp_runs[i];
+	memset(&log->lp_runs[keep], 0, sizeof(LogRun) * (log->lp_nruns - keep));
+	log->lp_nruns = keep;
+	GenericXLogFinish(state);
+	return true;
+}
+
+/*
  * DeleteLogAppend
  *		Log the delete of row (0-based) of group by xid in command cid.  The
  *		caller holds the locks that keep the row from being promoted
  *		meanwhile and has checked it has no copy (storage/promotion_map.c,
  *		PromotionMapLogDelete); blkno is row's segment page
- *		(DeleteLogSegment), found before those locks were taken.  Returns DELETE_LOG_CONTENDED, logging nothing, if
- *		a live run covers the row already, DELETE_LOG_FULL if the page has
- *		no room.  One XLOG_COLSTORE_LOG_APPEND record, which needs colstore's
+ *		(DeleteLogSegment), found before those locks were taken.  Returns
+ *		DELETE_LOG_CONTENDED, logging nothing, if a live run covers the row
+ *		already, DELETE_LOG_FULL if the page has no room even without the
+ *		runs of aborted transactions (dropped first when it is full).  One XLOG_COLSTORE_LOG_APPEND record, which needs colstore's
  *		resource manager when the table is WAL-logged.
  */
 DeleteLogResult
@@ -474,7 +505,7 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 	if (run == NULL || run->lr_xid != xid || run->lr_cid != cid ||
 		run->lr_first != window)
 	{
-		if (log->lp_nruns >= RUNS_PER_PAGE)
+		if (log->lp_nruns >= RUNS_PER_PAGE && !DropAbortedRuns(rel, buf))
 		{
 			UnlockReleaseBuffer(buf);
 			return DELETE_LOG_FULL;

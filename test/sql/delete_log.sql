@@ -174,5 +174,23 @@ SELECT count(*) = (SELECT count(*) FROM generate_series(1, 100000) i
 				   WHERE (hashint4(i) % 10 + 10) % 10 >= 3) AS same_count FROM dls;
 DROP TABLE dls;
 
+-- 8. A segment page (16,320 rows) that fills up drops the runs of aborted
+-- transactions first: deletes of every row rolled back twice, then a
+-- committed one, make no copy
+CREATE TABLE dla (id int, v int) USING colstore WITH (autovacuum_enabled = false);
+INSERT INTO dla SELECT i, i FROM generate_series(1, 16000) i;
+CREATE TEMP TABLE dla_size AS SELECT pg_relation_size('dla') / 8192 AS pages;
+BEGIN;
+DELETE FROM dla;
+ROLLBACK;
+BEGIN;
+DELETE FROM dla;
+ROLLBACK;
+DELETE FROM dla WHERE id % 2 = 0;
+SELECT pg_relation_size('dla') / 8192 - pages < 8 AS no_copies FROM dla_size;
+SELECT count(*), sum(v) FROM dla;
+SELECT count(*), sum(v) FROM dla WHERE id BETWEEN 100 AND 200;
+DROP TABLE dla;
+
 DROP TABLE dl, dlh;
 DROP FUNCTION same_rows(), same_tids(), settle();
