@@ -79,6 +79,14 @@
  * promotion map leaf from ever being freed (storage/deleted_rows.c).
  */
 #define MAX_PROMOTION_BATCH		256
+
+/*
+ * A group's delete log costs three pages besides the promotion map's root
+ * (the DELETED_ROOT page, the log's root, a segment page); a copy costs a
+ * tuple on a shared heap page and a slot in a leaf.  Below this many rows
+ * (a single-row upsert's group, say) promoting the deleted rows is cheaper.
+ */
+#define DELETE_LOG_MIN_ROWS		1000
 #define PROMOTION_RUN_BEFORE_BATCH	8
 
 static struct
@@ -451,7 +459,8 @@ again:
  * RowStateMayLogDelete
  *		May a delete of the row of state be logged in its group's delete log
  *		(storage/delete_log.c) rather than promote it?  Only for a row-group
- *		row with no copy and no run, and only with colstore's WAL resource
+ *		row with no copy and no run, of a group of at least
+ *		DELETE_LOG_MIN_ROWS rows, and only with colstore's WAL resource
  *		manager when the table is WAL-logged: a promoter that later finds the
  *		run copies it into its copy with XLOG_COLSTORE_DELETE.
  */
@@ -459,6 +468,7 @@ bool
 RowStateMayLogDelete(Relation rel, const RowState *state)
 {
 	return state->kind == ROWSTATE_GROUP && !TransactionIdIsValid(state->run.xid) &&
+		state->group.rg_nrows >= DELETE_LOG_MIN_ROWS &&
 		(!RelationNeedsWAL(rel) || ColstoreWalAvailable());
 }
 

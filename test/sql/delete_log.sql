@@ -192,5 +192,15 @@ SELECT count(*), sum(v) FROM dla;
 SELECT count(*), sum(v) FROM dla WHERE id BETWEEN 100 AND 200;
 DROP TABLE dla;
 
+-- 9. A group of fewer than 1,000 rows (a single-row upsert's, say) promotes
+-- its deleted rows as before: a log would cost it three pages, copies its
+-- promotion map's root and leaf and a share of a heap page
+CREATE TABLE dlt (id int, v int) USING colstore;
+INSERT INTO dlt SELECT i, i FROM generate_series(1, 500) i;
+DELETE FROM dlt WHERE id % 2 = 0;
+SELECT count(*), sum(v) FROM dlt;
+SELECT map_pages FROM colstore.row_group_deletes('dlt');
+DROP TABLE dlt;
+
 DROP TABLE dl, dlh;
 DROP FUNCTION same_rows(), same_tids(), settle();
