@@ -65,11 +65,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ItemPointerData copy;
 			ItemPointerData *copies;
 			bool	   *deleted;
+			DeleteRun	run;
+			DeleteRun  *runs;
 			PromotionSlot slot;
 			bool		found;
 
 			row %= group.rg_nrows;
-			slot = PromotionMapLookup(rel, &group, row, &copy);
+			slot = PromotionMapLookup(rel, &group, row, &copy, &run);
 			found = slot == PROMOTION_COPY;
 			FUZZ_ASSERT(found == ItemPointerIsValid(&copy), "lookup's copy and answer disagree");
 			if (found)
@@ -80,13 +82,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cnt = Min(group.rg_nrows - first, MAX_RANGE);
 			copies = palloc(sizeof(ItemPointerData) * cnt);
 			deleted = palloc(sizeof(bool) * cnt);
-			if (!PromotionMapGetRange(rel, &group, first, cnt, copies, deleted))
+			runs = palloc(sizeof(DeleteRun) * cnt);
+			if (!PromotionMapGetRange(rel, &group, first, cnt, copies, deleted, runs))
 				memset(deleted, 0, sizeof(bool) * cnt);
 			FUZZ_ASSERT(deleted[row - first] == (slot == PROMOTION_DELETED),
 						"single and range lookups disagree on the deleted-rows bit");
 			for (i = 0; i < (int) cnt; i++)
 				FUZZ_ASSERT(!deleted[i] || !ItemPointerIsValid(&copies[i]),
 							"a bitmapped row has a copy");
+			for (i = 0; i < (int) cnt; i++)
+				FUZZ_ASSERT(!TransactionIdIsValid(runs[i].xid) ||
+							(!deleted[i] && !ItemPointerIsValid(&copies[i])),
+							"a run reported for a row with a copy or a bit");
+			FUZZ_ASSERT((slot == PROMOTION_LOGGED) == TransactionIdIsValid(runs[row - first].xid),
+						"single and range lookups disagree on the run");
 			FUZZ_ASSERT(ItemPointerIsValid(&copies[row - first]) == found &&
 						(!found || memcmp(&copies[row - first], &copy, sizeof(copy)) == 0),
 						"single and range lookups disagree");

@@ -628,6 +628,35 @@ GenericXLogAbort(GenericXLogState *state)
 	NOT_EXPECTED("GenericXLogAbort");
 }
 
+/* the delete log's writers and VACUUM ask these; its readers do not */
+bool
+TransactionIdIsCurrentTransactionId(TransactionId xid)
+{
+	NOT_EXPECTED("TransactionIdIsCurrentTransactionId");
+	return false;
+}
+
+bool
+TransactionIdIsInProgress(TransactionId xid)
+{
+	NOT_EXPECTED("TransactionIdIsInProgress");
+	return false;
+}
+
+bool
+TransactionIdDidCommit(TransactionId xid)
+{
+	NOT_EXPECTED("TransactionIdDidCommit");
+	return false;
+}
+
+bool
+TransactionIdPrecedes(TransactionId id1, TransactionId id2)
+{
+	NOT_EXPECTED("TransactionIdPrecedes");
+	return false;
+}
+
 Datum
 getmissingattr(TupleDesc tupleDesc, int attnum, bool *isnull)
 {

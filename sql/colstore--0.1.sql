@@ -109,7 +109,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'colstore_row_group_deletes'
 LANGUAGE C STRICT;
 COMMENT ON FUNCTION row_group_deletes(regclass) IS
-	'row groups of a colstore table that had rows changed: rows their deleted-rows bitmap marks deleted for everyone, and pages of their promotion map and bitmap';
+	'row groups of a colstore table that had rows changed: rows their deleted-rows bitmap marks deleted for everyone, and pages of their promotion map, bitmap and delete log';
 
 CREATE FUNCTION chunks(rel regclass,
 					   OUT row_group integer,

@@ -32,6 +32,7 @@
 #include "access/transam.h"
 #include "commands/vacuum.h"
 #include "storage/bufmgr.h"
+#include "storage/procarray.h"
 #include "utils/rel.h"
 
 #include "mvcc/group_retire.h"
@@ -41,6 +42,7 @@
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
+#include "storage/promotion_map.h"
 
 /*
  * GroupRewritePays
@@ -69,10 +71,35 @@ GroupRewritePays(uint32 nrows, uint32 deleted, bool automatic)
 }
 
 /*
+ * Rows of group that have no copy and no deleted-rows bit and whose delete
+ * the delete log holds by a committed transaction (storage/delete_log.c).
+ */
+static uint32
+CountLoggedDeletes(Relation rel, const RowGroupDirEntry *group)
+{
+	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * group->rg_nrows);
+	bool	   *deleted = palloc(sizeof(bool) * group->rg_nrows);
+	DeleteRun  *runs = palloc(sizeof(DeleteRun) * group->rg_nrows);
+	uint32		count = 0;
+	uint32		i;
+
+	(void) PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies, deleted, runs);
+	for (i = 0; i < group->rg_nrows; i++)
+		if (TransactionIdIsValid(runs[i].xid) && !TransactionIdIsInProgress(runs[i].xid) &&
+			TransactionIdDidCommit(runs[i].xid))
+			count++;
+	pfree(copies);
+	pfree(deleted);
+	pfree(runs);
+	return count;
+}
+
+/*
  * GroupCountDeleted
  *		How many rows of group are deleted by committed transactions (their
  *		promoted copies are dead or recently dead as of oldest_xmin, or
- *		pruned); *pruned says how many of those VACUUM has pruned (LP_DEAD,
+ *		pruned, or their delete log's run committed, storage/delete_log.c);
+ *		*pruned says how many of those VACUUM has pruned (LP_DEAD,
  *		or deleted for everyone by their deleted-rows bit,
  *		storage/deleted_rows.c).
  */
@@ -131,6 +158,7 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
 	if (BufferIsValid(buf))
 		UnlockReleaseBuffer(buf);
 	pfree(copies);
+	deleted += CountLoggedDeletes(rel, group);
 	return deleted;
 }
 

@@ -163,7 +163,8 @@ FetchDelta(Relation rel, const RowGroupDirEntry *page, uint64 rownum,
  * Does the delete half of a promoted row-group row let snapshot see it?
  * The row group's insert half has been checked; for a dirty snapshot, the
  * inserter it reported in xmin is kept.  *xmax gets the copy's raw xmax
- * (Invalid if the row is not promoted), *copy the copy's position (invalid
+ * or the run's xid for a delete the delete log holds (storage/delete_log.c;
+ * Invalid if the row has neither), *copy the copy's position (invalid
  * if none), *gone whether the row is deleted for everyone (its
  * deleted-rows bit, storage/deleted_rows.c: no copy is read).
  */
@@ -174,10 +175,11 @@ PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
 {
 	TransactionId dirty_xmin = snapshot->xmin;
 	PromotionSlot slot;
+	DeleteRun	run;
 
 	*xmax = InvalidTransactionId;
 	*gone = false;
-	slot = PromotionMapLookup(rel, entry, row, copy);
+	slot = PromotionMapLookup(rel, entry, row, copy, &run);
 	if (slot == PROMOTION_DELETED)
 	{
 		*gone = true;
@@ -185,6 +187,12 @@ PromotedRowVisible(Relation rel, const RowGroupDirEntry *entry, uint32 row,
 	}
 	if (slot == PROMOTION_NONE)
 		return true;
+	if (slot == PROMOTION_LOGGED)
+	{
+		/* a delete without a copy: heap's rules for a plain xmax */
+		*xmax = run.xid;
+		return DeleteRunLiveness(rel, &run, snapshot, InvalidTransactionId) != ROW_HIDDEN;
+	}
 	if (!HeapVersionVisible(rel, copy, snapshot, NULL, xmax, NULL))
 		return false;
 	if (snapshot->snapshot_type == SNAPSHOT_DIRTY)
@@ -227,12 +235,13 @@ FetchRowChainAgain(Relation rel, ColstoreDirectory *dir, uint64 rownum,
 	int			index = DirectoryFindRowGroup(dir, rownum);
 	RowGroupDirEntry entry;
 	ItemPointerData copy;
+	DeleteRun	run;
 
 	if (index < 0)
 		return ROW_NOT_FOUND;
 	entry = dir->entries[index];
 	if (PromotionMapLookup(rel, &entry, (uint32) (rownum - entry.rg_first_row),
-						   &copy) != PROMOTION_COPY)
+						   &copy, &run) != PROMOTION_COPY)
 		return ROW_NOT_FOUND;
 	return RowChainFetch(rel, &copy, snapshot, slot) ? ROW_VISIBLE : ROW_INVISIBLE;
 }

@@ -19,6 +19,12 @@
  * with TIDs of the delta page's pseudo-block; their whole visibility is
  * heap's.
  *
+ * A plain DELETE of a row that has no copy does not promote it: it logs
+ * the delete in the group's delete log (storage/delete_log.c,
+ * RowStateLogDelete), whose runs readers judge with heap's rules for a
+ * plain xmax (mvcc/visibility.c); a promoter copies a live run into the
+ * copy's header, so everything after the delete is heapam's again.
+ *
  * Scans that must see every version (index builds, ANALYZE) get a
  * RowLiveness per row from HeapTupleSatisfiesVacuum instead.
  *
@@ -32,13 +38,17 @@
 #include "pg_compat.h"
 
 #include "access/heapam.h"
+#include "access/multixact.h"
 #include "access/htup_details.h"
 #include "access/tupmacs.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/catalog.h"
 #include "executor/tuptable.h"
+#include "pgstat.h"
 #include "storage/bufmgr.h"
 #include "storage/proc.h"
+#include "storage/procarray.h"
 #include "utils/memutils.h"
 #include "storage/predicate.h"
 #include "utils/rel.h"
@@ -51,8 +61,10 @@
 #include "storage/delta_chain.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
+#include "storage/logical_log.h"
 #include "storage/page_prefetch.h"
 #include "storage/promotion_map.h"
+#include "storage/colstore_wal.h"
 
 /*
  * Rows a statement promotes one after the other (a bulk DELETE or UPDATE
@@ -67,6 +79,14 @@
  * promotion map leaf from ever being freed (storage/deleted_rows.c).
  */
 #define MAX_PROMOTION_BATCH		256
+
+/*
+ * A group's delete log costs three pages besides the promotion map's root
+ * (the DELETED_ROOT page, the log's root, a segment page); a copy costs a
+ * tuple on a shared heap page and a slot in a leaf.  Below this many rows
+ * (a single-row upsert's group, say) promoting the deleted rows is cheaper.
+ */
+#define DELETE_LOG_MIN_ROWS		1000
 #define PROMOTION_RUN_BEFORE_BATCH	8
 
 static struct
@@ -117,6 +137,20 @@ LastPromotionCopy(Relation rel, uint32 dir_index, uint64 rownum, ItemPointer cop
 void
 RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 {
+	RowStateLocateRow(rel, tid, state, true);
+}
+
+/*
+ * RowStateLocateRow
+ *		RowStateLocate; without read_map, a row-group row the last promotion
+ *		batch did not promote is left ROWSTATE_GROUP without reading its
+ *		promotion map (it may have a copy, its bit or a run): for a plain
+ *		DELETE, which checks the map under the delete log's locks
+ *		(RowStateLogDelete) and locates the row again if it cannot log.
+ */
+void
+RowStateLocateRow(Relation rel, ItemPointer tid, RowState *state, bool read_map)
+{
 	ColstoreDirectory *dir;
 	int			index;
 
@@ -146,13 +180,14 @@ RowStateLocate(Relation rel, ItemPointer tid, RowState *state)
 		LastPromotion.lxid == MyLocalTransactionId() &&
 			LastPromotion.cid == GetCurrentCommandId(false);
 	}
-	else
+	else if (read_map)
 	{
 		switch (PromotionMapLookup(rel, &state->group,
 								   (uint32) (state->rownum - state->group.rg_first_row),
-								   &state->phys))
+								   &state->phys, &state->run))
 		{
 			case PROMOTION_NONE:
+			case PROMOTION_LOGGED:
 				break;
 			case PROMOTION_COPY:
 				state->kind = ROWSTATE_PROMOTED;
@@ -253,6 +288,7 @@ RowStateForget(Oid relid)
 
 	if (!OidIsValid(relid) || PromotionChunk.relid == relid)
 		PromotionChunk.chunk = -1;
+	PromotionMapForget(relid);
 }
 
 /*
@@ -301,6 +337,8 @@ RowStatePromote(Relation rel, RowState *state)
 	uint32		n;
 	ItemPointerData *copies;
 	bool	   *deleted;
+	DeleteRun  *runs;
+	TransactionId *expect;
 	TupleTableSlot **slots;
 	TupleTableSlot *row_slot;
 	int			nnew = 0;
@@ -309,21 +347,30 @@ RowStatePromote(Relation rel, RowState *state)
 	if (state->kind != ROWSTATE_GROUP)
 		return;
 	n = PromotionBatchSize(rel, state);
+again:
 	copies = palloc(sizeof(ItemPointerData) * n);
 	deleted = palloc(sizeof(bool) * n);
+	runs = palloc(sizeof(DeleteRun) * n);
+	expect = palloc(sizeof(TransactionId) * n);
 	slots = palloc(sizeof(TupleTableSlot *) * n);
-	if (PromotionMapGetRange(rel, &state->group, first, n, copies, deleted) &&
+	if (PromotionMapGetRange(rel, &state->group, first, n, copies, deleted, runs) &&
 		deleted[0])
 	{
 		/* not reached: nobody changes a row no snapshot sees */
 		state->kind = ROWSTATE_GONE;
 		pfree(copies);
 		pfree(deleted);
+		pfree(runs);
+		pfree(expect);
 		pfree(slots);
 		return;
 	}
 	for (i = 0; i < n; i++)
+	{
 		LastPromotion.made[i] = !ItemPointerIsValid(&copies[i]) && !deleted[i];
+
+		expect[i] = runs[i].xid;
+	}
 
 	/*
 	 * copies of the rows that have none yet: one row fetched, or a chunk
@@ -361,15 +408,37 @@ RowStatePromote(Relation rel, RowState *state)
 		DeltaHeapUncountInserts(rel, nnew);
 		for (i = 0; i < n; i++)
 			if (!ItemPointerIsValid(&copies[i]) && !deleted[i])
+			{
 				copies[i] = slots[k++]->tts_tid;
+
+				/*
+				 * a delete the log holds becomes the copy's xmax, before any
+				 * backend can find the copy: heapam then waits for it,
+				 * reports it or sees it aborted as for heap
+				 */
+				if (TransactionIdIsValid(runs[i].xid) && DeleteRunLive(runs[i].xid))
+					PromotedCopySetDeleter(rel, &copies[i], runs[i].xid, runs[i].cid);
+			}
 		for (i = 0; i < (uint32) nnew; i++)
 			ExecDropSingleTupleTableSlot(slots[i]);
 		/* a concurrent promoter may have won; its copies are then the rows' */
-		PromotionMapSet(rel, state->dir_index, first, n, copies);
+		PromotionMapSet(rel, state->dir_index, first, n, copies, expect);
 	}
 	for (i = 0; i < n; i++)
 		if (deleted[i])
 			ItemPointerSetInvalid(&copies[i]);
+	pfree(deleted);
+	pfree(runs);
+	pfree(expect);
+	pfree(slots);
+	if (!ItemPointerIsValid(&copies[0]))
+	{
+		/* a delete was logged for the row meanwhile: copy it from the log */
+		pfree(copies);
+		n = 1;
+		nnew = 0;
+		goto again;
+	}
 
 	state->phys = copies[0];
 	state->kind = ROWSTATE_PROMOTED;
@@ -384,8 +453,74 @@ RowStatePromote(Relation rel, RowState *state)
 	LastPromotion.batch = n;
 
 	pfree(copies);
-	pfree(deleted);
-	pfree(slots);
+}
+
+/*
+ * RowStateMayLogDelete
+ *		May a delete of the row of state be logged in its group's delete log
+ *		(storage/delete_log.c) rather than promote it?  Only for a row-group
+ *		row with no copy and no run, of a group of at least
+ *		DELETE_LOG_MIN_ROWS rows, and only with colstore's WAL resource
+ *		manager when the table is WAL-logged: a promoter that later finds the
+ *		run copies it into its copy with XLOG_COLSTORE_DELETE.
+ */
+bool
+RowStateMayLogDelete(Relation rel, const RowState *state)
+{
+	return state->kind == ROWSTATE_GROUP && !TransactionIdIsValid(state->run.xid) &&
+		state->group.rg_nrows >= DELETE_LOG_MIN_ROWS &&
+		(!RelationNeedsWAL(rel) || ColstoreWalAvailable());
+}
+
+/*
+ * RowStateLogDelete
+ *		Delete the row of state (RowStateMayLogDelete) by the current
+ *		(sub)transaction in command cid through its group's delete log, as
+ *		heap_delete deletes a tuple with no xmax: after the caller's
+ *		SERIALIZABLE check, with logical decoding's record (the old key from
+ *		the row's values) and the statistics.  Returns false, changing
+ *		nothing, if the row got a copy or a live run meanwhile
+ *		(PromotionMapLogDelete) or its segment page is full: the caller then
+ *		promotes it and deletes its copy, where heapam waits, reports or goes
+ *		on as for heap.
+ */
+bool
+RowStateLogDelete(Relation rel, const RowState *state, CommandId cid)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	TupleTableSlot *slot = NULL;
+	bool		logged;
+
+	/* others may put our xid into a multixact from now on, as in heap_delete */
+	MultiXactIdSetOldestMember();
+	if (RelationIsLogicallyLogged(rel))
+	{
+		/*
+		 * the old key comes from the row's values, read from its chunk
+		 * decoded once for the statement (as promotion batches read them)
+		 */
+		slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+		StoreChunkRow(rel, state, (uint32) (state->rownum - state->group.rg_first_row), slot);
+	}
+	logged = PromotionMapLogDelete(rel, state->dir_index,
+								   (uint32) (state->rownum - state->group.rg_first_row),
+								   xid, cid) == DELETE_LOG_DONE;
+	if (slot != NULL)
+	{
+		if (logged)
+		{
+			bool		shouldFree;
+			HeapTuple	tuple = ExecFetchSlotHeapTuple(slot, false, &shouldFree);
+
+			LogicalLogDelete(rel, tuple, xid);
+			if (shouldFree)
+				heap_freetuple(tuple);
+		}
+		ExecDropSingleTupleTableSlot(slot);
+	}
+	if (logged)
+		pgstat_count_heap_delete(rel);
+	return logged;
 }
 
 /* Liveness of a heap version for a scan that sees every version. */
@@ -592,6 +727,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 {
 	ItemPointerData *copies;
 	bool	   *deleted;
+	DeleteRun  *runs;
 	Buffer		buf = InvalidBuffer;
 	uint32		i;
 
@@ -599,7 +735,8 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 		return false;
 	copies = palloc(sizeof(ItemPointerData) * Max(n, 1));
 	deleted = palloc(sizeof(bool) * Max(n, 1));
-	(void) PromotionMapGetRange(rel, group, first, n, copies, deleted);
+	runs = palloc(sizeof(DeleteRun) * Max(n, 1));
+	(void) PromotionMapGetRange(rel, group, first, n, copies, deleted, runs);
 	for (i = 0; i < n; i++)
 	{
 		HeapTupleData tuple;
@@ -607,6 +744,9 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 
 		/* deleted for everyone: the bit says so, no page to visit */
 		mask[i] = deleted[i] ? ROW_HIDDEN : ROW_LIVE;
+		/* a delete without a copy: the log's run says it */
+		if (TransactionIdIsValid(runs[i].xid))
+			mask[i] = (uint8) DeleteRunLiveness(rel, &runs[i], snapshot, oldest_xmin);
 		if (!ItemPointerIsValid(&copies[i]))
 			continue;
 		blkno = ItemPointerGetBlockNumber(&copies[i]);
@@ -642,6 +782,7 @@ RowGroupMaskChanged(Relation rel, const RowGroupDirEntry *group, uint32 first,
 		UnlockReleaseBuffer(buf);
 	pfree(copies);
 	pfree(deleted);
+	pfree(runs);
 	return true;
 }
 
@@ -763,7 +904,26 @@ RowStateForRewrite(Relation rel, ItemPointer tid, TransactionId oldest_xmin,
 			(RowGroupInsertCommitted(&state.group) &&
 			 TransactionIdPrecedes(state.group.rg_xmin, oldest_xmin));
 		if (state.kind == ROWSTATE_GROUP)
+		{
+			/* a delete the log holds: heap's rules for a plain xmax */
+			if (TransactionIdIsValid(state.run.xid))
+			{
+				switch (DeleteRunLiveness(rel, &state.run, NULL, oldest_xmin))
+				{
+					case ROW_HIDDEN:
+						v->dead = true;
+						break;
+					case ROW_RECENTLY_DEAD:
+						v->xmax = state.run.xid;
+						break;
+					case ROW_LIVE:
+						if (TransactionIdIsInProgress(state.run.xid))
+							v->xmax = state.run.xid;
+						break;
+				}
+			}
 			return;
+		}
 		if (state.kind == ROWSTATE_GONE)
 		{
 			v->dead = true;

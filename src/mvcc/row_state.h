@@ -13,6 +13,7 @@
 
 #include "access/htup.h"
 #include "storage/buf.h"
+#include "storage/delete_log.h"
 #include "storage/page_prefetch.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
@@ -21,7 +22,8 @@
 typedef enum RowStateKind
 {
 	ROWSTATE_NONE,				/* the TID names no written row */
-	ROWSTATE_GROUP,				/* a row-group row never changed or locked */
+	ROWSTATE_GROUP,				/* a row-group row never promoted (its delete
+								 * may be logged: run) */
 	ROWSTATE_PROMOTED,			/* a row-group row whose heap copy is phys */
 	ROWSTATE_GONE,				/* a row-group row deleted for everyone
 								 * (storage/deleted_rows.c): no state left */
@@ -37,6 +39,8 @@ typedef struct RowState
 	ItemPointerData phys;		/* PROMOTED, DELTA: heap position */
 	bool		this_command;	/* PROMOTED: the current command created the
 								 * copy (in a promotion batch) */
+	DeleteRun	run;			/* GROUP: its run in the delete log
+								 * (storage/delete_log.c), xid Invalid if none */
 } RowState;
 
 /* What a scan that must see every version makes of one row. */
@@ -48,8 +52,12 @@ typedef enum RowLiveness
 } RowLiveness;
 
 extern void RowStateLocate(Relation rel, ItemPointer tid, RowState *state);
+extern void RowStateLocateRow(Relation rel, ItemPointer tid, RowState *state,
+							  bool read_map);
 extern void RowStatePromote(Relation rel, RowState *state);
 extern void RowStateForget(Oid relid);
+extern bool RowStateMayLogDelete(Relation rel, const RowState *state);
+extern bool RowStateLogDelete(Relation rel, const RowState *state, CommandId cid);
 
 extern RowLiveness VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf,
 								   Snapshot snapshot, TransactionId oldest_xmin);

@@ -184,3 +184,98 @@ RowGroupCheckConflictOut(Relation rel, const RowGroupDirEntry *entry,
 		return;
 	CheckForSerializableConflictOut(rel, xid, snapshot);
 }
+
+/*
+ * The rw-conflict of reading a row whose delete by xid the MVCC snapshot
+ * does not see, as HeapCheckForSerializableConflictOut reports it for a
+ * visible tuple whose xmax is running or recently committed: nothing for
+ * an aborted deleter, our own, or one older than TransactionXmin.
+ */
+static void
+DeleteRunCheckConflictOut(Relation rel, TransactionId xid, Snapshot snapshot)
+{
+	if (!CheckForSerializableConflictOutNeeded(rel, snapshot))
+		return;
+	if (TransactionIdPrecedes(xid, TransactionXmin) ||
+		TransactionIdIsCurrentTransactionId(xid))
+		return;
+	if (!TransactionIdIsInProgress(xid) && !TransactionIdDidCommit(xid))
+		return;
+	xid = SubTransGetTopmostTransaction(xid);
+	if (TransactionIdPrecedes(xid, TransactionXmin))
+		return;
+	CheckForSerializableConflictOut(rel, xid, snapshot);
+}
+
+/*
+ * DeleteRunLiveness
+ *		The RowLiveness of a visible row-group row whose delete is run (no
+ *		copy: storage/delete_log.c) for snapshot; snapshot NULL or
+ *		SnapshotAny: for a scan that sees every version, against
+ *		oldest_xmin.  The rules are heap's for a tuple whose xmin is frozen
+ *		and whose xmax is run->xid, a plain delete (HeapTupleSatisfiesMVCC,
+ *		Self, Dirty, NonVacuumable, and HeapTupleSatisfiesVacuum as
+ *		row_state.c's LivenessForAll reads it), checked in heap's order;
+ *		no hint bit is set anywhere.  A dirty snapshot gets a running
+ *		deleter in snapshot->xmax, as HeapTupleSatisfiesDirty reports it.
+ *		MVCC snapshots report SSI conflicts as heap's readers do.
+ */
+RowLiveness
+DeleteRunLiveness(Relation rel, const DeleteRun *run, Snapshot snapshot,
+				  TransactionId oldest_xmin)
+{
+	TransactionId xid = run->xid;
+	bool		visible;
+
+	Assert(TransactionIdIsValid(xid));
+	if (snapshot == NULL || snapshot->snapshot_type == SNAPSHOT_ANY)
+	{
+		if (TransactionIdIsInProgress(xid))
+			return TransactionIdIsCurrentTransactionId(xid) ?
+				ROW_RECENTLY_DEAD : ROW_LIVE;
+		if (!TransactionIdDidCommit(xid))
+			return ROW_LIVE;
+		return TransactionIdPrecedes(xid, oldest_xmin) ? ROW_HIDDEN : ROW_RECENTLY_DEAD;
+	}
+	switch (snapshot->snapshot_type)
+	{
+		case SNAPSHOT_MVCC:
+			if (TransactionIdIsCurrentTransactionId(xid))
+				visible = run->cid >= snapshot->curcid;
+			else if (XidInMVCCSnapshot(xid, snapshot))
+				visible = true;
+			else
+				visible = !TransactionIdDidCommit(xid);
+			if (visible)
+				DeleteRunCheckConflictOut(rel, xid, snapshot);
+			return visible ? ROW_LIVE : ROW_HIDDEN;
+		case SNAPSHOT_SELF:
+			if (TransactionIdIsCurrentTransactionId(xid))
+				return ROW_HIDDEN;
+			if (TransactionIdIsInProgress(xid))
+				return ROW_LIVE;
+			return TransactionIdDidCommit(xid) ? ROW_HIDDEN : ROW_LIVE;
+		case SNAPSHOT_DIRTY:
+			if (TransactionIdIsCurrentTransactionId(xid))
+				return ROW_HIDDEN;
+			if (TransactionIdIsInProgress(xid))
+			{
+				snapshot->xmax = xid;
+				return ROW_LIVE;
+			}
+			return TransactionIdDidCommit(xid) ? ROW_HIDDEN : ROW_LIVE;
+		case SNAPSHOT_NON_VACUUMABLE:
+			if (TransactionIdIsInProgress(xid) || !TransactionIdDidCommit(xid))
+				return ROW_LIVE;
+			return GlobalVisTestIsRemovableXid(snapshot->vistest, xid) ?
+				ROW_HIDDEN : ROW_LIVE;
+		case SNAPSHOT_ANY:
+		case SNAPSHOT_TOAST:
+			return ROW_LIVE;
+		case SNAPSHOT_HISTORIC_MVCC:
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("colstore tables cannot be used as catalog tables in logical decoding")));
+	}
+	return ROW_LIVE;			/* keep compiler quiet */
+}

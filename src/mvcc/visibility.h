@@ -11,6 +11,8 @@
 #ifndef VISIBILITY_H
 #define VISIBILITY_H
 
+#include "mvcc/row_state.h"
+#include "storage/delete_log.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 #include "utils/snapshot.h"
@@ -20,5 +22,7 @@ extern bool RowGroupInsertCommitted(const RowGroupDirEntry *entry);
 extern bool RowGroupInsertAborted(const RowGroupDirEntry *entry);
 extern void RowGroupCheckConflictOut(Relation rel, const RowGroupDirEntry *entry,
 									 Snapshot snapshot);
+extern RowLiveness DeleteRunLiveness(Relation rel, const DeleteRun *run,
+									 Snapshot snapshot, TransactionId oldest_xmin);
 
 #endif							/* VISIBILITY_H */

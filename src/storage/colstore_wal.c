@@ -100,6 +100,7 @@ ColstoreRedo(XLogReaderState *record)
 		case XLOG_COLSTORE_INSERT:
 		case XLOG_COLSTORE_SPEC_CONFIRM:
 		case XLOG_COLSTORE_SPEC_ABORT:
+		case XLOG_COLSTORE_LOGGED_DELETE:
 			break;				/* for logical decoding only */
 		case XLOG_COLSTORE_DELETE:
 			DeleteUndecodedRedo(record);
@@ -109,6 +110,9 @@ ColstoreRedo(XLogReaderState *record)
 			break;
 		case XLOG_COLSTORE_FREEZE:
 			DeltaFreezeRedo(record);
+			break;
+		case XLOG_COLSTORE_LOG_APPEND:
+			DeleteLogAppendRedo(record);
 			break;
 		default:
 			elog(PANIC, "colstore redo: unknown record kind %u", info);
@@ -177,6 +181,24 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 						 LocatorSpcOid(xlrec->node), LocatorDbOid(xlrec->node),
 						 LocatorNumber(xlrec->node), xlrec->xid);
 	}
+	else if (info == XLOG_COLSTORE_LOGGED_DELETE &&
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_logged_delete))
+	{
+		xl_colstore_logged_delete *xlrec = (xl_colstore_logged_delete *) data;
+
+		appendStringInfo(buf, "rel %u/%u/%u; xid %u%s",
+						 LocatorSpcOid(xlrec->node), LocatorDbOid(xlrec->node),
+						 LocatorNumber(xlrec->node), xlrec->xid,
+						 (xlrec->flags & COLSTORE_LOGGED_DELETE_OLD) ? "; old key" : "");
+	}
+	else if (info == XLOG_COLSTORE_LOG_APPEND &&
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_log_append))
+	{
+		xl_colstore_log_append *xlrec = (xl_colstore_log_append *) data;
+
+		appendStringInfo(buf, "row %u; xid %u; cid %u%s", xlrec->row, xlrec->xid,
+						 xlrec->cid, xlrec->new_run ? "; new run" : "");
+	}
 	else if (info == XLOG_COLSTORE_DELETE &&
 			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_delete))
 	{
@@ -224,6 +246,10 @@ ColstoreIdentify(uint8 info)
 			return "PRUNE";
 		case XLOG_COLSTORE_FREEZE:
 			return "FREEZE";
+		case XLOG_COLSTORE_LOGGED_DELETE:
+			return "LOGGED_DELETE";
+		case XLOG_COLSTORE_LOG_APPEND:
+			return "LOG_APPEND";
 	}
 	return NULL;
 }

@@ -65,6 +65,8 @@
 #define XLOG_COLSTORE_DELETE		0x30
 #define XLOG_COLSTORE_PRUNE			0x40
 #define XLOG_COLSTORE_FREEZE		0x50
+#define XLOG_COLSTORE_LOGGED_DELETE	0x60
+#define XLOG_COLSTORE_LOG_APPEND	0x70
 #define XLOG_COLSTORE_OPMASK		0x70
 
 /* xl_colstore_insert.flags */
@@ -103,6 +105,40 @@ typedef struct xl_colstore_spec_outcome
 	RelFileLocator node;
 	TransactionId xid;
 } xl_colstore_spec_outcome;
+
+/*
+ * XLOG_COLSTORE_LOGGED_DELETE: a row-group row deleted by xid through the
+ * delete log (storage/delete_log.c), for logical decoding only (the log's
+ * page is changed by a generic WAL record).  If COLSTORE_LOGGED_DELETE_OLD,
+ * followed by the old key tuple as heap_delete logs it: the header fields
+ * below, then the tuple from its null bitmap on.
+ */
+typedef struct xl_colstore_logged_delete
+{
+	RelFileLocator node;
+	TransactionId xid;
+	uint16		t_infomask2;
+	uint16		t_infomask;
+	uint8		t_hoff;
+	uint8		flags;
+	uint16		pad;
+} xl_colstore_logged_delete;
+
+#define COLSTORE_LOGGED_DELETE_OLD	0x01
+
+/*
+ * XLOG_COLSTORE_LOG_APPEND: block 0 is a delete log segment page
+ * (storage/delete_log.c); row's bit is set in its last run, or in a new run
+ * of xid and cid if new_run.
+ */
+typedef struct xl_colstore_log_append
+{
+	TransactionId xid;
+	CommandId	cid;
+	uint32		row;
+	uint8		new_run;
+	uint8		pad[3];
+} xl_colstore_log_append;
 
 /*
  * XLOG_COLSTORE_DELETE: block 0 is the heap page; the tuple at offnum gets
@@ -180,9 +216,14 @@ extern void ColstoreDecode(struct LogicalDecodingContext *ctx,
 extern void DeltaPruneRedo(XLogReaderState *record);
 extern void DeltaFreezeRedo(XLogReaderState *record);
 
+/* delete_log.c */
+extern void DeleteLogAppendRedo(XLogReaderState *record);
+
 /* undecoded_delete.c */
 extern bool DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid,
 							bool moved);
 extern void DeleteUndecodedRedo(XLogReaderState *record);
+extern void PromotedCopySetDeleter(Relation rel, ItemPointer tid,
+								   TransactionId xid, CommandId cid);
 
 #endif							/* COLSTORE_WAL_H */

@@ -85,7 +85,7 @@ CopyPositionsBuild(Relation rel)
 		 * a row deleted for everyone roots no chain; its copy reads invalid
 		 * (its item may be freed and taken by another tuple)
 		 */
-		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
+		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, NULL);
 		for (i = 0; i < e->rg_nrows; i++)
 		{
 			if (!ItemPointerIsValid(&copies[i]))

@@ -47,6 +47,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "storage/delete_log.h"
 #include "storage/deleted_rows.h"
 #include "storage/deleted_rows_page.h"
 #include "storage/directory.h"
@@ -219,8 +220,9 @@ DeletedRowsCount(Relation rel, const RowGroupDirEntry *group, uint32 *pending)
 /*
  * DeletedRowsPages
  *		Set *blocks (palloc'd) to the pages of group's bitmap (its
- *		DELETED_ROOT page and bitmap pages) and the promotion map leaves it
- *		lists as detached but not yet freed, each checked to be of its kind,
+ *		DELETED_ROOT page and bitmap pages), the promotion map leaves it
+ *		lists as detached but not yet freed, and the pages of the group's
+ *		delete log (storage/delete_log.c), each checked to be of its kind,
  *		and return how many there are.
  */
 int
@@ -260,6 +262,18 @@ DeletedRowsPages(Relation rel, const RowGroupDirEntry *group, BlockNumber **bloc
 		buf = ReadBitsPage(rel, blkno);
 		UnlockReleaseBuffer(buf);
 		(*blocks)[n++] = blkno;
+	}
+	{
+		BlockNumber *log;
+		int			nlog = DeleteLogPages(rel, group, root, &log);
+
+		if (nlog > 0)
+		{
+			*blocks = repalloc(*blocks, sizeof(BlockNumber) * (n + nlog));
+			memcpy(*blocks + n, log, sizeof(BlockNumber) * nlog);
+			n += nlog;
+		}
+		pfree(log);
 	}
 	return n;
 }

@@ -17,6 +17,7 @@
 
 extern bool DeletedRowsRead(Relation rel, const RowGroupDirEntry *group,
 							uint32 first, uint32 n, bool *deleted);
+extern void DeletedRowsAddRoot(Relation rel, const RowGroupDirEntry *group);
 extern void DeletedRowsSet(Relation rel, const RowGroupDirEntry *group,
 						   const uint32 *rows, int n);
 extern uint32 DeletedRowsCount(Relation rel, const RowGroupDirEntry *group,

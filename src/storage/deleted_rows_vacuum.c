@@ -69,6 +69,17 @@ AddRoot(Relation rel, const RowGroupDirEntry *group)
 }
 
 /*
+ * DeletedRowsAddRoot
+ *		Give group its DELETED_ROOT page if it has none (for its delete log,
+ *		storage/delete_log.c).  Caller holds the writer lock.
+ */
+void
+DeletedRowsAddRoot(Relation rel, const RowGroupDirEntry *group)
+{
+	AddRoot(rel, group);
+}
+
+/*
  * Give group bitmap page pageno, named by its DELETED_ROOT page root.
  * Caller holds the writer lock.
  */

@@ -93,7 +93,7 @@ GroupSortedCopies(Relation rel, const RowGroupDirEntry *group, uint32 *ndeleted)
 	uint32		i;
 
 	*ndeleted = 0;
-	if (PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies, deleted))
+	if (PromotionMapGetRange(rel, group, 0, group->rg_nrows, copies, deleted, NULL))
 		for (i = 0; i < group->rg_nrows; i++)
 			*ndeleted += deleted[i];
 	pfree(deleted);

@@ -233,6 +233,49 @@ DecodeSpecOutcome(LogicalDecodingContext *ctx, XLogRecordBuffer *buf,
 							 false);
 }
 
+/*
+ * Queue the DELETE of an XLOG_COLSTORE_LOGGED_DELETE record, as heap's
+ * decoding queues an XLOG_HEAP_DELETE: with the old key tuple if logged.
+ */
+static void
+DecodeLoggedDelete(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
+{
+	Size		len = XLogRecGetDataLen(buf->record);
+	xl_colstore_logged_delete *xlrec;
+	ReorderBufferChange *change;
+
+	if (len < sizeof(xl_colstore_logged_delete))
+		CorruptRecord(buf, "logged delete of the wrong size");
+	xlrec = (xl_colstore_logged_delete *) XLogRecGetData(buf->record);
+	if (LocatorDbOid(xlrec->node) != ctx->slot->data.database)
+		return;
+	change = ReorderBufferAllocChange(ctx->reorder);
+	change->action = REORDER_BUFFER_CHANGE_DELETE;
+	change->origin_id = XLogRecGetOrigin(buf->record);
+	ChangeRelLocator(change) = xlrec->node;
+	if (xlrec->flags & COLSTORE_LOGGED_DELETE_OLD)
+	{
+		Size		datalen = len - sizeof(xl_colstore_logged_delete);
+		ChangeTuple ct = ReorderBufferAllocTupleBuf(ctx->reorder, datalen);
+		HeapTuple	tuple = ChangeTupleData(ct);
+		HeapTupleHeader td = tuple->t_data;
+
+		tuple->t_len = datalen + SizeofHeapTupleHeader;
+		ItemPointerSetInvalid(&tuple->t_self);
+		tuple->t_tableOid = InvalidOid;
+		memset(td, 0, SizeofHeapTupleHeader);
+		memcpy((char *) td + SizeofHeapTupleHeader,
+			   (char *) xlrec + sizeof(xl_colstore_logged_delete), datalen);
+		td->t_infomask = xlrec->t_infomask;
+		td->t_infomask2 = xlrec->t_infomask2;
+		td->t_hoff = xlrec->t_hoff;
+		change->data.tp.oldtuple = ct;
+	}
+	change->data.tp.clear_toast_afterwards = true;
+	ReorderBufferQueueChange(ctx->reorder, xlrec->xid, buf->origptr, change,
+							 false);
+}
+
 /* The transaction a decodable record's rows belong to (from its payload). */
 static TransactionId
 RecordRowsXid(XLogRecordBuffer *buf, uint8 info)
@@ -242,6 +285,8 @@ RecordRowsXid(XLogRecordBuffer *buf, uint8 info)
 
 	if (info == XLOG_COLSTORE_INSERT && len >= sizeof(xl_colstore_insert))
 		return ((xl_colstore_insert *) data)->xid;
+	if (info == XLOG_COLSTORE_LOGGED_DELETE && len >= sizeof(xl_colstore_logged_delete))
+		return ((xl_colstore_logged_delete *) data)->xid;
 	if (len >= sizeof(xl_colstore_spec_outcome))
 		return ((xl_colstore_spec_outcome *) data)->xid;
 	CorruptRecord(buf, "record too short for its header");
@@ -264,7 +309,7 @@ ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 	ReorderBufferProcessXid(ctx->reorder, XLogRecGetXid(buf->record),
 							buf->origptr);
 	if (info == XLOG_COLSTORE_DELETE || info == XLOG_COLSTORE_PRUNE ||
-		info == XLOG_COLSTORE_FREEZE)
+		info == XLOG_COLSTORE_FREEZE || info == XLOG_COLSTORE_LOG_APPEND)
 		return;					/* not a change of user data */
 	xid = RecordRowsXid(buf, info);
 	if (TransactionIdIsValid(xid))
@@ -298,6 +343,9 @@ ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 		case XLOG_COLSTORE_SPEC_CONFIRM:
 		case XLOG_COLSTORE_SPEC_ABORT:
 			DecodeSpecOutcome(ctx, buf, info == XLOG_COLSTORE_SPEC_CONFIRM);
+			break;
+		case XLOG_COLSTORE_LOGGED_DELETE:
+			DecodeLoggedDelete(ctx, buf);
 			break;
 		default:
 			elog(ERROR, "colstore decoding: unknown record kind %u", info);

@@ -27,9 +27,14 @@
 
 #include "pg_compat.h"
 
+#include "access/heaptoast.h"
+#include "access/htup_details.h"
+#include "access/sysattr.h"
 #include "access/xact.h"
 #include "access/xloginsert.h"
+#include "nodes/bitmapset.h"
 #include "utils/memutils.h"
+#include "utils/relcache.h"
 #include "catalog/catalog.h"
 #include "utils/rel.h"
 
@@ -139,4 +144,88 @@ LogicalLogRowGroup(Relation rel, TupleDesc tupdesc, TransactionId xid,
 	for (c = 0; c < nchunks; c++)
 		LogChunkRange(rel, tupdesc, xid, bounds[c + 1] - bounds[c], images,
 					  nchunks, c);
+}
+
+/*
+ * The old key heap_delete would log for a delete of row tuple of rel, as
+ * its ExtractReplicaIdentity does (key_required): none for REPLICA IDENTITY
+ * NOTHING or without key columns, the whole row for FULL, else the key
+ * columns with the others null; TOASTed values inlined.  palloc'd or NULL.
+ */
+static HeapTuple
+OldKeyTuple(Relation rel, HeapTuple tuple)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	char		replident = rel->rd_rel->relreplident;
+	Bitmapset  *idattrs;
+	HeapTuple	key;
+	Datum	   *values;
+	bool	   *nulls;
+	int			i;
+
+	if (replident == REPLICA_IDENTITY_NOTHING)
+		return NULL;
+	if (replident == REPLICA_IDENTITY_FULL)
+		return HeapTupleHasExternal(tuple) ? toast_flatten_tuple(tuple, desc) :
+			heap_copytuple(tuple);
+	idattrs = RelationGetIndexAttrBitmap(rel, INDEX_ATTR_BITMAP_IDENTITY_KEY);
+	if (bms_is_empty(idattrs))
+		return NULL;
+	values = palloc(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	heap_deform_tuple(tuple, desc, values, nulls);
+	for (i = 0; i < desc->natts; i++)
+		if (!bms_is_member(i + 1 - FirstLowInvalidHeapAttributeNumber, idattrs))
+			nulls[i] = true;
+	key = heap_form_tuple(desc, values, nulls);
+	bms_free(idattrs);
+	if (HeapTupleHasExternal(key))
+	{
+		HeapTuple	flat = toast_flatten_tuple(key, desc);
+
+		heap_freetuple(key);
+		key = flat;
+	}
+	pfree(values);
+	pfree(nulls);
+	return key;
+}
+
+/*
+ * LogicalLogDelete
+ *		For a logically logged rel: log the delete of row tuple (its values)
+ *		by xid, made without a promoted copy (storage/delete_log.c), as an
+ *		XLOG_COLSTORE_LOGGED_DELETE record that decodes as the DELETE
+ *		heap_delete's record decodes as, with the same old key.  Does nothing
+ *		for other relations.
+ */
+void
+LogicalLogDelete(Relation rel, HeapTuple tuple, TransactionId xid)
+{
+	xl_colstore_logged_delete xlrec;
+	HeapTuple	key;
+
+	if (!RelationIsLogicallyLogged(rel))
+		return;
+	ColstoreWalRequire(RelationGetRelationName(rel));
+	key = OldKeyTuple(rel, tuple);
+	memset(&xlrec, 0, sizeof(xlrec));
+	xlrec.node = rel->rd_locator;
+	xlrec.xid = xid;
+	XLogBeginInsert();
+	if (key != NULL)
+	{
+		xlrec.flags = COLSTORE_LOGGED_DELETE_OLD;
+		xlrec.t_infomask2 = key->t_data->t_infomask2;
+		xlrec.t_infomask = key->t_data->t_infomask;
+		xlrec.t_hoff = key->t_data->t_hoff;
+	}
+	XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+	if (key != NULL)
+		XLogRegisterData((char *) key->t_data + SizeofHeapTupleHeader,
+						 key->t_len - SizeofHeapTupleHeader);
+	XLogSetRecordFlags(XLOG_INCLUDE_ORIGIN);
+	(void) XLogInsert(COLSTORE_RMGR_ID, XLOG_COLSTORE_LOGGED_DELETE);
+	if (key != NULL)
+		heap_freetuple(key);
 }

@@ -12,9 +12,11 @@
 #define LOGICAL_LOG_H
 
 #include "encoding/chunk_encoding.h"
+#include "access/htup.h"
 #include "utils/rel.h"
 
 extern bool LogicalInsertWanted(Relation rel);
+extern void LogicalLogDelete(Relation rel, HeapTuple tuple, TransactionId xid);
 extern void LogicalLogRowGroup(Relation rel, TupleDesc tupdesc,
 							   TransactionId xid, uint32 nchunks,
 							   const uint32 *bounds,

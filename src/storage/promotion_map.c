@@ -18,6 +18,13 @@
  * once: a copy, once recorded, is the row's for good.  Every change is one
  * generic WAL record.
  *
+ * A plain delete of a row with no copy is logged in the group's delete log
+ * (storage/delete_log.c) instead, holding the row's root page and leaf
+ * shared (PromotionMapLogDelete); a promoter checks the row's run under the
+ * leaf's exclusive lock before it records a copy (PromotionMapSet), so a
+ * copy always carries the delete the log held for its row.  Readers get the
+ * run with the slot (PromotionMapGetRange, PromotionMapLookup).
+ *
  * IDENTIFICATION
  *	  src/storage/promotion_map.c
  *
@@ -29,8 +36,10 @@
 
 #include "access/generic_xlog.h"
 #include "storage/bufmgr.h"
+#include "storage/proc.h"
 #include "utils/rel.h"
 
+#include "storage/delete_log.h"
 #include "storage/deleted_rows.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
@@ -191,15 +200,24 @@ PromotionMapGetSlots(Relation rel, const RowGroupDirEntry *group,
  *		For i < n: copies[i] = the copy of row first + i, invalid where the
  *		row is not promoted or is deleted for everyone; deleted[i] = whether
  *		it is (storage/deleted_rows.c: its slot is not read, and must never
- *		be followed).  Returns whether any row is deleted for everyone.
- *		The bits are read before the slots: a slot read after its bit was
- *		seen unset still names the row's copy item, or that item's LP_DEAD
- *		line pointer, for as long as the reader's snapshot lives.
+ *		be followed); if runs is not NULL, runs[i] = the row's last run in
+ *		the group's delete log (storage/delete_log.c), xid Invalid where it
+ *		has none or has a copy or its bit (a copy, once recorded, holds the
+ *		row's whole delete state; whether the run's transaction aborted is
+ *		the caller's to judge).  Callers that pass no runs read copies only:
+ *		a row with a run and no copy reads as unchanged.  Returns whether any
+ *		row is deleted for everyone.  The runs are read before the bits and
+ *		the bits before the slots: VACUUM drops a run only after setting its
+ *		row's bit, and a slot read after its bit was seen unset still names
+ *		the row's copy item, or that item's LP_DEAD line pointer, for as long
+ *		as the reader's snapshot lives.
  */
 bool
 PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
-					 uint32 first, uint32 n, ItemPointerData *copies, bool *deleted)
+					 uint32 first, uint32 n, ItemPointerData *copies, bool *deleted,
+					 DeleteRun *runs)
 {
+	bool		logged = runs != NULL && DeleteLogRead(rel, group, first, n, runs);
 	bool		any = DeletedRowsRead(rel, group, first, n, deleted);
 	uint32		i;
 
@@ -208,28 +226,36 @@ PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 		for (i = 0; i < n; i++)
 			if (deleted[i])
 				ItemPointerSetInvalid(&copies[i]);
+	if (logged)
+		for (i = 0; i < n; i++)
+			if (deleted[i] || ItemPointerIsValid(&copies[i]))
+				runs[i].xid = InvalidTransactionId;
 	return any;
 }
 
 /*
  * PromotionMapLookup
- *		What row (0-based within group) has: no copy, a copy (at *copy), or
- *		its deleted-rows bit (*copy invalid).  See PromotionMapGetRange.
+ *		What row (0-based within group) has: no copy, a copy (at *copy), its
+ *		deleted-rows bit (*copy invalid), or a run in the delete log and no
+ *		copy (in *run).  See PromotionMapGetRange.
  */
 PromotionSlot
 PromotionMapLookup(Relation rel, const RowGroupDirEntry *group, uint32 row,
-				   ItemPointer copy)
+				   ItemPointer copy, DeleteRun *run)
 {
 	bool		deleted;
 
 	Assert(group->rg_kind == RG_KIND_ROWGROUP && row < group->rg_nrows);
 	ItemPointerSetInvalid(copy);
+	run->xid = InvalidTransactionId;
 	if (group->rg_state_root == 0)
 		return PROMOTION_NONE;
-	(void) PromotionMapGetRange(rel, group, row, 1, copy, &deleted);
+	(void) PromotionMapGetRange(rel, group, row, 1, copy, &deleted, run);
 	if (deleted)
 		return PROMOTION_DELETED;
-	return ItemPointerIsValid(copy) ? PROMOTION_COPY : PROMOTION_NONE;
+	if (ItemPointerIsValid(copy))
+		return PROMOTION_COPY;
+	return TransactionIdIsValid(run->xid) ? PROMOTION_LOGGED : PROMOTION_NONE;
 }
 
 /*
@@ -416,18 +442,30 @@ PromotionMapLeafRemaining(uint32 row)
  * PromotionMapSet
  *		Record copies[i] as the copy of row first + i (0-based) of the row
  *		group at directory index dir_index, for i < n, where the row has
- *		none yet and copies[i] is valid; rows must lie in one leaf
+ *		none yet, copies[i] is valid and the row's last run in the delete log
+ *		(storage/delete_log.c) is still expect[i] (the xid the copy's header
+ *		was made from, Invalid for none); rows must lie in one leaf
  *		(PromotionMapLeafRemaining).  On return copies[] holds the recorded
  *		copies, which for rows another backend promoted meanwhile are
- *		theirs.
+ *		theirs, and is invalid where a run was added since (the caller makes
+ *		a new copy from it).
+ *
+ *		The run is checked under the leaf's exclusive lock, which a deleter
+ *		holds shared while it adds a run (PromotionMapLogDelete).  Reading the
+ *		run there must not read the DELETED_ROOT page (VACUUM's leaf detaching
+ *		locks it before the leaf), so the DELETE_LOG_ROOT page is found
+ *		first; if the group has none, the writer lock is held throughout,
+ *		under which alone a deleter makes one.
  */
 void
 PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
-				ItemPointerData *copies)
+				ItemPointerData *copies, const TransactionId *expect)
 {
 	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
-	BlockNumber leaf = FindLeaf(rel, &group, first);
+	BlockNumber leaf;
+	BlockNumber logroot = InvalidBlockNumber;
 	GenericXLogState *state = NULL;
+	DeleteRun  *runs = palloc(sizeof(DeleteRun) * n);
 	bool		writer = false;
 	Buffer		buf;
 	Page		page;
@@ -436,6 +474,17 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	Assert(n >= 1 && n <= PromotionMapLeafRemaining(first));
 	Assert(group.rg_kind == RG_KIND_ROWGROUP && first + n <= group.rg_nrows);
 
+	if (group.rg_state_root != 0)
+		logroot = DeleteLogRootFind(rel, &group, NULL);
+	if (logroot == InvalidBlockNumber)
+	{
+		ColstoreLockWriter(rel);
+		writer = true;
+		group = DirectoryGet(rel)->entries[dir_index];
+		if (group.rg_state_root != 0)
+			logroot = DeleteLogRootFind(rel, &group, NULL);
+	}
+	leaf = FindLeaf(rel, &group, first);
 	for (;;)
 	{
 		if (leaf == InvalidBlockNumber)
@@ -445,7 +494,8 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 			 * set: VACUUM detaches a leaf with no valid slot only under it
 			 * (storage/deleted_rows.c)
 			 */
-			ColstoreLockWriter(rel);
+			if (!writer)
+				ColstoreLockWriter(rel);
 			writer = true;
 			AddRootPages(rel, dir_index);
 			group = DirectoryGet(rel)->entries[dir_index];
@@ -465,12 +515,19 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 		UnlockReleaseBuffer(buf);
 		leaf = InvalidBlockNumber;
 	}
+	if (logroot != InvalidBlockNumber)
+		DeleteLogReadLeaf(rel, &group, logroot, first, n, runs);
+	else
+		for (i = 0; i < n; i++)
+			runs[i].xid = InvalidTransactionId;
 	for (i = 0; i < n; i++)
 	{
 		ItemPointer slot = &LeafSlots(page)[(first + i) % STATE_LEAF_SLOTS];
 
 		if (ItemPointerIsValid(slot))
 			copies[i] = *slot;
+		else if (!TransactionIdEquals(runs[i].xid, expect[i]))
+			ItemPointerSetInvalid(&copies[i]);	/* deleted meanwhile */
 		else if (ItemPointerIsValid(&copies[i]))
 		{
 			if (state == NULL)
@@ -486,6 +543,137 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 	UnlockReleaseBuffer(buf);
 	if (writer)
 		ColstoreUnlockWriter(rel);
+	pfree(runs);
+}
+
+/*
+ * The segment page PromotionMapLogDelete found last, for the statement's
+ * next deletes in the same segment: a log's pages stay while its group
+ * lives, and a group cannot be freed while a transaction that deleted from
+ * it runs.  Only used within the transaction that found it; forgotten when
+ * the relation's storage changes (PromotionMapForget).
+ */
+static struct
+{
+	Oid			relid;
+	RelFileLocator node;
+	LocalTransactionId lxid;
+	uint32		dir_index;
+	uint64		first_row;
+	uint32		segment_no;
+	BlockNumber segment;
+}			LastLogSegment;
+
+/*
+ * PromotionMapForget
+ *		Forget what this backend remembers of relid's delete logs
+ *		(InvalidOid: of every relation).
+ */
+void
+PromotionMapForget(Oid relid)
+{
+	if (!OidIsValid(relid) || LastLogSegment.relid == relid)
+		LastLogSegment.relid = InvalidOid;
+}
+
+/*
+ * row's segment page of group at dir_index, made if needed (see above);
+ * InvalidBlockNumber, making nothing, if the group has no log page for it
+ * yet and the row has a copy.
+ */
+static BlockNumber
+LogSegmentFor(Relation rel, uint32 dir_index, RowGroupDirEntry *group, uint32 row)
+{
+	uint32		segment_no = DeleteLogSegmentOf(row);
+	BlockNumber segment;
+
+	if (LastLogSegment.relid == RelationGetRelid(rel) &&
+		RelFileLocatorEquals(LastLogSegment.node, rel->rd_locator) &&
+		LastLogSegment.lxid == MyLocalTransactionId() &&
+		LastLogSegment.dir_index == dir_index &&
+		LastLogSegment.first_row == group->rg_first_row &&
+		LastLogSegment.segment_no == segment_no && group->rg_state_root != 0)
+		return LastLogSegment.segment;
+	if (!DeleteLogReady(rel, group, row))
+	{
+		/* a promoted row is deleted through its copy: no log pages for it */
+		if (group->rg_state_root != 0)
+		{
+			ItemPointerData copy;
+
+			PromotionMapGetSlots(rel, group, row, 1, &copy);
+			if (ItemPointerIsValid(&copy))
+				return InvalidBlockNumber;
+		}
+		ColstoreLockWriter(rel);
+		AddRootPages(rel, dir_index);
+		*group = DirectoryGet(rel)->entries[dir_index];
+		DeletedRowsAddRoot(rel, group);
+		DeleteLogAddPages(rel, group, row);
+		ColstoreUnlockWriter(rel);
+	}
+	segment = DeleteLogSegment(rel, group, DeleteLogRootFind(rel, group, NULL), row);
+	Assert(segment != 0 && segment != InvalidBlockNumber);
+	LastLogSegment.relid = RelationGetRelid(rel);
+	LastLogSegment.node = rel->rd_locator;
+	LastLogSegment.lxid = MyLocalTransactionId();
+	LastLogSegment.dir_index = dir_index;
+	LastLogSegment.first_row = group->rg_first_row;
+	LastLogSegment.segment_no = segment_no;
+	LastLogSegment.segment = segment;
+	return segment;
+}
+
+/*
+ * PromotionMapLogDelete
+ *		Log the delete of row (0-based) of the row group at dir_index by xid
+ *		in command cid in the group's delete log (storage/delete_log.c),
+ *		instead of promoting it, if the row has no copy and no live run;
+ *		makes the log's pages first if needed (under the writer lock).
+ *		Returns DELETE_LOG_DONE if logged; otherwise the row is to be
+ *		promoted as before.  The run is added holding the lock of the row's
+ *		root page (shared) and leaf (shared, if any): a promoter makes the
+ *		leaf under the root's exclusive lock and sets the slot under the
+ *		leaf's, and checks the run there (PromotionMapSet).
+ */
+DeleteLogResult
+PromotionMapLogDelete(Relation rel, uint32 dir_index, uint32 row,
+					  TransactionId xid, CommandId cid)
+{
+	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
+	DeleteLogResult result = DELETE_LOG_CONTENDED;
+	BlockNumber segment;
+	BlockNumber rootblk;
+	BlockNumber leaf;
+	Buffer		rootbuf;
+	Buffer		leafbuf = InvalidBuffer;
+
+	Assert(group.rg_kind == RG_KIND_ROWGROUP && row < group.rg_nrows);
+	/* found before any lock is held: it stays while the group lives */
+	segment = LogSegmentFor(rel, dir_index, &group, row);
+	if (segment == InvalidBlockNumber)
+		return DELETE_LOG_CONTENDED;
+
+	rootblk = FindRootPage(rel, &group, row);
+	rootbuf = ReadBuffer(rel, rootblk);
+	LockBuffer(rootbuf, BUFFER_LOCK_SHARE);
+	ColstoreCheckPage(rel, rootblk, BufferGetPage(rootbuf), COLSTORE_PAGE_STATE_ROOT);
+	leaf = RootSlots(BufferGetPage(rootbuf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];
+	if (leaf != 0)
+	{
+		if (!ColstoreBlockIsValid(rel, leaf))
+			ReportBadPointer(rel, &group, "root page slot", leaf);
+		leafbuf = ReadBuffer(rel, leaf);
+		LockBuffer(leafbuf, BUFFER_LOCK_SHARE);
+		ColstoreCheckPage(rel, leaf, BufferGetPage(leafbuf), COLSTORE_PAGE_STATE_LEAF);
+	}
+	if (leaf == 0 ||
+		!ItemPointerIsValid(&LeafSlots(BufferGetPage(leafbuf))[row % STATE_LEAF_SLOTS]))
+		result = DeleteLogAppend(rel, &group, segment, row, xid, cid);
+	if (BufferIsValid(leafbuf))
+		UnlockReleaseBuffer(leafbuf);
+	UnlockReleaseBuffer(rootbuf);
+	return result;
 }
 
 /*

@@ -13,6 +13,7 @@
 
 #include "storage/buf.h"
 #include "storage/bufpage.h"
+#include "storage/delete_log.h"
 #include "storage/itemptr.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
@@ -22,15 +23,17 @@ typedef enum PromotionSlot
 {
 	PROMOTION_NONE = 0,			/* never promoted: the row group says it all */
 	PROMOTION_COPY,				/* its copy is at *copy */
-	PROMOTION_DELETED			/* deleted for everyone
+	PROMOTION_DELETED,			/* deleted for everyone
 								 * (storage/deleted_rows.c): no copy to read */
+	PROMOTION_LOGGED			/* no copy, a run in the delete log
+								 * (storage/delete_log.c) */
 } PromotionSlot;
 
 extern PromotionSlot PromotionMapLookup(Relation rel, const RowGroupDirEntry *group,
-										uint32 row, ItemPointer copy);
+										uint32 row, ItemPointer copy, DeleteRun *run);
 extern bool PromotionMapGetRange(Relation rel, const RowGroupDirEntry *group,
 								 uint32 first, uint32 n, ItemPointerData *copies,
-								 bool *deleted);
+								 bool *deleted, DeleteRun *runs);
 extern void PromotionMapGetSlots(Relation rel, const RowGroupDirEntry *group,
 								 uint32 first, uint32 n, ItemPointerData *copies);
 extern BlockNumber PromotionMapLastRoot(Relation rel, const RowGroupDirEntry *group);
@@ -43,7 +46,12 @@ extern BlockNumber PromotionMapDetachLeaf(Relation rel, const RowGroupDirEntry *
 extern int	PromotionMapPages(Relation rel, const RowGroupDirEntry *group,
 							  BlockNumber **blocks);
 extern uint32 PromotionMapLeafRemaining(uint32 row);
+extern void PromotionMapForget(Oid relid);
 extern void PromotionMapSet(Relation rel, uint32 dir_index, uint32 first,
-							uint32 n, ItemPointerData *copies);
+							uint32 n, ItemPointerData *copies,
+							const TransactionId *expect);
+extern DeleteLogResult PromotionMapLogDelete(Relation rel, uint32 dir_index,
+											 uint32 row, TransactionId xid,
+											 CommandId cid);
 
 #endif							/* PROMOTION_MAP_H */

@@ -39,6 +39,8 @@
 #define COLSTORE_PAGE_DELETED_ROOT	0xC006	/* deleted-rows bitmap: its pages */
 #define COLSTORE_PAGE_DELETED_BITS	0xC007	/* deleted-rows bitmap: a bit a
 											 * row */
+#define COLSTORE_PAGE_DELETE_LOG_ROOT	0xC008	/* delete log: its pages */
+#define COLSTORE_PAGE_DELETE_LOG	0xC009	/* delete log: runs of a segment */
 
 typedef struct ColstorePageOpaqueData
 {

@@ -82,6 +82,9 @@ DeleteWithHeap(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 					   moved) == TM_Ok;
 }
 
+static bool DeleteAs(Relation rel, ItemPointer tid, TransactionId xid,
+					 CommandId cid, bool moved, bool own);
+
 /*
  * DeleteUndecoded
  *		Delete the heap tuple at tid (a heap position in rel) by the current
@@ -92,7 +95,41 @@ DeleteWithHeap(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 bool
 DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 {
-	TransactionId xid;
+	if (!ColstoreWalAvailable() && RelationNeedsWAL(rel))
+		return DeleteWithHeap(rel, tid, cid, moved);
+	return DeleteAs(rel, tid, GetCurrentTransactionId(), cid, moved, true);
+}
+
+/*
+ * PromotedCopySetDeleter
+ *		Give the promoted copy at tid, which its promoter has just made and
+ *		not yet recorded in the promotion map (so nobody else can reach it),
+ *		the delete of the row that the delete log holds (storage/delete_log.c):
+ *		xmax xid, with cmax cid, exactly as heap_delete by xid would have left
+ *		it, logged as XLOG_COLSTORE_DELETE.  Its TOASTed values stay (they
+ *		are freed with the table).  Requires colstore's resource manager when
+ *		the table is WAL-logged (the delete log is only written then).
+ */
+void
+PromotedCopySetDeleter(Relation rel, ItemPointer tid, TransactionId xid, CommandId cid)
+{
+	if (!ColstoreWalAvailable() && RelationNeedsWAL(rel))
+		ColstoreWalRequire(RelationGetRelationName(rel));
+	if (!DeleteAs(rel, tid, xid, cid, false, false))
+		elog(ERROR, "could not set the deleter of promoted copy (%u,%u) of colstore table \"%s\"",
+			 ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
+			 RelationGetRelationName(rel));
+}
+
+/*
+ * The delete of DeleteUndecoded by xid (own: the current transaction's, with
+ * its SERIALIZABLE check and TOAST deletes), or by another transaction's
+ * xid for PromotedCopySetDeleter.
+ */
+static bool
+DeleteAs(Relation rel, ItemPointer tid, TransactionId xid, CommandId cid,
+		 bool moved, bool own)
+{
 	BlockNumber block = ItemPointerGetBlockNumber(tid);
 	Buffer		buffer;
 	Buffer		vmbuffer = InvalidBuffer;
@@ -101,10 +138,6 @@ DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 	HeapTupleData tp;
 	bool		iscombo;
 	bool		all_visible_cleared = false;
-
-	if (!ColstoreWalAvailable() && RelationNeedsWAL(rel))
-		return DeleteWithHeap(rel, tid, cid, moved);
-	xid = GetCurrentTransactionId();
 
 	buffer = ReadBuffer(rel, block);
 	page = BufferGetPage(buffer);
@@ -139,10 +172,12 @@ DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 		return false;
 	}
 
-	CheckForSerializableConflictIn(rel, tid, block);
+	if (own)
+		CheckForSerializableConflictIn(rel, tid, block);
 	HeapTupleHeaderAdjustCmax(tp.t_data, &cid, &iscombo);
 	/* others may put our xid into a multixact from now on, as in heap_delete */
-	MultiXactIdSetOldestMember();
+	if (own)
+		MultiXactIdSetOldestMember();
 
 	START_CRIT_SECTION();
 	PageSetPrunable(page, xid);
@@ -177,10 +212,11 @@ DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid, bool moved)
 	if (vmbuffer != InvalidBuffer)
 		ReleaseBuffer(vmbuffer);
 	/* the content lock is not needed to read the header's external values */
-	if (HeapTupleHasExternal(&tp))
+	if (own && HeapTupleHasExternal(&tp))
 		heap_toast_delete(rel, &tp, false);
 	ReleaseBuffer(buffer);
-	pgstat_count_heap_delete(rel);
+	if (own)
+		pgstat_count_heap_delete(rel);
 	return true;
 }
 

@@ -6,7 +6,8 @@
  * Each callback finds where the row's state lives (mvcc/row_state.c),
  * promotes a row-group row to its heap copy on first use, and hands the
  * work to heapam on the heap position: heap_delete, heap_update and
- * heap_lock_tuple, with their tuple locks, waits, multixacts, key-column
+ * heap_lock_tuple (a plain DELETE of a row-group row with no copy logs the
+ * delete in its group's delete log instead, storage/delete_log.c), with their tuple locks, waits, multixacts, key-column
  * rules and SERIALIZABLE checks.  What comes back is translated from heap
  * positions to colstore TIDs: a promoted row keeps its row-group TID, and
  * a heap tuple's TID is its delta page's pseudo-block with the same item
@@ -53,18 +54,20 @@
 #include "tableam/summarizing_insert.h"
 
 /*
- * The heap position of the row tid names, promoting a row-group row.
- * Raises an error for TIDs that name no row or a version VACUUM pruned:
- * the executor only passes TIDs of rows its snapshot saw.  Returns false, promoting nothing, if the row is
- * a row-group row that command cid cannot change because our own
- * transaction inserted it in cid or later (heap's TM_Invisible, which is
- * how the executor detects a row that one command would change twice).
+ * Locate the row tid names (RowStateLocateRow: without read_map, a
+ * row-group row's promotion map is not read).  Raises an error for TIDs
+ * that name no row: the executor only passes TIDs of rows its snapshot saw.
+ * Returns false if the row is a row-group row that command cid cannot
+ * change because our own transaction inserted it in cid or later (heap's
+ * TM_Invisible, which is how the executor detects a row that one command
+ * would change twice).
  */
 static bool
-LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
+LocateRow(Relation rel, ItemPointer tid, CommandId cid, RowState *state,
+		  bool read_map)
 {
 	WriteBufferFlush(rel);
-	RowStateLocate(rel, tid, state);
+	RowStateLocateRow(rel, tid, state, read_map);
 	if (state->kind == ROWSTATE_NONE)
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),
@@ -76,6 +79,19 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
 		!(state->group.rg_flags & RG_FLAG_FROZEN) &&
 		TransactionIdIsCurrentTransactionId(state->group.rg_xmin) &&
 		state->group.rg_cmin >= cid)
+		return false;
+	return true;
+}
+
+/*
+ * The heap position of the row tid names: LocateRow, then promote a
+ * row-group row (see LocateRow for the result).  Raises an error for a
+ * version VACUUM pruned.
+ */
+static bool
+LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
+{
+	if (!LocateRow(rel, tid, cid, state, true))
 		return false;
 
 	/*
@@ -185,6 +201,21 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	RowState	state;
 	TM_Result	result;
 
+	/* the promotion map is read under the delete log's locks, if at all */
+	if (!LocateRow(rel, tid, cid, &state, false))
+		return TM_Invisible;
+
+	/*
+	 * a plain delete of a row-group row with no copy: logged in its group's
+	 * delete log, not promoted (an RI crosscheck, or a move to another
+	 * partition, takes heapam's way on a copy)
+	 */
+	if (crosscheck == InvalidSnapshot && !changingPart && RowStateMayLogDelete(rel, &state))
+	{
+		CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
+		if (RowStateLogDelete(rel, &state, cid))
+			return TM_Ok;
+	}
 	result = PrepareChange(rel, tid, cid, crosscheck, wait, tmfd, &state);
 	if (result != TM_Ok)
 		return result;

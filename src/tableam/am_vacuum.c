@@ -64,10 +64,12 @@
 #include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
+#include "storage/delete_log.h"
 #include "storage/deleted_rows.h"
 #include "storage/delta_heap.h"
 #include "storage/delta_retire.h"
 #include "storage/delta_vacuum.h"
+#include "storage/delta_wal.h"
 #include "storage/directory.h"
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
@@ -163,7 +165,7 @@ AddRowsOfPrunedCopies(Relation rel, const RowGroupDirEntry *groups, uint32 ngrou
 				palloc(sizeof(bool) * capacity);
 		}
 		VacuumDelayPoint();
-		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
+		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, NULL);
 		for (i = 0; i < e->rg_nrows; i++)
 		{
 			DeadTids   *items = vs->dead_items;
@@ -249,6 +251,146 @@ AddRowsOfAbortedGroups(const RowGroupDirEntry *aborted, int naborted, int *group
 		}
 	}
 	return false;
+}
+
+static void VacuumIndexesPass(Relation rel, Relation *indrels, int nindexes,
+							  IndexBulkDeleteResult **stats,
+							  const RowGroupDirEntry *groups, uint32 ngroups,
+							  DeltaVacuumState *vs, bool index_cleanup, int elevel,
+							  BufferAccessStrategy bstrategy);
+
+/*
+ * Set the deleted-rows bits of the rows in pending (listed by group, rows
+ * ascending), deleted through the delete log, whose index entries the
+ * index pass just removed.  Unlike SetDeletedBits, a group all of whose rows
+ * are then deleted gets its bits too: its runs go once the bits are set,
+ * and the bits are what its retirement counts.
+ */
+static void
+SetLoggedDeleteBits(Relation rel, const RowGroupDirEntry *groups, PrunedRows *pending,
+					TransactionId *newest)
+{
+	int			i = 0;
+
+	/*
+	 * standby queries whose snapshots may still see those deletes go first,
+	 * as for the prune records of copies
+	 */
+	if (TransactionIdIsValid(*newest) && RelationNeedsWAL(rel))
+		LogStandbyConflict(rel, *newest);
+	*newest = InvalidTransactionId;
+
+	while (i < pending->n)
+	{
+		int			start = i;
+
+		VacuumDelayPoint();
+		while (i < pending->n && pending->groups[i] == pending->groups[start])
+			i++;
+		DeletedRowsSet(rel, &groups[pending->groups[start]], &pending->rows[start],
+					   i - start);
+	}
+	pending->n = 0;
+}
+
+/*
+ * The deletes the groups' delete logs hold (storage/delete_log.c), after the
+ * heap pages' index passes: the rows of runs that committed before
+ * OldestXmin (and have neither a copy nor a bit) lose their index entries
+ * and then get their deleted-rows bits, as the rows of pruned copies do;
+ * then those runs, and the runs of aborted transactions, are dropped.
+ * Without an index pass (INDEX_CLEANUP off) committed runs stay, and
+ * relfrozenxid stays behind them.  Returns the rows made deleted for
+ * everyone.
+ */
+static double
+VacuumDeleteLogs(Relation rel, Relation *indrels, int nindexes, IndexBulkDeleteResult **stats,
+				 const RowGroupDirEntry *groups, uint32 ngroups, DeltaVacuumState *vs,
+				 bool index_cleanup, int elevel, BufferAccessStrategy bstrategy)
+{
+	bool		bits = vs->may_prune && (index_cleanup || nindexes == 0);
+	TransactionId newest = InvalidTransactionId;
+	PrunedRows	pending = {0};
+	double		removed = 0;
+	uint32		g;
+
+	for (g = 0; g < ngroups; g++)
+	{
+		const RowGroupDirEntry *e = &groups[g];
+		ItemPointerData *copies;
+		bool	   *deleted;
+		DeleteRun  *runs;
+		uint32		i;
+
+		if (e->rg_state_root == 0 || (e->rg_flags & RG_FLAG_INVALID))
+			continue;
+		VacuumDelayPoint();
+		copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
+		deleted = palloc(sizeof(bool) * e->rg_nrows);
+		runs = palloc(sizeof(DeleteRun) * e->rg_nrows);
+		(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, runs);
+		for (i = 0; i < e->rg_nrows; i++)
+		{
+			DeadTids   *items = vs->dead_items;
+			TransactionId xid = runs[i].xid;
+
+			if (!TransactionIdIsValid(xid) || TransactionIdIsInProgress(xid) ||
+				!TransactionIdDidCommit(xid))
+				continue;		/* none, running, or aborted (dropped below) */
+			if (!bits || !TransactionIdPrecedes(xid, vs->oldest_xmin))
+			{
+				if (TransactionIdPrecedes(xid, vs->new_frozen_xid))
+					vs->new_frozen_xid = xid;
+				continue;
+			}
+			if (items->num_items >= items->max_items)
+			{
+				VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, vs,
+								  index_cleanup, elevel, bstrategy);
+				SetLoggedDeleteBits(rel, groups, &pending, &newest);
+			}
+			RowNumberToItemPointer(e->rg_first_row + i, &items->items[items->num_items++]);
+			if (pending.n == pending.capacity)
+			{
+				pending.capacity = Max(pending.capacity * 2, 1024);
+				pending.groups = pending.groups ?
+					repalloc_huge(pending.groups, sizeof(uint32) * pending.capacity) :
+					palloc_extended(sizeof(uint32) * pending.capacity, MCXT_ALLOC_HUGE);
+				pending.rows = pending.rows ?
+					repalloc_huge(pending.rows, sizeof(uint32) * pending.capacity) :
+					palloc_extended(sizeof(uint32) * pending.capacity, MCXT_ALLOC_HUGE);
+			}
+			pending.groups[pending.n] = g;
+			pending.rows[pending.n++] = i;
+			if (!TransactionIdIsValid(newest) || TransactionIdFollows(xid, newest))
+				newest = xid;
+			removed++;
+		}
+		pfree(copies);
+		pfree(deleted);
+		pfree(runs);
+	}
+	if (pending.n > 0)
+	{
+		VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, vs,
+						  index_cleanup, elevel, bstrategy);
+		SetLoggedDeleteBits(rel, groups, &pending, &newest);
+	}
+	/* every bit is set: the runs can go, the aborted ones in any case */
+	for (g = 0; g < ngroups; g++)
+		if (groups[g].rg_state_root != 0 && !(groups[g].rg_flags & RG_FLAG_INVALID))
+		{
+			TransactionId kept = DeleteLogPrune(rel, &groups[g], vs->oldest_xmin, bits);
+
+			if (TransactionIdIsNormal(kept) && TransactionIdPrecedes(kept, vs->new_frozen_xid))
+				vs->new_frozen_xid = kept;
+		}
+	if (pending.groups)
+	{
+		pfree(pending.groups);
+		pfree(pending.rows);
+	}
+	return removed;
 }
 
 /* What an index AM's bulk delete and cleanup get to know about the table. */
@@ -390,6 +532,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	double		freed_rows;
 	uint32		freed_items;
 	uint32		freed_leaves;
+	double		logged_rows = 0;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -485,7 +628,12 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	groups = palloc(sizeof(RowGroupDirEntry) * Max(ngroups, 1));
 	for (i = 0; i < ngroups; i++)
 		groups[i] = dir->entries[dir->groups[i]];
-	DeltaVacuumBegin(&vs, ndeltas, aborted_rows);
+	/* room for the rows of delete logs too (VacuumDeleteLogs) */
+	for (i = 0; i < ngroups; i++)
+		if (groups[i].rg_state_root != 0 && !(groups[i].rg_flags & RG_FLAG_INVALID) &&
+			DeleteLogRootFind(rel, &groups[i], NULL) != InvalidBlockNumber)
+			logged_rows += groups[i].rg_nrows;
+	DeltaVacuumBegin(&vs, ndeltas, aborted_rows + logged_rows);
 	stats = palloc0(sizeof(IndexBulkDeleteResult *) * Max(nindexes, 1));
 	index_cleanup = nindexes > 0 && params->index_cleanup != VACOPTVALUE_DISABLED;
 	DeltaVacuumReadAhead(rel, &vs, deltas, ndeltas);
@@ -507,8 +655,10 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 						  index_cleanup, elevel, bstrategy);
 	VacuumIndexesPass(rel, indrels, nindexes, stats, groups, ngroups, &vs,
 					  index_cleanup, elevel, bstrategy);
+	logged_rows = VacuumDeleteLogs(rel, indrels, nindexes, stats, groups, ngroups, &vs,
+								   index_cleanup, elevel, bstrategy);
 
-	live_rows += vs.live_versions - vs.deleted_rows;
+	live_rows += vs.live_versions - vs.deleted_rows - logged_rows;
 	dead_rows += vs.dead_versions;
 	if (index_cleanup)
 		CleanUpIndexes(rel, indrels, nindexes, stats, Max(live_rows, 0), elevel, bstrategy);
@@ -542,8 +692,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 
 	ereport(elevel,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
-					RelationGetRelationName(rel), vs.removed_versions + vs.pruned_copies,
-					vs.pruned_copies, dead_rows),
+					RelationGetRelationName(rel),
+					vs.removed_versions + vs.pruned_copies + logged_rows,
+					vs.pruned_copies + logged_rows, dead_rows),
 			 errdetail("%u row groups with every row deleted were retired; %u pages of retired row groups were given to new row versions; %u empty heap pages were retired and %u freed; %u line pointers and %u promotion map pages of rows deleted for everyone were freed.",
 					   retired, freed_pages, retired_heap_pages, freed_heap_pages,
 					   freed_items, freed_leaves)));

@@ -412,14 +412,24 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 {
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
 	bool	   *deleted = palloc(sizeof(bool) * e->rg_nrows);
+	DeleteRun  *runs = palloc(sizeof(DeleteRun) * e->rg_nrows);
 	uint32		row;
 
-	(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted);
+	(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, runs);
 	for (row = 0; row < e->rg_nrows; row++)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if (deleted[row])
 			continue;			/* deleted for everyone: nothing to move */
+
+		/*
+		 * a committed delete in the log (storage/delete_log.c): nothing to
+		 * move either, and no copy to make (VACUUM gives it its bit)
+		 */
+		if (TransactionIdIsValid(runs[row].xid) &&
+			!TransactionIdIsInProgress(runs[row].xid) &&
+			TransactionIdDidCommit(runs[row].xid))
+			continue;
 		if (!ItemPointerIsValid(&copies[row]))
 		{
 			ItemPointerData tid;
@@ -437,6 +447,7 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 	}
 	pfree(copies);
 	pfree(deleted);
+	pfree(runs);
 }
 
 /*

@@ -430,7 +430,8 @@ ScanChainMembers(ColstoreScanDesc s, int c, uint8 *mask)
 	copies = palloc(sizeof(ItemPointerData) * Max(s->chunk_rows, 1));
 	deleted = palloc(sizeof(bool) * Max(s->chunk_rows, 1));
 	/* a row deleted for everyone has no chain: its copy reads invalid */
-	(void) PromotionMapGetRange(rel, e, first, (uint32) s->chunk_rows, copies, deleted);
+	(void) PromotionMapGetRange(rel, e, first, (uint32) s->chunk_rows, copies, deleted,
+								NULL);
 	for (pos = 0; pos < s->chunk_rows; pos++)
 	{
 		HeapTuple	member = NULL;

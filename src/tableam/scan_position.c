@@ -202,9 +202,10 @@ ColstoreScanFetchRow(TableScanDesc scan, uint64 rownum, ColstoreFetchMode mode,
 		{
 			const RowGroupDirEntry *e = &s->groups[g].entry;
 			ItemPointerData copy;
+			DeleteRun	run;
 
 			if (mode != COLSTORE_FETCH_VERSION && e->rg_state_root != 0 &&
-				PromotionMapLookup(s->rs_base.rs_rd, e, row, &copy) == PROMOTION_COPY &&
+				PromotionMapLookup(s->rs_base.rs_rd, e, row, &copy, &run) == PROMOTION_COPY &&
 				RowChainFetch(s->rs_base.rs_rd, &copy, s->rs_base.rs_snapshot, slot))
 			{
 				s->last_liveness = ROW_LIVE;

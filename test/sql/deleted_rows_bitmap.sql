@@ -1,8 +1,10 @@
 -- Rows deleted for everyone end up in their row group's deleted-rows
--- bitmap.  A DELETE promotes each row (a heap copy whose header holds the
--- delete); VACUUM prunes the copies (LP_DEAD), removes the rows' index
--- entries, then sets the rows' bits, and from then on readers learn the
--- rows are gone from the bits alone.  Every read path is compared with a
+-- bitmap.  Here the rows are locked before they are deleted, which promotes
+-- each (a heap copy whose header then holds the delete; a plain DELETE
+-- logs the delete instead, test/sql/delete_log.sql); VACUUM prunes the
+-- copies (LP_DEAD), removes the rows' index entries, then sets the rows'
+-- bits, and from then on readers learn the rows are gone from the bits
+-- alone.  Every read path is compared with a
 -- heap twin, and colstore.row_group_deletes shows the bits.
 SET colstore.auto_compaction = off;
 CREATE TABLE db (id int PRIMARY KEY, k int, v int, pad text) USING colstore
@@ -61,6 +63,7 @@ BEGIN
 END $$;
 
 -- 1. A third of the rows deleted, spread over every row group
+SELECT count(*) > 0 AS locked FROM (SELECT FROM db WHERE (id * 7919) % 10 < 3 FOR KEY SHARE) l;
 DELETE FROM db WHERE (id * 7919) % 10 < 3;
 DELETE FROM dbh WHERE (id * 7919) % 10 < 3;
 SELECT count(*) FROM db;
@@ -120,6 +123,7 @@ SELECT * FROM same_rows();
 -- 4. Rows of bitmapped groups can still be changed, and deleted again
 UPDATE db SET v = v + 1000 WHERE id % 100 = 1;
 UPDATE dbh SET v = v + 1000 WHERE id % 100 = 1;
+SELECT count(*) > 0 AS locked FROM (SELECT FROM db WHERE id % 100 = 2 FOR KEY SHARE) l;
 DELETE FROM db WHERE id % 100 = 2;
 DELETE FROM dbh WHERE id % 100 = 2;
 SELECT * FROM same_rows();
@@ -133,6 +137,7 @@ SELECT same_tids();
 SELECT colstore.verify('db');
 
 -- 5. A group all of whose rows are deleted is retired, then freed
+SELECT count(*) > 0 AS locked FROM (SELECT FROM db WHERE id BETWEEN 1 AND 10000 FOR KEY SHARE) l;
 DELETE FROM db WHERE id BETWEEN 1 AND 10000;
 DELETE FROM dbh WHERE id BETWEEN 1 AND 10000;
 SELECT settle();
@@ -163,6 +168,7 @@ RESET enable_bitmapscan;
 CREATE TABLE dbs (id int PRIMARY KEY, v int) USING colstore
 	WITH (row_group_size = 10000, autovacuum_enabled = false);
 INSERT INTO dbs SELECT i, i % 97 FROM generate_series(1, 30000) i;
+SELECT count(*) > 0 AS locked FROM (SELECT FROM dbs WHERE (hashint4(id) % 10 + 10) % 10 < 3 FOR KEY SHARE) l;
 DELETE FROM dbs WHERE (hashint4(id) % 10 + 10) % 10 < 3;
 SELECT settle();
 VACUUM dbs;

@@ -147,6 +147,39 @@ ok($primary->safe_psql('postgres', "SELECT count(*) FROM colstore.row_groups('t'
 check_same($primary, 'after the run');
 check_standby('after the run');
 
+# Deletes without a copy (the delete log, storage/delete_log.c): a committed
+# DELETE of a third of tl's rows, one rolled back, and one still running when
+# the server crashes below.  After recovery the committed one holds and the
+# others do not, on the primary and on the standby; the committed DELETE grew
+# the table by the log's pages, not a heap copy per row; VACUUM then turns
+# the log into bits.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE tl (id int PRIMARY KEY, v int) USING colstore;
+	INSERT INTO tl SELECT i, i FROM generate_series(1, 30000) i;
+	CREATE TABLE tl_size AS SELECT pg_relation_size('tl') / 8192 AS pages;
+	DELETE FROM tl WHERE id % 3 = 0;
+	UPDATE tl_size SET pages = pg_relation_size('tl') / 8192 - pages;
+	BEGIN;
+	DELETE FROM tl WHERE id % 3 = 1;
+	ROLLBACK;
+});
+my $tl_file = PostgreSQL::Test::Utils::tempdir() . '/running_delete.sql';
+PostgreSQL::Test::Utils::append_to_file($tl_file,
+	"BEGIN;\nDELETE FROM tl WHERE id % 3 = 2;\nSELECT pg_sleep(600);\n");
+my ($tl_out, $tl_err) = ('', '');
+my $tl_run = IPC::Run::start(
+	[ 'psql', '-X', '-h', $primary->host, '-p', $primary->port, '-f', $tl_file, 'postgres' ],
+	'>', \$tl_out, '2>', \$tl_err);
+$primary->poll_query_until('postgres',
+	q{SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(600)%'})
+  or die 'the running deleter did not start';
+my $tl_query = q{SELECT count(*), sum(v) FROM tl};
+my $tl_index = q{SET enable_seqscan = off; SET enable_bitmapscan = off;
+	SELECT count(*), sum(v) FROM tl WHERE id > 0};
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $tl_query), '20000|300000000',
+	'delete log: the standby sees the committed delete only');
+
 # a second run, with a checkpoint in the middle, killed by an immediate shutdown
 sub wait_for_progress
 {
@@ -172,6 +205,23 @@ $run->finish;
 note("pgbench killed by the crash: $out $err");
 
 $primary->start;
+$tl_run->kill_kill;
+is($primary->safe_psql('postgres', $tl_query), '20000|300000000',
+	'delete log after crash recovery: the committed delete holds, the others do not');
+is($primary->safe_psql('postgres', $tl_index), '20000|300000000',
+	'delete log after crash recovery: the same through the index');
+ok($primary->safe_psql('postgres', q{SELECT pages < 10 FROM tl_size}) eq 't',
+	'delete log: 10,000 deleted rows grew the table by a few pages');
+$primary->safe_psql('postgres', q{DELETE FROM tl WHERE id % 3 = 1 AND id < 3000});
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $tl_index), '19000|298500500',
+	'delete log: the standby replays the log after the crash');
+$primary->safe_psql('postgres', q{VACUUM tl});
+is($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('tl')}),
+	'11000', 'delete log: VACUUM turned the committed deletes into bits');
+$primary->wait_for_catchup($standby);
+is($standby->safe_psql('postgres', $tl_query), '19000|298500500',
+	'delete log: the standby reads the bits');
 check_same($primary, 'after crash recovery');
 $primary->safe_psql('postgres', q{SELECT colstore.verify('t')});
 pass('colstore.verify succeeds after recovery');

@@ -1,0 +1,644 @@
+/*-------------------------------------------------------------------------
+ *
+ * delete_log.c
+ *	  Per row group log of plain deletes: (xid, command id) runs of rows.
+ *
+ * A plain DELETE of a row-group row that has no promoted copy does not
+ * promote it (mvcc/row_state.c): it records the delete here, as a run: the
+ * deleting (sub)transaction, its command id and a 64-bit bitmap of the rows
+ * of one window of 64 consecutive rows.  A statement that deletes rows of
+ * one window one after the other sets bits of one run.  A row's delete is
+ * the last run that covers it: a run is only added for a row whose last
+ * run is not live (its transaction aborted), so at most one live run
+ * covers a row, and readers evaluate it as heap evaluates a plain xmax
+ * (mvcc/visibility.c, DeleteRunLiveness).  A row's promoted copy, once
+ * recorded in the promotion map, says more than its run: a promoter copies
+ * the run into the copy's header (mvcc/row_state.c), and readers that find
+ * a copy ignore the run.
+ *
+ * Layout.  The group's DELETED_ROOT page (storage/deleted_rows.c), found
+ * from the promotion map's last root page, names through its cp_next (never
+ * used before, InvalidBlockNumber in every older table) a DELETE_LOG_ROOT
+ * page: the block numbers of the group's segment pages, one per
+ * LOG_SEGMENT_ROWS rows (0: no page yet).  A segment page holds an array of
+ * runs in the order they were added.  Pages are made under the writer lock
+ * (generic WAL); runs are added under the segment page's exclusive lock, each
+ * one XLOG_COLSTORE_LOG_APPEND record of colstore's resource manager (a
+ * generic record would compare the whole page for every row), and removed
+ * by VACUUM in generic records.  A segment page with no room makes the
+ * delete promote its row as before.
+ *
+ * Serialisation with promotion (storage/promotion_map.c).  A deleter adds
+ * a run while it holds the lock on the row's promotion map root page
+ * (shared) and leaf (shared, if any), after checking the row has no copy;
+ * a promoter sets a slot holding the leaf's exclusive lock and checks the
+ * row's last run under it.  Lock order: root page, leaf, segment page.
+ *
+ * VACUUM turns the runs of committed deletes that every snapshot sees into
+ * deleted-rows bits once the rows' index entries are gone, and then drops
+ * those runs and the runs of aborted transactions (DeleteLogPrune).
+ * Readers read the runs before the bits (storage/promotion_map.c), so a
+ * dropped run's row is found bitmapped.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delete_log.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "pg_compat.h"
+
+#include "access/generic_xlog.h"
+#include "access/transam.h"
+#include "access/xact.h"
+#include "access/xloginsert.h"
+#include "access/xlogutils.h"
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/procarray.h"
+#include "utils/rel.h"
+
+#include "storage/colstore_wal.h"
+#include "storage/delete_log.h"
+#include "storage/deleted_rows.h"
+#include "storage/deleted_rows_page.h"
+#include "storage/metapage.h"
+#include "storage/page_reuse.h"
+#include "storage/promotion_map.h"
+
+#define LOG_WINDOW			64
+/* a whole number of promotion map leaves, so a leaf lies in one segment */
+#define LOG_SEGMENT_ROWS	(PromotionMapLeafRemaining(0) * 12)
+
+/* Contents of a DELETE_LOG_ROOT page. */
+typedef struct LogRootData
+{
+	uint32		lr_nsegments;	/* segment pages the group has room for */
+	BlockNumber lr_segments[FLEXIBLE_ARRAY_MEMBER]; /* 0: none yet */
+} LogRootData;
+
+/* One run: rows lr_first + i for each bit i set in lr_bits. */
+typedef struct LogRun
+{
+	TransactionId lr_xid;
+	CommandId	lr_cid;
+	uint32		lr_first;		/* a multiple of LOG_WINDOW */
+	uint32		lr_bits[2];		/* rows 0-31, 32-63 of the window */
+} LogRun;
+
+/* Contents of a DELETE_LOG page. */
+typedef struct LogPageData
+{
+	uint32		lp_nruns;
+	LogRun		lp_runs[FLEXIBLE_ARRAY_MEMBER];
+} LogPageData;
+
+#define RUNS_PER_PAGE \
+	((uint32) ((COLSTORE_DATA_PER_PAGE - offsetof(LogPageData, lp_runs)) / sizeof(LogRun)))
+#define LogRoot(page)	((LogRootData *) ((char *) (page) + COLSTORE_DATA_START))
+#define LogPage(page)	((LogPageData *) ((char *) (page) + COLSTORE_DATA_START))
+
+static inline uint32
+SegmentsFor(uint32 nrows)
+{
+	return (nrows + LOG_SEGMENT_ROWS - 1) / LOG_SEGMENT_ROWS;
+}
+
+static inline bool
+RunHasRow(const LogRun *run, uint32 row)
+{
+	uint32		bit = row - run->lr_first;
+
+	return row >= run->lr_first && bit < LOG_WINDOW &&
+		(run->lr_bits[bit / 32] & ((uint32) 1 << (bit % 32))) != 0;
+}
+
+/* Raise the error for a delete log page that does not fit its group. */
+pg_noreturn static void
+ReportBadLog(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg_internal("colstore table \"%s\": delete log of the row group at row %llu is corrupted",
+							 RelationGetRelationName(rel),
+							 (unsigned long long) group->rg_first_row),
+			 errdetail_internal("Block %u does not fit the row group.", blkno)));
+}
+
+/*
+ * DeleteLogRootFind
+ *		The group's DELETE_LOG_ROOT page, or InvalidBlockNumber; *deleted_root
+ *		(may be NULL) gets its DELETED_ROOT page (or InvalidBlockNumber).
+ *		Once made, it stays until the group is freed.  Reads the promotion
+ *		map's last root page and the DELETED_ROOT page: callers holding a
+ *		promotion map leaf lock must not (see the file header).
+ */
+BlockNumber
+DeleteLogRootFind(Relation rel, const RowGroupDirEntry *group, BlockNumber *deleted_root)
+{
+	BlockNumber droot = DeletedRootFind(rel, group, NULL);
+	BlockNumber next;
+	Buffer		buf;
+
+	if (deleted_root != NULL)
+		*deleted_root = droot;
+	if (droot == InvalidBlockNumber)
+		return InvalidBlockNumber;
+	buf = ReadBuffer(rel, droot);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	(void) DeletedRootCheck(rel, group, buf);
+	next = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
+	UnlockReleaseBuffer(buf);
+	if (next != InvalidBlockNumber && !ColstoreBlockIsValid(rel, next))
+		ReportBadLog(rel, group, next);
+	return next;
+}
+
+/* Check the locked DELETE_LOG_ROOT page of group and return its contents. */
+static LogRootData *
+LogRootCheck(Relation rel, const RowGroupDirEntry *group, Buffer buf)
+{
+	Page		page = BufferGetPage(buf);
+	LogRootData *root;
+
+	ColstoreCheckPage(rel, BufferGetBlockNumber(buf), page, COLSTORE_PAGE_DELETE_LOG_ROOT);
+	root = LogRoot(page);
+	if (root->lr_nsegments != SegmentsFor(group->rg_nrows))
+		ReportBadLog(rel, group, BufferGetBlockNumber(buf));
+	return root;
+}
+
+/* The segment page of seg named by log root page root (0: none). */
+static BlockNumber
+SegmentPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint32 seg)
+{
+	Buffer		buf;
+	BlockNumber blkno;
+
+	Assert(root != InvalidBlockNumber);
+	buf = ReadBuffer(rel, root);
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	blkno = LogRootCheck(rel, group, buf)->lr_segments[seg];
+	UnlockReleaseBuffer(buf);
+	if (blkno != 0 && !ColstoreBlockIsValid(rel, blkno))
+		ReportBadLog(rel, group, blkno);
+	return blkno;
+}
+
+/* Segment page blkno, locked in mode and checked to be one. */
+static Buffer
+ReadLogPage(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno, int mode)
+{
+	Buffer		buf = ReadBuffer(rel, blkno);
+
+	LockBuffer(buf, mode);
+	ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETE_LOG);
+	if (LogPage(BufferGetPage(buf))->lp_nruns > RUNS_PER_PAGE)
+		ReportBadLog(rel, group, blkno);
+	return buf;
+}
+
+/* Note in runs[] the runs of segment page blkno over [first, first + n). */
+static bool
+ReadSegmentRuns(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
+				uint32 first, uint32 n, DeleteRun *runs)
+{
+	Buffer		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE);
+	LogPageData *log = LogPage(BufferGetPage(buf));
+	bool		any = false;
+	uint32		i;
+
+	for (i = 0; i < log->lp_nruns; i++)
+	{
+		const LogRun *run = &log->lp_runs[i];
+		uint32		lo = Max(run->lr_first, first);
+		uint32		hi = Min(run->lr_first + LOG_WINDOW, first + n);
+		uint32		row;
+
+		for (row = lo; row < hi; row++)
+			if (RunHasRow(run, row))
+			{
+				runs[row - first].xid = run->lr_xid;
+				runs[row - first].cid = run->lr_cid;
+				any = true;
+			}
+	}
+	UnlockReleaseBuffer(buf);
+	return any;
+}
+
+/* The segment (of LOG_SEGMENT_ROWS rows) row belongs to. */
+uint32
+DeleteLogSegmentOf(uint32 row)
+{
+	return row / LOG_SEGMENT_ROWS;
+}
+
+/*
+ * DeleteLogSegment
+ *		The segment page of row of group whose DELETE_LOG_ROOT page is root
+ *		(0: none yet).  Once made, it stays until the group is freed.
+ */
+BlockNumber
+DeleteLogSegment(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
+				 uint32 row)
+{
+	return SegmentPage(rel, group, root, row / LOG_SEGMENT_ROWS);
+}
+
+/*
+ * DeleteLogReadLeaf
+ *		DeleteLogRead for rows [first, first + n) of one promotion map leaf,
+ *		given the group's DELETE_LOG_ROOT page root: reads only that page and
+ *		a segment page, so a caller holding the leaf's lock may call it.
+ */
+void
+DeleteLogReadLeaf(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
+				  uint32 first, uint32 n, DeleteRun *runs)
+{
+	BlockNumber blkno;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+		runs[i].xid = InvalidTransactionId;
+	Assert(n > 0 && first / LOG_SEGMENT_ROWS == (first + n - 1) / LOG_SEGMENT_ROWS);
+	blkno = SegmentPage(rel, group, root, first / LOG_SEGMENT_ROWS);
+	if (blkno != 0)
+		(void) ReadSegmentRuns(rel, group, blkno, first, n, runs);
+}
+
+/*
+ * DeleteLogRead
+ *		runs[i] = the last run of group's delete log that covers row first + i
+ *		(0-based in the group), for i < n; xid Invalid where none does.
+ *		Returns whether any does.  Whether a run's transaction committed is
+ *		for the caller to judge.
+ */
+bool
+DeleteLogRead(Relation rel, const RowGroupDirEntry *group, uint32 first,
+			  uint32 n, DeleteRun *runs)
+{
+	BlockNumber root;
+	bool		any = false;
+	uint32		seg;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+		runs[i].xid = InvalidTransactionId;
+	if (group->rg_state_root == 0 || n == 0)
+		return false;
+	root = DeleteLogRootFind(rel, group, NULL);
+	if (root == InvalidBlockNumber)
+		return false;
+	for (seg = first / LOG_SEGMENT_ROWS; seg <= (first + n - 1) / LOG_SEGMENT_ROWS; seg++)
+	{
+		BlockNumber blkno = SegmentPage(rel, group, root, seg);
+
+		if (blkno != 0 && ReadSegmentRuns(rel, group, blkno, first, n, runs))
+			any = true;
+	}
+	return any;
+}
+
+/*
+ * DeleteLogReady
+ *		Does row's segment of group have its log page?  (Its promotion map
+ *		and DELETED_ROOT page then exist too.)
+ */
+bool
+DeleteLogReady(Relation rel, const RowGroupDirEntry *group, uint32 row)
+{
+	BlockNumber root;
+
+	if (group->rg_state_root == 0)
+		return false;
+	root = DeleteLogRootFind(rel, group, NULL);
+	return root != InvalidBlockNumber &&
+		SegmentPage(rel, group, root, row / LOG_SEGMENT_ROWS) != 0;
+}
+
+/*
+ * DeleteLogAddPages
+ *		Give group its DELETE_LOG_ROOT page and row's segment page if it has
+ *		none.  The group must have its DELETED_ROOT page.  Caller holds the
+ *		writer lock.
+ */
+void
+DeleteLogAddPages(Relation rel, const RowGroupDirEntry *group, uint32 row)
+{
+	BlockNumber droot;
+	BlockNumber root = DeleteLogRootFind(rel, group, &droot);
+	uint32		seg = row / LOG_SEGMENT_ROWS;
+	GenericXLogState *state;
+	Buffer		newbuf;
+	Buffer		parent;
+	Page		page;
+	Page		ppage;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (droot == InvalidBlockNumber)
+		elog(ERROR, "could not find the deleted-rows root of a row group of colstore table \"%s\"",
+			 RelationGetRelationName(rel));
+	if (root == InvalidBlockNumber)
+	{
+		newbuf = ColstoreNewPage(rel);
+		parent = ReadBuffer(rel, droot);
+		LockBuffer(parent, BUFFER_LOCK_EXCLUSIVE);
+		state = GenericXLogStart(rel);
+		ppage = GenericXLogRegisterBuffer(state, parent, 0);
+		(void) DeletedRootCheck(rel, group, parent);
+		page = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
+		ColstoreInitPage(page, COLSTORE_PAGE_DELETE_LOG_ROOT);
+		memset(LogRoot(page), 0, COLSTORE_DATA_PER_PAGE);
+		LogRoot(page)->lr_nsegments = SegmentsFor(group->rg_nrows);
+		ColstorePageSetLower(page, COLSTORE_DATA_END);
+		ColstorePageGetOpaque(ppage)->cp_next = BufferGetBlockNumber(newbuf);
+		GenericXLogFinish(state);
+		root = BufferGetBlockNumber(newbuf);
+		UnlockReleaseBuffer(newbuf);
+		UnlockReleaseBuffer(parent);
+	}
+	if (SegmentPage(rel, group, root, seg) != 0)
+		return;
+	newbuf = ColstoreNewPage(rel);
+	parent = ReadBuffer(rel, root);
+	LockBuffer(parent, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	ppage = GenericXLogRegisterBuffer(state, parent, 0);
+	(void) LogRootCheck(rel, group, parent);
+	page = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
+	ColstoreInitPage(page, COLSTORE_PAGE_DELETE_LOG);
+	memset(LogPage(page), 0, COLSTORE_DATA_PER_PAGE);
+	ColstorePageSetLower(page, COLSTORE_DATA_END);
+	LogRoot(ppage)->lr_segments[seg] = BufferGetBlockNumber(newbuf);
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(newbuf);
+	UnlockReleaseBuffer(parent);
+}
+
+/*
+ * DeleteRunLive
+ *		Is a run of xid a delete that may count: ours, running, or committed
+ *		(not aborted or crashed)?
+ */
+bool
+DeleteRunLive(TransactionId xid)
+{
+	return TransactionIdIsCurrentTransactionId(xid) ||
+		TransactionIdIsInProgress(xid) ||
+		TransactionIdDidCommit(xid);
+}
+
+/* Set row's bit in page's last run, or in a new run of xid and cid. */
+static void
+AppendToPage(Page page, uint32 row, TransactionId xid, CommandId cid, bool new_run)
+{
+	LogPageData *log = LogPage(page);
+	LogRun	   *run;
+	uint32		bit = row % LOG_WINDOW;
+
+	if (new_run)
+	{
+		run = &log->lp_runs[log->lp_nruns++];
+		memset(run, 0, sizeof(LogRun));
+		run->lr_xid = xid;
+		run->lr_cid = cid;
+		run->lr_first = row - bit;
+	}
+	else
+		run = &log->lp_runs[log->lp_nruns - 1];
+	run->lr_bits[bit / 32] |= (uint32) 1 << (bit % 32);
+}
+
+/*
+ * DeleteLogAppendRedo
+ *		Replay XLOG_COLSTORE_LOG_APPEND.
+ */
+void
+DeleteLogAppendRedo(XLogReaderState *record)
+{
+	xl_colstore_log_append *xlrec = (xl_colstore_log_append *) XLogRecGetData(record);
+	Buffer		buf;
+
+	if (XLogReadBufferForRedo(record, 0, &buf) == BLK_NEEDS_REDO)
+	{
+		Page		page = BufferGetPage(buf);
+		LogPageData *log = LogPage(page);
+
+		if (xlrec->new_run ? log->lp_nruns >= RUNS_PER_PAGE : log->lp_nruns == 0)
+			elog(PANIC, "colstore delete log redo: no room for row %u", xlrec->row);
+		AppendToPage(page, xlrec->row, xlrec->xid, xlrec->cid, xlrec->new_run);
+		PageSetLSN(page, record->EndRecPtr);
+		MarkBufferDirty(buf);
+	}
+	if (BufferIsValid(buf))
+		UnlockReleaseBuffer(buf);
+}
+
+/*
+ * Make room on the full, exclusively locked segment page buf by dropping
+ * the runs of aborted transactions (what VACUUM would drop): no row's last
+ * live run changes, and the others keep their order.  One generic WAL
+ * record.  Returns whether any run was dropped.
+ */
+static bool
+DropAbortedRuns(Relation rel, Buffer buf)
+{
+	LogPageData *log = LogPage(BufferGetPage(buf));
+	GenericXLogState *state;
+	uint32		keep = 0;
+	uint32		i;
+
+	for (i = 0; i < log->lp_nruns; i++)
+		if (!DeleteRunLive(log->lp_runs[i].lr_xid))
+			break;
+	if (i == log->lp_nruns)
+		return false;
+	state = GenericXLogStart(rel);
+	log = LogPage(GenericXLogRegisterBuffer(state, buf, 0));
+	for (i = 0; i < log->lp_nruns; i++)
+		if (DeleteRunLive(log->lp_runs[i].lr_xid))
+			log->lp_runs[keep++] = log->lp_runs[i];
+	memset(&log->lp_runs[keep], 0, sizeof(LogRun) * (log->lp_nruns - keep));
+	log->lp_nruns = keep;
+	GenericXLogFinish(state);
+	return true;
+}
+
+/*
+ * DeleteLogAppend
+ *		Log the delete of row (0-based) of group by xid in command cid.  The
+ *		caller holds the locks that keep the row from being promoted
+ *		meanwhile and has checked it has no copy (storage/promotion_map.c,
+ *		PromotionMapLogDelete); blkno is row's segment page
+ *		(DeleteLogSegment), found before those locks were taken.  Returns
+ *		DELETE_LOG_CONTENDED, logging nothing, if a live run covers the row
+ *		already, DELETE_LOG_FULL if the page has no room even without the
+ *		runs of aborted transactions (dropped first when it is full).  One XLOG_COLSTORE_LOG_APPEND record, which needs colstore's
+ *		resource manager when the table is WAL-logged.
+ */
+DeleteLogResult
+DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
+				uint32 row, TransactionId xid, CommandId cid)
+{
+	uint32		window = row - row % LOG_WINDOW;
+	LogPageData *log;
+	LogRun	   *last = NULL;
+	LogRun	   *run;
+	Buffer		buf;
+	uint32		i;
+
+	Assert(blkno != 0 && TransactionIdIsValid(xid));
+	buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE);
+	log = LogPage(BufferGetPage(buf));
+	for (i = 0; i < log->lp_nruns; i++)
+		if (RunHasRow(&log->lp_runs[i], row))
+			last = &log->lp_runs[i];
+	if (last != NULL && DeleteRunLive(last->lr_xid))
+	{
+		UnlockReleaseBuffer(buf);
+		return DELETE_LOG_CONTENDED;
+	}
+	run = log->lp_nruns > 0 ? &log->lp_runs[log->lp_nruns - 1] : NULL;
+	if (run == NULL || run->lr_xid != xid || run->lr_cid != cid ||
+		run->lr_first != window)
+	{
+		if (log->lp_nruns >= RUNS_PER_PAGE && !DropAbortedRuns(rel, buf))
+		{
+			UnlockReleaseBuffer(buf);
+			return DELETE_LOG_FULL;
+		}
+		run = NULL;
+	}
+	START_CRIT_SECTION();
+	AppendToPage(BufferGetPage(buf), row, xid, cid, run == NULL);
+	MarkBufferDirty(buf);
+	if (RelationNeedsWAL(rel))
+	{
+		xl_colstore_log_append xlrec;
+		XLogRecPtr	recptr;
+
+		memset(&xlrec, 0, sizeof(xlrec));
+		xlrec.xid = xid;
+		xlrec.cid = cid;
+		xlrec.row = row;
+		xlrec.new_run = run == NULL;
+		XLogBeginInsert();
+		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);
+		recptr = XLogInsert(COLSTORE_RMGR_ID, XLOG_COLSTORE_LOG_APPEND);
+		PageSetLSN(BufferGetPage(buf), recptr);
+	}
+	END_CRIT_SECTION();
+	UnlockReleaseBuffer(buf);
+	return DELETE_LOG_DONE;
+}
+
+/*
+ * DeleteLogPrune
+ *		For VACUUM: drop the runs of aborted transactions from group's log,
+ *		and, if drop_committed, the runs of transactions that committed
+ *		before oldest_xmin (the caller has set their rows' deleted-rows bits,
+ *		or their rows have copies).  One generic WAL record per page changed.
+ *		Returns the oldest xid of the runs kept (InvalidTransactionId if
+ *		none), which relfrozenxid must not pass.
+ */
+TransactionId
+DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
+			   TransactionId oldest_xmin, bool drop_committed)
+{
+	TransactionId oldest_kept = InvalidTransactionId;
+	BlockNumber root;
+	uint32		seg;
+
+	if (group->rg_state_root == 0)
+		return InvalidTransactionId;
+	root = DeleteLogRootFind(rel, group, NULL);
+	if (root == InvalidBlockNumber)
+		return InvalidTransactionId;
+	for (seg = 0; seg < SegmentsFor(group->rg_nrows); seg++)
+	{
+		BlockNumber blkno = SegmentPage(rel, group, root, seg);
+		GenericXLogState *state;
+		LogPageData *log;
+		Buffer		buf;
+		uint32		keep = 0;
+		uint32		i;
+
+		if (blkno == 0)
+			continue;
+		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE);
+		state = GenericXLogStart(rel);
+		log = LogPage(GenericXLogRegisterBuffer(state, buf, 0));
+		for (i = 0; i < log->lp_nruns; i++)
+		{
+			TransactionId xid = log->lp_runs[i].lr_xid;
+			bool		drop;
+
+			if (TransactionIdIsInProgress(xid))
+				drop = false;
+			else if (!TransactionIdDidCommit(xid))
+				drop = true;	/* aborted, or crashed */
+			else
+				drop = drop_committed && TransactionIdPrecedes(xid, oldest_xmin);
+			if (!drop)
+			{
+				log->lp_runs[keep++] = log->lp_runs[i];
+				if (!TransactionIdIsValid(oldest_kept) ||
+					TransactionIdPrecedes(xid, oldest_kept))
+					oldest_kept = xid;
+			}
+		}
+		if (keep < log->lp_nruns)
+		{
+			memset(&log->lp_runs[keep], 0, sizeof(LogRun) * (log->lp_nruns - keep));
+			log->lp_nruns = keep;
+			GenericXLogFinish(state);
+		}
+		else
+			GenericXLogAbort(state);
+		UnlockReleaseBuffer(buf);
+	}
+	return oldest_kept;
+}
+
+/*
+ * DeleteLogPages
+ *		Set *blocks (palloc'd) to the pages of group's delete log (its root
+ *		and segment pages), found from its DELETED_ROOT page deleted_root,
+ *		each checked to be of its kind, and return how many there are.
+ */
+int
+DeleteLogPages(Relation rel, const RowGroupDirEntry *group, BlockNumber deleted_root,
+			   BlockNumber **blocks)
+{
+	uint32		nseg = SegmentsFor(group->rg_nrows);
+	BlockNumber root;
+	Buffer		buf;
+	int			n = 0;
+	uint32		seg;
+
+	*blocks = palloc(sizeof(BlockNumber) * (nseg + 1));
+	buf = ReadBuffer(rel, deleted_root);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	(void) DeletedRootCheck(rel, group, buf);
+	root = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
+	UnlockReleaseBuffer(buf);
+	if (root == InvalidBlockNumber)
+		return 0;
+	if (!ColstoreBlockIsValid(rel, root))
+		ReportBadLog(rel, group, root);
+	(*blocks)[n++] = root;
+	for (seg = 0; seg < nseg; seg++)
+	{
+		BlockNumber blkno = SegmentPage(rel, group, root, seg);
+
+		if (blkno == 0)
+			continue;
+		UnlockReleaseBuffer(ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE));
+		(*blocks)[n++] = blkno;
+	}
+	return n;
+}

@@ -1,0 +1,54 @@
+/*-------------------------------------------------------------------------
+ *
+ * delete_log.h
+ *	  Per row group log of plain deletes: (xid, command id) runs of rows.
+ *
+ * IDENTIFICATION
+ *	  src/storage/delete_log.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef DELETE_LOG_H
+#define DELETE_LOG_H
+
+#include "storage/buf.h"
+#include "storage/rowgroup_format.h"
+#include "utils/rel.h"
+
+/* The delete a run records for a row: xid Invalid when none. */
+typedef struct DeleteRun
+{
+	TransactionId xid;			/* the deleting (sub)transaction */
+	CommandId	cid;			/* its command */
+} DeleteRun;
+
+/* What DeleteLogAppend did. */
+typedef enum DeleteLogResult
+{
+	DELETE_LOG_DONE,			/* the delete is logged */
+	DELETE_LOG_CONTENDED,		/* a live run covers the row already */
+	DELETE_LOG_FULL				/* the segment's page has no room */
+} DeleteLogResult;
+
+extern bool DeleteLogRead(Relation rel, const RowGroupDirEntry *group,
+						  uint32 first, uint32 n, DeleteRun *runs);
+extern BlockNumber DeleteLogRootFind(Relation rel, const RowGroupDirEntry *group,
+									 BlockNumber *deleted_root);
+extern uint32 DeleteLogSegmentOf(uint32 row);
+extern BlockNumber DeleteLogSegment(Relation rel, const RowGroupDirEntry *group,
+									BlockNumber root, uint32 row);
+extern void DeleteLogReadLeaf(Relation rel, const RowGroupDirEntry *group,
+							  BlockNumber root, uint32 first, uint32 n,
+							  DeleteRun *runs);
+extern bool DeleteLogReady(Relation rel, const RowGroupDirEntry *group, uint32 row);
+extern void DeleteLogAddPages(Relation rel, const RowGroupDirEntry *group, uint32 row);
+extern DeleteLogResult DeleteLogAppend(Relation rel, const RowGroupDirEntry *group,
+									   BlockNumber blkno, uint32 row,
+									   TransactionId xid, CommandId cid);
+extern bool DeleteRunLive(TransactionId xid);
+extern TransactionId DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
+									TransactionId oldest_xmin, bool drop_committed);
+extern int	DeleteLogPages(Relation rel, const RowGroupDirEntry *group,
+						   BlockNumber deleted_root, BlockNumber **blocks);
+
+#endif							/* DELETE_LOG_H */
