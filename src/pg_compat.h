@@ -351,4 +351,16 @@ CollationIsC(Oid coll)
 #define FlattenGroupVars(query, node)	(node)
 #endif
 
+/*
+ * 16 added right anti joins and 18 right semi joins: hash joins that return
+ * rows of the hash side only, each asking whether some outer row matches it.
+ */
+#if PG_VERSION_NUM >= 180000
+#define JoinTypeIsRightSemiOrAnti(jt) ((jt) == JOIN_RIGHT_ANTI || (jt) == JOIN_RIGHT_SEMI)
+#elif PG_VERSION_NUM >= 160000
+#define JoinTypeIsRightSemiOrAnti(jt) ((jt) == JOIN_RIGHT_ANTI)
+#else
+#define JoinTypeIsRightSemiOrAnti(jt) ((void) (jt), false)
+#endif
+
 #endif							/* COLSTORE_PG_COMPAT_H */

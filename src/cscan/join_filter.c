@@ -8,12 +8,13 @@
  * that scan into a tuple and hashes it, though in a selective join most
  * find nothing in the hash table (TPC-H Q9: 5% of lineitem's rows join the
  * parts it keeps).  When the join returns no outer row without a match
- * (inner, semi and right joins) and its outer hash keys are columns a
- * ColstoreScan under it passes on unchanged (the scan itself, or one below
- * joins and key-range joins that do not keep rows: TraceKey), the scan asks
- * this file, a batch at a time, to drop the rows whose keys hash to a value
- * no tuple of the hash table has: those rows could not match, so the
- * join's result is unchanged.  Rows the filter
+ * (inner, semi and right joins, and right semi and right anti joins, which
+ * return hash table rows only: NOT EXISTS in TPC-H Q22) and its outer hash
+ * keys are columns a ColstoreScan under it passes on unchanged (the scan
+ * itself, or one below joins and key-range joins that do not keep rows:
+ * TraceKey), the scan asks this file, a batch at a time, to drop the rows
+ * whose keys hash to a value no tuple of the hash table has: those rows
+ * could not match, so the join's result is unchanged.  Rows the filter
  * drops never become tuples, and when no row of a chunk is left its other
  * columns are never decoded.
  *
@@ -70,6 +71,7 @@
 #include "cscan/key_range_join.h"
 #include "cscan/merge_skip.h"
 #include "cscan/semi_join_distinct.h"
+#include "pg_compat.h"
 #include "tableam/scan_engine.h"
 
 bool		colstore_enable_join_filter = true;
@@ -368,7 +370,8 @@ LinkJoin(HashJoinState *join, bool runs_once)
 	ListCell   *lc;
 
 	if ((plan->join.jointype != JOIN_INNER && plan->join.jointype != JOIN_SEMI &&
-		 plan->join.jointype != JOIN_RIGHT) ||
+		 plan->join.jointype != JOIN_RIGHT &&
+		 !JoinTypeIsRightSemiOrAnti(plan->join.jointype)) ||
 		list_length(plan->hashkeys) > INDEX_MAX_KEYS)
 		return;
 	filter = palloc0(sizeof(JoinFilter));

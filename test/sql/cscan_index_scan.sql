@@ -1,5 +1,5 @@
 -- ColstoreIndexScan: in a SELECT without row marks, every plain index scan
--- of a colstore table larger than one chunk that reads fewer than all of its
+-- of a colstore table (one chunk or more) that reads fewer than all of its
 -- columns becomes "Custom Scan (ColstoreIndexScan)", the same index scan
 -- fetching only the columns its plan reads (EXPLAIN: Index, Index Cond,
 -- Columns).  Every query must return heap's rows: point lookups, ranges,
@@ -12,8 +12,7 @@
 -- the plain Index Scan stays, and must give heap's rows too: UPDATE, DELETE,
 -- row locks, system columns other than ctid and tableoid, ORDER BY distance
 -- operators, parallel index scans, scans reading every column (SELECT *, a
--- whole-row reference), a table of one chunk, and
--- colstore.enable_custom_index_scan = off.
+-- whole-row reference) and colstore.enable_custom_index_scan = off.
 SET colstore.auto_compaction = off;		-- small inserts stay on delta pages
 SET max_parallel_workers_per_gather = 0;
 SET enable_seqscan = off;
@@ -359,9 +358,60 @@ SELECT tableoid::regclass, count(*), sum(k), min(id), max(id)
 	FROM ixp WHERE id BETWEEN 9000 AND 12000 GROUP BY 1 ORDER BY 1;
 DROP TABLE ixp;
 
+-- columns of a by-value type that the index holds and can return (btree)
+-- come from the index entries, as in an index-only scan ("Columns From
+-- Index", under ANALYZE): key and INCLUDE columns, NULL keys, rows on
+-- delta pages, HOT-updated rows (same keys) and rows whose key an UPDATE
+-- changed; a text key, a hash index and a lossy match are fetched
+CREATE TABLE ixv (a int, b bigint, c date, t text, w int)
+	USING colstore WITH (chunk_size = 1000);
+INSERT INTO ixv SELECT CASE WHEN i % 50 <> 0 THEN i END, i * 10, date '2024-01-01' + i % 400,
+	't' || i, i % 9 FROM generate_series(1, 3000) i;
+CREATE INDEX ixv_ab ON ixv (a, b) INCLUDE (c);
+CREATE INDEX ixv_t ON ixv (t);
+UPDATE ixv SET w = w + 100 WHERE a % 97 = 1;		-- no key changed
+UPDATE ixv SET b = b + 1 WHERE a % 89 = 2;		-- a key changed
+INSERT INTO ixv VALUES (NULL, NULL, NULL, 'null keys', 1), (5, 51, date '2030-01-01', 't5', 2);
+ANALYZE ixv;
+CREATE TABLE ixvh USING heap AS SELECT * FROM ixv;
+CREATE INDEX ixvh_ab ON ixvh (a, b) INCLUDE (c);
+CREATE INDEX ixvh_t ON ixvh (t);
+ANALYZE ixvh;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
+	SELECT a, b, c, w FROM ixv WHERE a BETWEEN 1 AND 200;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
+	SELECT t, a FROM ixv WHERE t = 't77';
+CREATE FUNCTION same_ixv(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+	hq text := regexp_replace(q, '\mixv\M', 'ixvh', 'g');
+	result boolean;
+BEGIN
+	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
+									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
+						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
+									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
+				   q, hq, hq, q)
+		INTO result;
+	RETURN result;
+END $$;
+SELECT q, same_ixv(q) FROM (VALUES
+	('SELECT a, b, c, w FROM ixv WHERE a BETWEEN 1 AND 3000'),
+	('SELECT a, b, c FROM ixv WHERE a IS NULL'),
+	('SELECT a, b, c, w FROM ixv WHERE a = 5'),
+	('SELECT b, w FROM ixv WHERE a < 500 AND b % 10 = 1'),
+	('SELECT a, b, t FROM ixv WHERE t IN (''t77'', ''t1000'', ''null keys'')')) v(q);
+-- the inner side of a nested loop, parameterized by the outer row
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT same_ixv('SELECT g.i, ixv.b, ixv.c FROM generate_series(1, 400, 3) g(i) JOIN ixv ON ixv.a = g.i');
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+DROP TABLE ixv, ixvh;
+DROP FUNCTION same_ixv(text);
+
 -- not used: UPDATE, DELETE, row locks, xmin, ORDER BY a distance, every
--- column read, parallel index scans, a table of one chunk, the setting off
--- (each still gives heap's rows)
+-- column read, parallel index scans, the setting off (each still gives
+-- heap's rows); a table of one chunk uses it
 EXPLAIN (COSTS OFF) UPDATE ix SET k = 1 WHERE id = 5;
 EXPLAIN (COSTS OFF) DELETE FROM ix WHERE id = 5;
 EXPLAIN (COSTS OFF) SELECT id FROM ix WHERE id = 5 FOR UPDATE;
@@ -382,8 +432,8 @@ EXPLAIN (COSTS OFF) SELECT count(name) FROM ix WHERE id < 15000;
 SELECT count(name) FROM ix WHERE id < 15000;
 SELECT count(name) FROM ixh WHERE id < 15000;
 SET max_parallel_workers_per_gather = 0;
-CREATE TABLE ix_small (id int, v int) USING colstore WITH (chunk_size = 1000);
-INSERT INTO ix_small SELECT i, i % 7 FROM generate_series(1, 500) i;
+CREATE TABLE ix_small (id int, v int, w int) USING colstore WITH (chunk_size = 1000);
+INSERT INTO ix_small SELECT i, i % 7, i FROM generate_series(1, 500) i;
 CREATE INDEX ix_small_id ON ix_small (id);
 ANALYZE ix_small;
 EXPLAIN (COSTS OFF) SELECT v FROM ix_small WHERE id = 5;

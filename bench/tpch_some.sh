@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bench/tpch_some.sh: a few TPC-H queries, heap against colstore, in a server that is already
+# running (the one PGHOST and PGPORT point at, colstore installed), for work on single queries.
+#
+# --load SF generates the 8 tables at scale factor SF with tpchgen-cli (the venv of
+# bench/tpch.sh) and loads them into database "bench" as <table>_heap and <table>_colstore,
+# exactly as bench/tpch.sh does (its table definitions, read out of it with tpch_part); without
+# it the tables must be there.  Then each query of --queries (Q1..Q22, comma separated, the
+# texts of bench/tpch.sh) runs on heap and on colstore under bench/tpch.sh's settings (2 parallel
+# workers per gather, work_mem 64MB, jit off): one warm-up, the median of --runs (3) timed runs,
+# the ratio, and whether the two returned the same rows.  --explain prints EXPLAIN (ANALYZE,
+# BUFFERS) of each instead of timing it.
+# Usage: bash bench/tpch_some.sh --queries Q9,Q13 [--load SF] [--runs N] [--explain]
+# Never run by CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+. bench/lib.sh
+
+scale=1 load="" only="" runs=3 explain=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--queries) only="$2"; shift 2 ;;
+		--load) load=1; scale="$2"; shift 2 ;;
+		--runs) runs="$2"; shift 2 ;;
+		--explain) explain=1; shift ;;
+		*) echo "usage: $0 --queries Q9,Q13 [--load SF] [--runs N] [--explain]"; exit 2 ;;
+	esac
+done
+export PGDATABASE=bench
+export PGOPTIONS="-c max_parallel_workers_per_gather=2 -c work_mem=64MB -c jit=off"
+
+eval "$(tpch_part '^tables=\(' '^declare -A R$')"			# tables, columns, pkey
+eval "$(tpch_part '^fraction=' '^# The queries whose ORDER BY')"	# queries (uses $scale)
+
+if [ -n "$load" ]; then
+	bench_venv tpchgen-cli
+	tmp=$(mktemp -d /var/tmp/colstore-tpch-some.XXXXXX)
+	chmod 755 "$tmp"
+	trap 'rm -rf "$tmp"' EXIT
+	"$BENCH_VENV/bin/tpchgen-cli" csv --scale-factor "$scale" --output-dir "$tmp" --quiet
+	psql -X -q -d postgres -c "DROP DATABASE IF EXISTS bench" -c "CREATE DATABASE bench"
+	psql -X -q -c "CREATE EXTENSION colstore"
+	for am in heap colstore; do
+		for t in "${tables[@]}"; do
+			echo "== $am: loading $t" >&2
+			psql -X -q -c "CREATE TABLE ${t}_$am (${columns[$t]}) USING $am" \
+				-c "COPY ${t}_$am FROM '$tmp/$t.csv' WITH (FORMAT csv, HEADER true)" \
+				-c "ALTER TABLE ${t}_$am ADD PRIMARY KEY (${pkey[$t]})"
+		done
+		l=""
+		for t in "${tables[@]}"; do l+="${l:+, }${t}_$am"; done
+		psql -X -q -c "VACUUM ANALYZE $l"
+	done
+fi
+
+# runms SQL: one run's milliseconds
+runms() { psql -X -q -At -o /dev/null -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1; }
+[ -n "$only" ] || exit 0
+echo "| query | heap ms | colstore ms | colstore/heap | same rows |"
+echo "|---|---|---|---|---|"
+for query in "${queries[@]}"; do
+	name="${query%%|*}"
+	[[ ",$only," == *",$name,"* ]] || continue
+	sql="${query#*|}"
+	declare -A t=() d=()
+	for am in heap colstore; do
+		s="${sql//_%E/_$am}"
+		if [ "$explain" = 1 ]; then
+			echo "== $name on $am" >&2
+			psql -X -c "EXPLAIN (ANALYZE, BUFFERS) $s"
+			continue
+		fi
+		d[$am]=$(psql -X -q -At -c "$s" | md5sum | cut -d' ' -f1)	# also the warm-up
+		t[$am]=$(for i in $(seq "$runs"); do runms "$s"; done | sort -g | sed -n "$(((runs + 1) / 2))p")
+	done
+	[ "$explain" = 1 ] ||
+		echo "| $name | ${t[heap]} | ${t[colstore]} | $(ratio "${t[heap]}" "${t[colstore]}") | $([ "${d[heap]}" = "${d[colstore]}" ] && echo yes || echo MISMATCH) |"
+done
