@@ -178,7 +178,7 @@ sub compare
 		'SELECT id, v FROM k ORDER BY id')
 	{
 		like($subscriber->safe_psql('postgres', "${idx}EXPLAIN (COSTS OFF) $q"),
-			qr/Index Scan/, "$what: index scan plan for: $q");
+			qr/Index Scan|ColstoreIndexScan/, "$what: index scan plan for: $q");
 		is($subscriber->safe_psql('postgres', "$idx$q"),
 			$subscriber->safe_psql('postgres', "$seq$q"),
 			"$what: index scan equals sequential scan: $q");
