@@ -18,10 +18,13 @@
  * parameterized paths, the inner sides of nested loops, included) is
  * replaced in place by a CustomPath with the same rows, costs,
  * parameterization and pathkeys, holding the IndexPath as its one custom
- * path.  Tables of one chunk too: their chunks stay cached, but a whole
- * row still costs a value per column, the text ones copied (TPC-H Q9's
- * 319,404 probes of the 7-column supplier table for two of them took 60%
- * longer than heap's, and as long as heap's with the columns it reads).  So plan shapes stay what PostgreSQL chose; only the
+ * path.  Tables of one chunk too, for parameterized paths (the inner side
+ * of a nested loop): their chunks stay cached, but a whole row still costs
+ * a value per column, the text ones copied (TPC-H Q9's 319,404 probes of
+ * the 7-column supplier table for two of them took 60% longer than heap's,
+ * and as long as heap's with the columns it reads); a single index scan of
+ * such a table keeps PostgreSQL's node (and the plans PostgreSQL's own
+ * tests expect).  So plan shapes stay what PostgreSQL chose; only the
  * node that runs the scan changes.  PostgreSQL plans the IndexPath
  * (create_customscan_plan plans custom paths), which gives index quals
  * already fixed to the index's columns and nestloop parameters, the
@@ -192,6 +195,13 @@ ColstoreIndexScanSetRelPathlist(PlannerInfo *root, RelOptInfo *rel, Index rti,
 	{
 		Path	   *path = (Path *) lfirst(lc);
 
+		/*
+		 * a table of one chunk: only the repeated probes of a nested loop's
+		 * inner side, where the columns not read cost most (a single scan of
+		 * such a table keeps PostgreSQL's IndexScan, and its plan)
+		 */
+		if (rel->tuples <= opts.chunk_size && path->param_info == NULL)
+			continue;
 		if (ConvertibleIndexPath(path))
 			lfirst(lc) = MakeColstoreIndexScanPath((IndexPath *) path);
 	}

@@ -411,7 +411,8 @@ DROP FUNCTION same_ixv(text);
 
 -- not used: UPDATE, DELETE, row locks, xmin, ORDER BY a distance, every
 -- column read, parallel index scans, the setting off (each still gives
--- heap's rows); a table of one chunk uses it
+-- heap's rows); a table of one chunk uses it only on a nested loop's inner
+-- side (its repeated probes), a single lookup keeps PostgreSQL's Index Scan
 EXPLAIN (COSTS OFF) UPDATE ix SET k = 1 WHERE id = 5;
 EXPLAIN (COSTS OFF) DELETE FROM ix WHERE id = 5;
 EXPLAIN (COSTS OFF) SELECT id FROM ix WHERE id = 5 FOR UPDATE;
@@ -438,6 +439,14 @@ CREATE INDEX ix_small_id ON ix_small (id);
 ANALYZE ix_small;
 EXPLAIN (COSTS OFF) SELECT v FROM ix_small WHERE id = 5;
 SELECT v FROM ix_small WHERE id = 5;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT g.i, s.v FROM generate_series(1, 3) g(i) JOIN ix_small s ON s.id = g.i * 100;
+SELECT g.i, s.v FROM generate_series(1, 3) g(i) JOIN ix_small s ON s.id = g.i * 100 ORDER BY g.i;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_material;
 DROP TABLE ix_small;
 SET colstore.enable_custom_index_scan = off;
 EXPLAIN (COSTS OFF) SELECT name FROM ix WHERE id = 5;
