@@ -189,12 +189,17 @@ FilterDivisionKey(ChunkPruner *pruner, const PruneKey *key, int nrows,
 				  const Datum *column, const bool *isnull, bool nonull,
 				  int *rows, int n)
 {
-	int64	   *values = pruner->quotients;
+	int64	   *values;
 	int64		divisor = key->division.divisor;
 	int			strategy = key->strategy;
 	int64		c = key->int_value;
 	int			i;
 	int			j;
+
+	if (pruner->quotients == NULL)
+		pruner->quotients = MemoryContextAlloc(pruner->cxt,
+											   sizeof(int64) * pruner->rows_capacity);
+	values = pruner->quotients;
 
 	if (key->division.kind == INTEGER_REMAINDER)
 	{
@@ -849,7 +854,7 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 		if (pruner->quotients != NULL)
 			pfree(pruner->quotients);
 		pruner->rows = MemoryContextAlloc(pruner->cxt, sizeof(int) * nrows);
-		pruner->quotients = MemoryContextAlloc(pruner->cxt, sizeof(int64) * nrows);
+		pruner->quotients = NULL;	/* made by the first division key */
 		pruner->rows_capacity = nrows;
 	}
 	rows = pruner->rows;

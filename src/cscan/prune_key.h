@@ -108,7 +108,8 @@ struct ChunkPruner
 	double	   *group_rate;		/* [nkeys]: OrderKeys' scratch */
 	int		   *rows;			/* the row list */
 	int			rows_capacity;
-	int64	   *quotients;		/* [rows_capacity]: PRUNE_DIVISION's results */
+	int64	   *quotients;		/* [rows_capacity], made when first needed:
+								 * PRUNE_DIVISION's results */
 };
 
 #endif							/* PRUNE_KEY_H */
