@@ -347,8 +347,8 @@ run_query() {
 	fi
 }
 
-# measure NAME N AM SQL: the warm-up, then the median of 3 (a run over the limit counting as
-# infinite) into R[NAME|AM], R[status|NAME|AM] = timeout (R[NAME|AM] is then the limit) or
+# measure NAME N AM SQL: the warm-up, then the median of ${runs:-3} (a run over the limit counting
+# as infinite; bench/citus_tpch.sh sets runs) into R[NAME|AM], R[status|NAME|AM] = timeout (R[NAME|AM] is then the limit) or
 # error; the rows of the last run that finished in $BENCH_TMP/N.AM.txt and their digest (untied)
 # in R[digest|NAME|AM]
 measure() {
@@ -360,7 +360,7 @@ measure() {
 		error) R["status|$name|$am"]=error; return ;;
 	esac
 	mv "$run" "$out"
-	for i in 1 2 3; do
+	for i in $(seq "${runs:-3}"); do
 		t=$(run_query "$sql" "$run")
 		case "$t" in
 			timeout) times+=(inf) ;;
@@ -368,7 +368,7 @@ measure() {
 			*) times+=("$t"); mv "$run" "$out" ;;
 		esac
 	done
-	t=$(printf '%s\n' "${times[@]}" | sort -g | sed -n 2p)
+	t=$(printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((${runs:-3} + 1) / 2))p")
 	if [ "$t" = inf ]; then
 		R["status|$name|$am"]=timeout
 		t="$limit_ms"

@@ -115,6 +115,25 @@ RowGroupState(const RowGroupDirEntry *e)
 	return RowGroupInsertCommitted(e) ? "committed" : "aborted";
 }
 
+/*
+ * Does e hold rows some transaction may see: not aborted, emptied or
+ * reclaimed?  Such a group's pages may be given to other data by a VACUUM
+ * running meanwhile (AccessShareLock does not conflict with it; one VACUUM
+ * reclaims an aborted group), so colstore.chunks() does not read its
+ * header.
+ */
+static bool
+RowGroupMayHoldRows(const RowGroupDirEntry *e)
+{
+	if (e->rg_flags & RG_FLAG_INVALID)
+		return false;
+	if (e->rg_flags & RG_FLAG_FROZEN)
+		return true;
+	return TransactionIdIsCurrentTransactionId(e->rg_xmin) ||
+		TransactionIdIsInProgress(e->rg_xmin) ||
+		RowGroupInsertCommitted(e);
+}
+
 PG_FUNCTION_INFO_V1(colstore_row_groups);
 
 /* colstore.row_groups(regclass): one row per row group, in row order. */
@@ -203,7 +222,7 @@ ValueAsText(Form_pg_attribute att, Datum value)
 
 PG_FUNCTION_INFO_V1(colstore_chunks);
 
-/* colstore.chunks(regclass): one row per column chunk. */
+/* colstore.chunks(regclass): one row per column chunk of the valid row groups. */
 Datum
 colstore_chunks(PG_FUNCTION_ARGS)
 {
@@ -220,10 +239,13 @@ colstore_chunks(PG_FUNCTION_ARGS)
 
 	for (i = 0; i < ngroups; i++)
 	{
-		RowGroupHeader *h = RowGroupReadHeader(rel, order[i], &entries[order[i]]);
+		RowGroupHeader *h;
 		int			att;
 		uint32		c;
 
+		if (!RowGroupMayHoldRows(&entries[order[i]]))
+			continue;
+		h = RowGroupReadHeader(rel, order[i], &entries[order[i]]);
 		for (att = 0; att < h->natts && att < desc->natts; att++)
 		{
 			Form_pg_attribute attr = TupleDescAttr(desc, att);

@@ -24,6 +24,22 @@ SELECT relation, count(*), sum(row_count) FROM colstore.row_group WHERE relation
 SELECT pg_relation_size('ci') > 0 AND pg_relation_size('ci') < 100000 AS real_size;
 SELECT pg_total_relation_size('ci') = pg_table_size('ci') AS no_index;
 
+-- an aborted row group, and the same group once VACUUM has reclaimed it (its
+-- pages may then hold other data): listed by row_groups, never read by chunks
+BEGIN;
+INSERT INTO ci SELECT i, 'gone', 0 FROM generate_series(1, 1500) i;
+ROLLBACK;
+SELECT state, count(*) FROM colstore.row_groups('ci') GROUP BY 1 ORDER BY 1;
+SELECT g.state, count(c.*) AS chunks
+FROM colstore.row_groups('ci') g LEFT JOIN colstore.chunks('ci') c USING (row_group)
+GROUP BY 1 ORDER BY 1;
+VACUUM ci;
+SELECT state, count(*) FROM colstore.row_groups('ci') GROUP BY 1 ORDER BY 1;
+SELECT g.state, count(c.*) AS chunks
+FROM colstore.row_groups('ci') g LEFT JOIN colstore.chunks('ci') c USING (row_group)
+GROUP BY 1 ORDER BY 1;
+SELECT count(*), sum(row_count) FROM colstore.chunks('ci') WHERE column_name = 'id';
+
 -- the functions refuse other kinds of tables
 CREATE TABLE hp (a int);
 SELECT * FROM colstore.row_groups('hp');

@@ -279,9 +279,12 @@ cq(sprintf("SELECT citus_split_shard_by_split_points(%d, ARRAY['0'], ARRAY[%d, %
 		cq("SELECT nodeid FROM pg_dist_node WHERE nodeport = " . $workers[1]->port)));
 is(shard_ams('ev_c'), 'colstore|5', 'a split makes colstore shards');
 is(shard_options('ev_c'), 'lz4 20000|5', 'moved and split shards keep the options');
-is(cq(qq{SELECT count(*) FROM run_command_on_placements('ev_c',
-	\$\$SELECT count(*) FROM colstore.chunks('%1\$s') WHERE codec NOT IN ('lz4', 'none')\$\$)
-	WHERE result <> '0'}), '0', 'their rows are written with them');
+# on failure, name the placements and what their chunks hold
+is(cq(qq{SELECT string_agg(nodeport || ' ' || shardid || ': ' || result, '; ' ORDER BY shardid, nodeport)
+	FROM run_command_on_placements('ev_c',
+	\$\$SELECT string_agg(DISTINCT codec || ' (row group ' || row_group || ')', ', ') FROM colstore.chunks('%1\$s')
+	  WHERE codec NOT IN ('lz4', 'none')\$\$)
+	WHERE result <> ''}), '', 'their rows are written with them');
 same('after a split', $digest);
 cq("SELECT rebalance_table_shards('ev_c', shard_transfer_mode => 'block_writes')");
 same('after rebalancing', $digest);
