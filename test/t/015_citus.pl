@@ -8,7 +8,8 @@
 # (one added after distribution), multi-row INSERT, INSERT ... SELECT, COPY,
 # UPDATE, DELETE and ON CONFLICT across shards (Citus's two-phase commit),
 # shard moves in block_writes and force_logical mode (the latter under
-# concurrent writes), a shard split, the rebalancer, and undistribute_table.
+# concurrent writes), a shard split, the rebalancer, an 'auto' move, and
+# undistribute_table.
 # Every shard, including those created by moves, splits and new partitions,
 # must be a colstore table that colstore.verify() accepts, and the workers'
 # plans, seen through Citus's EXPLAIN, must use colstore's custom scans.
@@ -289,6 +290,32 @@ same('after a split', $digest);
 cq("SELECT rebalance_table_shards('ev_c', shard_transfer_mode => 'block_writes')");
 same('after rebalancing', $digest);
 verify_shards('ev_c');
+
+# 'auto' chooses logical replication for a co-location group whose tables all
+# have a replica identity (ev_c's group has conv_c, which has none)
+foreach my $am (qw(h c))
+{
+	my $using = $am eq 'c' ? 'USING colstore WITH (codec = lz4)' : 'USING heap';
+	cq(qq{
+		CREATE TABLE au_$am (k int PRIMARY KEY, v text) $using;
+		SELECT create_distributed_table('au_$am', 'k', colocate_with => 'none');
+		INSERT INTO au_$am SELECT i, 'v' || i FROM generate_series(1, 5000) i;
+	});
+}
+my $au_placement = q{
+	SELECT shardid, nodeport FROM pg_dist_shard JOIN pg_dist_placement USING (shardid)
+	JOIN pg_dist_node USING (groupid) WHERE logicalrelid = 'au_c'::regclass ORDER BY shardid LIMIT 1};
+($shard, $port) = split /\|/, cq($au_placement);
+($from, $to) = $port == $workers[0]->port ? @workers : reverse @workers;
+cq(sprintf("SELECT citus_move_shard_placement(%d, '%s', %d, '%s', %d, shard_transfer_mode => 'auto')",
+		$shard, $from->host, $from->port, $to->host, $to->port));
+is((split /\|/, cq($au_placement))[1], $to->port, 'an auto move placed the shard on the other worker');
+same('after an auto move', 'SELECT count(*), sum(hashtext(t::text)) FROM au_%E t');
+is(cq(qq{SELECT result FROM run_command_on_placements('au_c',
+	\$\$SELECT sum(row_count) FILTER (WHERE state IN ('committed', 'frozen')) > 0
+	  FROM colstore.row_groups('%1\$s')\$\$) WHERE shardid = $shard}), 't',
+	'colstore.row_groups() reads the moved shard on its worker');
+is(shard_options('au_c'), 'lz4 122880|4', 'and the moved shard keeps the options');
 
 # back to a local table
 cq("SELECT undistribute_table('acc_c')");
