@@ -116,13 +116,14 @@ RowGroupState(const RowGroupDirEntry *e)
 }
 
 /*
- * Does e hold rows some transaction may see: not aborted, emptied or
- * reclaimed?  Such a group's pages may be given to other data by a VACUUM
- * running meanwhile (AccessShareLock does not conflict with it; one VACUUM
- * reclaims an aborted group), so colstore.chunks() does not read its
- * header.
+ * RowGroupMayHoldRows
+ *		Does e hold rows some transaction may see: is it not aborted,
+ *		emptied or reclaimed?  The pages of a group that is may be given to
+ *		other data by a VACUUM running meanwhile (AccessShareLock does not
+ *		conflict with it, and one VACUUM reclaims an aborted group), so
+ *		colstore.chunks() and colstore.verify() do not read it.
  */
-static bool
+bool
 RowGroupMayHoldRows(const RowGroupDirEntry *e)
 {
 	if (e->rg_flags & RG_FLAG_INVALID)

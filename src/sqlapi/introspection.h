@@ -18,5 +18,6 @@
 extern Relation OpenColstoreTable(Oid relid, LOCKMODE lockmode);
 extern Relation OpenColstoreForReading(Oid relid);
 extern int	CopyRowGroups(Relation rel, RowGroupDirEntry **entries, int **order);
+extern bool RowGroupMayHoldRows(const RowGroupDirEntry *e);
 
 #endif							/* INTROSPECTION_H */

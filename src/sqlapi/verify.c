@@ -3,10 +3,12 @@
  * verify.c
  *	  colstore.verify(regclass): check a colstore table end to end.
  *
- * Reads the metapage, every directory page, every row group header and
- * every chunk of every row group, decoding each chunk (which verifies its
- * CRC and internal bounds), and checks that row groups do not overlap in
- * the row number space and lie below the metapage's next row number.  The
+ * Reads the metapage, every directory page, and the header and every chunk
+ * of every row group that may hold rows (not aborted, emptied or
+ * reclaimed ones, whose pages a concurrent VACUUM may reuse), decoding each
+ * chunk (which verifies its CRC and internal bounds), and checks that row
+ * groups do not overlap in the row number space and lie below the
+ * metapage's next row number.  The
  * first problem raises ERRCODE_DATA_CORRUPTED naming the table, row group
  * and column; otherwise the number of rows checked is returned.
  *
@@ -82,7 +84,7 @@ colstore_verify(PG_FUNCTION_ARGS)
 			RowGroupReportCorruption(rel, order[i], NULL,
 									 "row group overlaps another or lies beyond the reserved row numbers");
 		prev_end = e->rg_first_row + e->rg_nrows;
-		if (e->rg_flags & RG_FLAG_INVALID)
+		if (!RowGroupMayHoldRows(e))
 			continue;
 		rows += VerifyRowGroup(rel, order[i], e, scratch);
 	}

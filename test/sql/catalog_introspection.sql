@@ -33,6 +33,7 @@ SELECT state, count(*) FROM colstore.row_groups('ci') GROUP BY 1 ORDER BY 1;
 SELECT g.state, count(c.*) AS chunks
 FROM colstore.row_groups('ci') g LEFT JOIN colstore.chunks('ci') c USING (row_group)
 GROUP BY 1 ORDER BY 1;
+SELECT colstore.verify('ci');	-- the committed rows only
 VACUUM ci;
 SELECT state, count(*) FROM colstore.row_groups('ci') GROUP BY 1 ORDER BY 1;
 SELECT g.state, count(c.*) AS chunks
