@@ -220,10 +220,11 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 		if (RowStateLogDelete(rel, &state, cid))
 			return TM_Ok;
 	}
+
 	/*
-	 * a heap version (or a row this statement's last promotion batch
-	 * copied) is where LocateRow found it: reading the map would not change
-	 * that, so it is not located again
+	 * a heap version (or a row this statement's last promotion batch copied)
+	 * is where LocateRow found it: reading the map would not change that, so
+	 * it is not located again
 	 */
 	result = PrepareChange(rel, tid, cid, crosscheck, wait, tmfd, &state,
 						   state.kind != ROWSTATE_GROUP);
