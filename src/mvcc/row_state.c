@@ -502,7 +502,7 @@ RowStateLogDelete(Relation rel, const RowState *state, CommandId cid)
 		slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
 		StoreChunkRow(rel, state, (uint32) (state->rownum - state->group.rg_first_row), slot);
 	}
-	logged = PromotionMapLogDelete(rel, state->dir_index,
+	logged = PromotionMapLogDelete(rel, state->dir_index, &state->group,
 								   (uint32) (state->rownum - state->group.rg_first_row),
 								   xid, cid) == DELETE_LOG_DONE;
 	if (slot != NULL)

@@ -187,11 +187,16 @@ SegmentPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint3
 	return blkno;
 }
 
-/* Segment page blkno, locked in mode and checked to be one. */
+/*
+ * Segment page blkno, locked in mode and checked to be one; recent (may be
+ * NULL) as for ColstoreReadRecent.
+ */
 static Buffer
-ReadLogPage(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno, int mode)
+ReadLogPage(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno, int mode,
+			Buffer *recent)
 {
-	Buffer		buf = ReadBuffer(rel, blkno);
+	Buffer		buf = recent != NULL ? ColstoreReadRecent(rel, blkno, recent) :
+		ReadBuffer(rel, blkno);
 
 	LockBuffer(buf, mode);
 	ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_DELETE_LOG);
@@ -205,7 +210,7 @@ static bool
 ReadSegmentRuns(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 				uint32 first, uint32 n, DeleteRun *runs)
 {
-	Buffer		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE);
+	Buffer		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE, NULL);
 	LogPageData *log = LogPage(BufferGetPage(buf));
 	bool		any = false;
 	uint32		i;
@@ -468,6 +473,49 @@ DropAbortedRuns(Relation rel, Buffer buf)
 }
 
 /*
+ * The run this backend added last, if no earlier run of its page covered
+ * any row of its window when it was added (a "fresh" run).  Runs are only
+ * ever appended at a page's end or removed (DropAbortedRuns, DeleteLogPrune,
+ * neither of which drops a run of a running transaction, nor reorders), and
+ * only this backend adds runs of its xid and command: so while the page's
+ * last run is still this one (same xid, command id and window, which no
+ * other run of ours can share without replacing this note), no run before
+ * it covers a row of its window, and a row whose bit it lacks has no run at
+ * all.  DeleteLogAppend then extends it without reading the page's other
+ * runs (a dense DELETE adds up to 64 rows to each run, and a page holds up
+ * to RUNS_PER_PAGE runs).  The key includes the relation's file and the
+ * page: a page stays a log page of its group while a transaction that
+ * deleted from the group runs.
+ */
+static struct
+{
+	RelFileLocator node;
+	BlockNumber blkno;
+	TransactionId xid;			/* Invalid: no note */
+	CommandId	cid;
+	uint32		window;
+}			FreshRun;
+
+/* the buffer DeleteLogAppend found its page in last (ColstoreReadRecent) */
+static Buffer RecentLogBuffer = InvalidBuffer;
+
+/* Is the last run of log (on page blkno of rel) FreshRun, without row's bit? */
+static bool
+ExtendsFreshRun(Relation rel, BlockNumber blkno, const LogPageData *log,
+				uint32 row, TransactionId xid, CommandId cid)
+{
+	const LogRun *run;
+
+	if (!TransactionIdEquals(FreshRun.xid, xid) || FreshRun.cid != cid ||
+		FreshRun.blkno != blkno || FreshRun.window != row - row % LOG_WINDOW ||
+		!RelFileLocatorEquals(FreshRun.node, rel->rd_locator) || log->lp_nruns == 0)
+		return false;
+	run = &log->lp_runs[log->lp_nruns - 1];
+	return TransactionIdEquals(run->lr_xid, xid) && run->lr_cid == cid &&
+		run->lr_first == FreshRun.window && !RunHasRow(run, row);
+}
+
+/*
  * DeleteLogAppend
  *		Log the delete of row (0-based) of group by xid in command cid.  The
  *		caller holds the locks that keep the row from being promoted
@@ -491,26 +539,58 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 	uint32		i;
 
 	Assert(blkno != 0 && TransactionIdIsValid(xid));
-	buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE);
+	buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE, &RecentLogBuffer);
 	log = LogPage(BufferGetPage(buf));
-	for (i = 0; i < log->lp_nruns; i++)
-		if (RunHasRow(&log->lp_runs[i], row))
-			last = &log->lp_runs[i];
-	if (last != NULL && DeleteRunLive(last->lr_xid))
+	if (ExtendsFreshRun(rel, blkno, log, row, xid, cid))
 	{
-		UnlockReleaseBuffer(buf);
-		return DELETE_LOG_CONTENDED;
+		/* no run covers the row (see FreshRun): extend the last one */
+		run = &log->lp_runs[log->lp_nruns - 1];
+#ifdef USE_ASSERT_CHECKING
+		for (i = 0; i < log->lp_nruns; i++)
+			Assert(!RunHasRow(&log->lp_runs[i], row));
+#endif
 	}
-	run = log->lp_nruns > 0 ? &log->lp_runs[log->lp_nruns - 1] : NULL;
-	if (run == NULL || run->lr_xid != xid || run->lr_cid != cid ||
-		run->lr_first != window)
+	else
 	{
-		if (log->lp_nruns >= RUNS_PER_PAGE && !DropAbortedRuns(rel, buf))
+		bool		fresh = true;
+
+		for (i = 0; i < log->lp_nruns; i++)
+		{
+			if (log->lp_runs[i].lr_first == window)
+				fresh = false;
+			if (RunHasRow(&log->lp_runs[i], row))
+				last = &log->lp_runs[i];
+		}
+		if (last != NULL && DeleteRunLive(last->lr_xid))
 		{
 			UnlockReleaseBuffer(buf);
-			return DELETE_LOG_FULL;
+			return DELETE_LOG_CONTENDED;
 		}
-		run = NULL;
+		run = log->lp_nruns > 0 ? &log->lp_runs[log->lp_nruns - 1] : NULL;
+		if (run == NULL || run->lr_xid != xid || run->lr_cid != cid ||
+			run->lr_first != window)
+		{
+			if (log->lp_nruns >= RUNS_PER_PAGE)
+			{
+				if (!DropAbortedRuns(rel, buf))
+				{
+					UnlockReleaseBuffer(buf);
+					return DELETE_LOG_FULL;
+				}
+				/* only runs of aborted transactions went: fresh stays right */
+			}
+			run = NULL;
+			/* the note is of our newest run, so it changes now */
+			FreshRun.xid = InvalidTransactionId;
+			if (fresh)
+			{
+				FreshRun.node = rel->rd_locator;
+				FreshRun.blkno = blkno;
+				FreshRun.xid = xid;
+				FreshRun.cid = cid;
+				FreshRun.window = window;
+			}
+		}
 	}
 	START_CRIT_SECTION();
 	AppendToPage(BufferGetPage(buf), row, xid, cid, run == NULL);
@@ -569,7 +649,7 @@ DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
 
 		if (blkno == 0)
 			continue;
-		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE);
+		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE, NULL);
 		state = GenericXLogStart(rel);
 		log = LogPage(GenericXLogRegisterBuffer(state, buf, 0));
 		for (i = 0; i < log->lp_nruns; i++)
@@ -637,7 +717,7 @@ DeleteLogPages(Relation rel, const RowGroupDirEntry *group, BlockNumber deleted_
 
 		if (blkno == 0)
 			continue;
-		UnlockReleaseBuffer(ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE));
+		UnlockReleaseBuffer(ReadLogPage(rel, group, blkno, BUFFER_LOCK_SHARE, NULL));
 		(*blocks)[n++] = blkno;
 	}
 	return n;

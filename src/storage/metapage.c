@@ -210,6 +210,27 @@ ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta)
 }
 
 /*
+ * ColstoreReadRecent
+ *		ReadBuffer(rel, blkno), trying first the buffer *recent (the one the
+ *		caller found a block in last, or InvalidBuffer): ReadRecentBuffer
+ *		pins it without the buffer table's lookup if it still holds rel's
+ *		block blkno, and any other answer falls back to ReadBuffer.  Sets
+ *		*recent to the buffer returned.  For a block read once per row.
+ *		Local buffers only from PostgreSQL 17 (fixes to ReadRecentBuffer's
+ *		local-buffer branch reached older minor releases at different times).
+ */
+Buffer
+ColstoreReadRecent(Relation rel, BlockNumber blkno, Buffer *recent)
+{
+	if (BufferIsValid(*recent) &&
+		(PG_VERSION_NUM >= 170000 || !RelationUsesLocalBuffers(rel)) &&
+		ReadRecentBuffer(rel->rd_locator, MAIN_FORKNUM, blkno, *recent))
+		return *recent;
+	*recent = ReadBuffer(rel, blkno);
+	return *recent;
+}
+
+/*
  * ColstoreReadExistingMeta
  *		ColstoreReadMeta for a caller that knows the metapage exists (a
  *		relation file keeps its blocks until it is replaced), which saves
@@ -218,10 +239,11 @@ ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta)
 void
 ColstoreReadExistingMeta(Relation rel, ColstoreMetaPageData *meta)
 {
-	Buffer		buf;
+	/* read for every directory check: several per row DML changes */
+	static Buffer recent = InvalidBuffer;
+	Buffer		buf = ColstoreReadRecent(rel, COLSTORE_METAPAGE_BLKNO, &recent);
 	Page		page;
 
-	buf = ReadBuffer(rel, COLSTORE_METAPAGE_BLKNO);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	CheckMeta(rel, page);

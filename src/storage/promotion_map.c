@@ -624,6 +624,9 @@ LogSegmentFor(Relation rel, uint32 dir_index, RowGroupDirEntry *group, uint32 ro
 	return segment;
 }
 
+/* the buffer PromotionMapLogDelete found a root page in last */
+static Buffer RecentRootBuffer = InvalidBuffer;
+
 /*
  * PromotionMapLogDelete
  *		Log the delete of row (0-based) of the row group at dir_index by xid
@@ -634,13 +637,16 @@ LogSegmentFor(Relation rel, uint32 dir_index, RowGroupDirEntry *group, uint32 ro
  *		promoted as before.  The run is added holding the lock of the row's
  *		root page (shared) and leaf (shared, if any): a promoter makes the
  *		leaf under the root's exclusive lock and sets the slot under the
- *		leaf's, and checks the run there (PromotionMapSet).
+ *		leaf's, and checks the run there (PromotionMapSet).  entry is the
+ *		group's directory entry as the caller read it (its promotion map
+ *		root, if it has one, is set once and for all; one made since is
+ *		found under the writer lock), saving a directory read per row.
  */
 DeleteLogResult
-PromotionMapLogDelete(Relation rel, uint32 dir_index, uint32 row,
-					  TransactionId xid, CommandId cid)
+PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry,
+					  uint32 row, TransactionId xid, CommandId cid)
 {
-	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
+	RowGroupDirEntry group = *entry;
 	DeleteLogResult result = DELETE_LOG_CONTENDED;
 	BlockNumber segment;
 	BlockNumber rootblk;
@@ -649,13 +655,14 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, uint32 row,
 	Buffer		leafbuf = InvalidBuffer;
 
 	Assert(group.rg_kind == RG_KIND_ROWGROUP && row < group.rg_nrows);
+	Assert(DirectoryGet(rel)->entries[dir_index].rg_first_row == group.rg_first_row);
 	/* found before any lock is held: it stays while the group lives */
 	segment = LogSegmentFor(rel, dir_index, &group, row);
 	if (segment == InvalidBlockNumber)
 		return DELETE_LOG_CONTENDED;
 
 	rootblk = FindRootPage(rel, &group, row);
-	rootbuf = ReadBuffer(rel, rootblk);
+	rootbuf = ColstoreReadRecent(rel, rootblk, &RecentRootBuffer);
 	LockBuffer(rootbuf, BUFFER_LOCK_SHARE);
 	ColstoreCheckPage(rel, rootblk, BufferGetPage(rootbuf), COLSTORE_PAGE_STATE_ROOT);
 	leaf = RootSlots(BufferGetPage(rootbuf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];

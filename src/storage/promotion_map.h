@@ -51,6 +51,7 @@ extern void PromotionMapSet(Relation rel, uint32 dir_index, uint32 first,
 							uint32 n, ItemPointerData *copies,
 							const TransactionId *expect);
 extern DeleteLogResult PromotionMapLogDelete(Relation rel, uint32 dir_index,
+											 const RowGroupDirEntry *entry,
 											 uint32 row, TransactionId xid,
 											 CommandId cid);
 

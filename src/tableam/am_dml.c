@@ -86,12 +86,15 @@ LocateRow(Relation rel, ItemPointer tid, CommandId cid, RowState *state,
 /*
  * The heap position of the row tid names: LocateRow, then promote a
  * row-group row (see LocateRow for the result).  Raises an error for a
- * version VACUUM pruned.
+ * version VACUUM pruned.  located: *state is LocateRow's answer already,
+ * and one that reading the promotion map would not change (not
+ * ROWSTATE_GROUP).
  */
 static bool
-LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state)
+LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state,
+				bool located)
 {
-	if (!LocateRow(rel, tid, cid, state, true))
+	if (!located && !LocateRow(rel, tid, cid, state, true))
 		return false;
 
 	/*
@@ -177,12 +180,13 @@ CrosscheckRowGroup(Relation rel, RowState *state, ItemPointer tid,
  * and promote it, report the write to SERIALIZABLE readers of the colstore
  * TID (they take predicate locks on it), and apply an RI crosscheck to a
  * row-group row.  Returns TM_Ok to go on, or the result to return.
+ * located as for LocateForChange.
  */
 static TM_Result
 PrepareChange(Relation rel, ItemPointer tid, CommandId cid, Snapshot crosscheck,
-			  bool wait, TM_FailureData *tmfd, RowState *state)
+			  bool wait, TM_FailureData *tmfd, RowState *state, bool located)
 {
-	if (!LocateForChange(rel, tid, cid, state))
+	if (!LocateForChange(rel, tid, cid, state, located))
 		return TM_Invisible;
 	CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 	return CrosscheckRowGroup(rel, state, tid, cid, crosscheck, wait, tmfd);
@@ -216,7 +220,14 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 		if (RowStateLogDelete(rel, &state, cid))
 			return TM_Ok;
 	}
-	result = PrepareChange(rel, tid, cid, crosscheck, wait, tmfd, &state);
+
+	/*
+	 * a heap version (or a row this statement's last promotion batch copied)
+	 * is where LocateRow found it: reading the map would not change that, so
+	 * it is not located again
+	 */
+	result = PrepareChange(rel, tid, cid, crosscheck, wait, tmfd, &state,
+						   state.kind != ROWSTATE_GROUP);
 	if (result != TM_Ok)
 		return result;
 	result = heap_delete(rel, &state.phys, cid, crosscheck, wait, tmfd,
@@ -265,7 +276,7 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 	bool		shouldFree = true;
 	HeapTuple	tuple;
 
-	result = PrepareChange(rel, otid, cid, crosscheck, wait, tmfd, &state);
+	result = PrepareChange(rel, otid, cid, crosscheck, wait, tmfd, &state, false);
 	if (result != TM_Ok)
 		return result;
 
@@ -441,7 +452,7 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 	{
 		ItemPointerData next;
 
-		if (!LocateForChange(rel, &locked, cid, &state))
+		if (!LocateForChange(rel, &locked, cid, &state, false))
 		{
 			/* the executor reads the row's xmin to say why */
 			(void) RowFetch(rel, state.rownum, SnapshotAny, slot);
