@@ -16,10 +16,12 @@
  * What moves.  The end of the file is looked at from its last page down: a
  * page that truncation would cut (new, a heap page with no line pointer in
  * use, a page moved before) is skipped; a directory page, and a stream page
- * of a committed row group, can be moved; anything else (the metapage, a
- * promotion map, deleted-rows or delete log page, a heap page with an item
- * in use, a stream page of a group not yet freed, a page leaked by a crash)
- * ends the look.  The cut C is the lowest block such that every page from C
+ * of a committed row group, can be moved; a stream page no row group's run
+ * holds (left by a write or a move that a crash interrupted) but the
+ * stream's tail page is nobody's and is flagged; anything else (the
+ * metapage, a promotion map, deleted-rows or delete log page, a heap page
+ * with an item in use, a stream page of a group not yet freed) ends the
+ * look.  The cut C is the lowest block such that every page from C
  * on is skipped or can be moved, every row group with a page from C on has
  * all its pages from C on (it moves whole: its old pages are then nobody's),
  * and the freed pages below C (the free space map's) can take what moves,
@@ -45,8 +47,9 @@
  *	  cleared: the next row group starts on a new page.
  * 4. Each directory page from C on is copied to a freed page below C and
  *	  linked in its place (DirectoryMovePage, one WAL record).
- * 5. The old pages of the groups moved, and the old tail page, are flagged
- *	  COLSTORE_PAGE_F_MOVED (one generic WAL record each).
+ * 5. The old pages of the groups moved, the old tail page and the stream
+ *	  pages nobody's from C on are flagged COLSTORE_PAGE_F_MOVED (one
+ *	  generic WAL record each).
  * Then space_truncate.c cuts the end, counting flagged pages as
  * unreferenced.
  *
@@ -59,8 +62,11 @@
  *
  * Crashes.  Before an entry's record, the new copy's pages are unreferenced
  * colstore pages (leaked, as a row group write that fails leaks them);
- * after it and before the old pages' flags, the old pages are (they end the
- * run truncation can cut, until VACUUM FULL).  Never a page referenced
+ * after it and before the old pages' flags, the old pages are.  A later
+ * VACUUM flags such stream pages when they lie from its cut on (a page no
+ * run of the directory holds, read under the writer lock, so that no write
+ * is under way, is nobody's: the groups freed since gave theirs to heap);
+ * not if some group's run could not be read.  Never a page referenced
  * twice or a referenced page flagged: a page is flagged only after the
  * record that unlinks it.
  *
@@ -101,6 +107,9 @@
 #define END_TAIL		3		/* the stream's tail page, no group's: the
 								 * tail moves off it */
 #define END_STOP		4		/* stays: the cut is above it */
+#define END_ORPHAN		5		/* a stream page no row group's run holds,
+								 * not the tail: left by a write or a move
+								 * a crash interrupted; it is flagged */
 
 /* One row group's run of stream pages. */
 typedef struct GroupRun
@@ -205,10 +214,12 @@ CompareHighestPage(const void *a, const void *b)
  * Classify page blkno for the cut (see END_*).  owner[blkno] is -1 for a
  * page no row group's run holds, -2 for one a group that cannot move holds,
  * else the index in runs of a group that holds it, all of which can move.
+ * orphans_known: every group's run was read, so a stream page none holds
+ * (but the tail) is nobody's.
  */
 static int
 EndPageKind(Relation rel, BlockNumber blkno, BlockNumber tail, const int *owner,
-			const GroupRun *runs, BufferAccessStrategy strategy)
+			bool orphans_known, BufferAccessStrategy strategy)
 {
 	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
 	Page		page;
@@ -230,6 +241,8 @@ EndPageKind(Relation rel, BlockNumber blkno, BlockNumber tail, const int *owner,
 				kind = END_GROUP;
 			else if (owner[blkno] == -1 && blkno == tail)
 				kind = END_TAIL;
+			else if (owner[blkno] == -1 && orphans_known)
+				kind = END_ORPHAN;
 		}
 	}
 	UnlockReleaseBuffer(buf);
@@ -355,6 +368,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	GroupRun  **by_hi;
 	int			nruns = 0;
 	int			nby_hi = 0;
+	bool		orphans_known = true;
 	int			k;
 	int			i;
 	int			npages;
@@ -418,6 +432,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		{
 			/* unreadable as a run: its pages, whatever they are, stay */
 			run->movable = false;
+			orphans_known = false;
 		}
 		else
 			run->movable = !(e.rg_flags & RG_FLAG_INVALID);
@@ -460,7 +475,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	{
 		BlockNumber b = blkno - 1;
 
-		kind[b] = EndPageKind(rel, b, meta.cm_stream_tail, owner, runs, strategy);
+		kind[b] = EndPageKind(rel, b, meta.cm_stream_tail, owner, orphans_known, strategy);
 		if (kind[b] == END_STOP)
 			break;
 		if (kind[b] == END_DIRECTORY)
@@ -546,9 +561,9 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 			if (run->pages[p] >= cut || (p == 0 && run->first_own))
 				FlagMoved(rel, run->pages[p], strategy);
 	}
-	if (meta.cm_stream_tail != InvalidBlockNumber && meta.cm_stream_tail >= cut &&
-		kind[meta.cm_stream_tail] == END_TAIL)
-		FlagMoved(rel, meta.cm_stream_tail, strategy);
+	for (blkno = cut; blkno < nblocks; blkno++)
+		if (kind[blkno] == END_TAIL || kind[blkno] == END_ORPHAN)
+			FlagMoved(rel, blkno, strategy);
 	ColstoreUnlockWriter(rel);
 
 	MemoryContextSwitchTo(oldcxt);
