@@ -119,20 +119,19 @@ StreamWriterBegin(StreamWriter *sw, Relation rel, StreamPointer tail)
 
 /*
  * StreamWriterBeginBelow
- *		Start a new run of pages, apart from the stream's tail, taking freed
- *		pages below block below (looked for from *cursor on,
- *		ColstoreNewPageBelow) while there are any, and any new page after
- *		that.  For moving a row group down the file (space_relocate.c); the
- *		metapage's tail does not change.  Caller holds the writer lock until
- *		StreamWriterEnd.
+ *		Write a run of pages apart from the stream's tail: continue at start
+ *		(where an earlier such run ended), or on a new page if start's block
+ *		is Invalid, taking freed pages below block below (looked for from
+ *		*cursor on, ColstoreNewPageBelow) while there are any, and any new
+ *		page after that.  For moving row groups down the file
+ *		(space_relocate.c); the metapage's tail does not change.  Caller
+ *		holds the writer lock until StreamWriterEnd.
  */
 void
-StreamWriterBeginBelow(StreamWriter *sw, Relation rel, BlockNumber below,
-					   BlockNumber *cursor)
+StreamWriterBeginBelow(StreamWriter *sw, Relation rel, StreamPointer start,
+					   BlockNumber below, BlockNumber *cursor)
 {
-	StreamPointer none = {InvalidBlockNumber, 0};
-
-	StreamWriterBegin(sw, rel, none);
+	StreamWriterBegin(sw, rel, start);
 	sw->below = below;
 	sw->below_cursor = cursor;
 }

@@ -31,7 +31,7 @@ typedef struct StreamWriter
 
 extern void StreamWriterBegin(StreamWriter *sw, Relation rel,
 							  StreamPointer tail);
-extern void StreamWriterBeginBelow(StreamWriter *sw, Relation rel,
+extern void StreamWriterBeginBelow(StreamWriter *sw, Relation rel, StreamPointer start,
 								   BlockNumber below, BlockNumber *cursor);
 extern StreamPointer StreamWrite(StreamWriter *sw, const char *data, uint64 len);
 extern StreamPointer StreamWriterEnd(StreamWriter *sw);

@@ -36,7 +36,11 @@
  *	  target page; truncation then stops above it, which costs space only).
  * 2. Each row group to move is copied, in its stream order (chunk images,
  *	  moved-row sources, header), into freed pages below C
- *	  (StreamWriterBeginBelow), its header's chunk locations and checksum
+ *	  (StreamWriterBeginBelow; a group right after another that moves, in
+ *	  the directory, which is stream order, continues where that one ended,
+ *	  as when they were written; any other starts a page of its own, since
+ *	  group_reclaim.c judges who shares a page by directory neighbours), its
+ *	  header's chunk locations and checksum
  *	  rewritten; then its directory entry is pointed at the new header and
  *	  sources in one WAL record with the metapage's change count
  *	  (DirectoryMoveGroup), so every backend reloads the directory.  A
@@ -200,6 +204,36 @@ ReadGroupRun(Relation rel, int index, const RowGroupDirEntry *e, BlockNumber nbl
 	return header_seen;
 }
 
+/* Sorts runs by directory index. */
+static int
+CompareIndex(const void *a, const void *b)
+{
+	int			ia = ((const GroupRun *) a)->index;
+	int			ib = ((const GroupRun *) b)->index;
+
+	return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+/*
+ * Is the row group at directory index next the one right after the one at
+ * prev in the stream: no row group entry (freed ones included) between
+ * them?  group_reclaim.c judges who else has bytes on a page by the
+ * neighbours in the directory, so only such groups may share a page.
+ */
+static bool
+NextInStream(Relation rel, int prev, int next)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	int			i;
+
+	if (prev < 0 || next <= prev)
+		return false;
+	for (i = prev + 1; i < next; i++)
+		if (dir->entries[i].rg_kind == RG_KIND_ROWGROUP)
+			return false;
+	return true;
+}
+
 /* Sorts runs by their highest page, descending. */
 static int
 CompareHighestPage(const void *a, const void *b)
@@ -251,11 +285,13 @@ EndPageKind(Relation rel, BlockNumber blkno, BlockNumber tail, const int *owner,
 
 /*
  * Copy row group run->index to pages below cut and point its entry there
- * (steps 2 of the file header).  identity is the metapage's cm_identity.
+ * (step 2 of the file header), continuing at *at (where the group before it
+ * in the directory ended, if it moved too; else a new page) and setting *at
+ * to where it ends.  identity is the metapage's cm_identity.
  */
 static void
 MoveGroup(Relation rel, const GroupRun *run, BlockNumber cut, BlockNumber *cursor,
-		  uint64 identity)
+		  uint64 identity, StreamPointer *at)
 {
 	RowGroupDirEntry e = DirectoryGet(rel)->entries[run->index];
 	RowGroupHeader *h = RowGroupReadHeader(rel, run->index, &e);
@@ -267,7 +303,7 @@ MoveGroup(Relation rel, const GroupRun *run, BlockNumber cut, BlockNumber *curso
 	pg_crc32c	crc;
 	uint32		c;
 
-	StreamWriterBeginBelow(&sw, rel, cut, cursor);
+	StreamWriterBeginBelow(&sw, rel, *at, cut, cursor);
 	for (c = 0; c < (uint32) h->natts * h->nchunks; c++)
 	{
 		ChunkDesc  *cd = &h->chunks[c];
@@ -294,7 +330,7 @@ MoveGroup(Relation rel, const GroupRun *run, BlockNumber cut, BlockNumber *curso
 	FIN_CRC32C(crc);
 	hdr->rh_crc = crc;
 	header = StreamWrite(&sw, raw, e.rg_header_len);
-	(void) StreamWriterEnd(&sw);
+	*at = StreamWriterEnd(&sw);
 	pfree(h);
 
 	e.rg_header = header;
@@ -361,6 +397,8 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	BlockNumber blkno;
 	BlockNumber cut;
 	BlockNumber cursor;
+	StreamPointer at;
+	int			prev_moved;
 	BlockNumber *free_below;
 	int		   *owner;
 	int		   *kind;
@@ -509,8 +547,16 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		if (kind[blkno] == END_SKIP && GetRecordedFreeSpace(rel, blkno) > 0)
 			RecordPageWithFreeSpace(rel, blkno, 0);
 
-	/* 2: the groups with pages from the cut on, in directory order */
+	/*
+	 * 2: the groups with pages from the cut on, in directory order; those
+	 * next to each other in the stream are written one after the other, as
+	 * they were, the others each from a page of its own
+	 */
+	qsort(runs, nruns, sizeof(GroupRun), CompareIndex);
 	cursor = 1;
+	prev_moved = -1;
+	at.sp_block = InvalidBlockNumber;
+	at.sp_offset = 0;
 	for (i = 0; i < nruns; i++)
 	{
 		GroupRun   *run = &runs[i];
@@ -528,7 +574,10 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		if (!run->movable || run->lo < cut)
 			elog(ERROR, "row group %d of colstore table \"%s\" cannot move", run->index,
 				 RelationGetRelationName(rel));
-		MoveGroup(rel, run, cut, &cursor, meta.cm_identity);
+		if (!NextInStream(rel, prev_moved, run->index))
+			at.sp_block = InvalidBlockNumber;
+		MoveGroup(rel, run, cut, &cursor, meta.cm_identity, &at);
+		prev_moved = run->index;
 		(*moved_groups)++;
 	}
 
