@@ -24,8 +24,8 @@ typedef struct StreamWriter
 	Buffer		buf;			/* current page, or InvalidBuffer */
 	GenericXLogState *state;	/* open WAL record for buf */
 	Page		page;			/* buf's page image inside state */
-	BlockNumber below;			/* new pages only below this block, if
-								 * valid (StreamWriterBeginBelow) */
+	BlockNumber below;			/* new pages only below this block, if valid
+								 * (StreamWriterBeginBelow) */
 	BlockNumber *below_cursor;	/* where to look for them next */
 } StreamWriter;
 

@@ -111,9 +111,9 @@
 #define END_TAIL		3		/* the stream's tail page, no group's: the
 								 * tail moves off it */
 #define END_STOP		4		/* stays: the cut is above it */
-#define END_ORPHAN		5		/* a stream page no row group's run holds,
-								 * not the tail: left by a write or a move
-								 * a crash interrupted; it is flagged */
+#define END_ORPHAN		5		/* a stream page no row group's run holds, not
+								 * the tail: left by a write or a move a crash
+								 * interrupted; it is flagged */
 
 /* One row group's run of stream pages. */
 typedef struct GroupRun
@@ -420,8 +420,8 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		return nblocks;
 
 	/*
-	 * A first look without the lock, by page type alone: the lowest block
-	 * the cut could reach.  Not worth the rest unless truncation there pays.
+	 * A first look without the lock, by page type alone: the lowest block the
+	 * cut could reach.  Not worth the rest unless truncation there pays.
 	 */
 	for (low = nblocks; low > 1; low--)
 	{
