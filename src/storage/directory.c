@@ -962,3 +962,137 @@ DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentr
 	UnlockReleaseBuffer(dirbuf);
 	UnlockReleaseBuffer(metabuf);
 }
+
+/*
+ * DirectoryMoveGroup
+ *		Point row group entry index at its header and moved-row sources
+ *		written at a new place (storage/space_relocate.c: the same bytes,
+ *		but the chunk locations inside the header), and count the change in
+ *		the metapage, in one WAL record, so every backend reloads its copy.
+ *		Only the places change: rows, flags, xmin and promotion map stay.
+ *		Caller holds the writer lock.
+ */
+void
+DirectoryMoveGroup(Relation rel, uint32 index, StreamPointer header, StreamPointer sources)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+	GenericXLogState *state;
+	Buffer		metabuf;
+	Buffer		dirbuf;
+	Page		metapage;
+	Page		dirpage;
+	RowGroupDirEntry *e;
+	int			pageno = index / DIR_ENTRIES_PER_PAGE;
+	BlockNumber blkno;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (index >= dir->count || pageno >= dir->npages ||
+		dir->entries[index].rg_kind != RG_KIND_ROWGROUP)
+		elog(ERROR, "could not find row group entry %u of colstore table \"%s\"",
+			 index, RelationGetRelationName(rel));
+	blkno = dir->pages[pageno];
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	dirbuf = ReadBuffer(rel, blkno);
+	LockBuffer(dirbuf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	dirpage = GenericXLogRegisterBuffer(state, dirbuf, 0);
+	ColstoreCheckPage(rel, blkno, dirpage, COLSTORE_PAGE_DIRECTORY);
+	e = (RowGroupDirEntry *) ((char *) dirpage + COLSTORE_DATA_START +
+							  (index % DIR_ENTRIES_PER_PAGE) * sizeof(RowGroupDirEntry));
+	Assert(e->rg_kind == RG_KIND_ROWGROUP && e->rg_first_row == dir->entries[index].rg_first_row);
+	e->rg_header = header;
+	if (e->rg_flags & RG_FLAG_MOVED_ROWS)
+		e->rg_sources = sources;
+	ColstorePageGetMeta(metapage)->cm_dir_changes++;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(dirbuf);
+	UnlockReleaseBuffer(metabuf);
+	/* our copy is stale now: the next DirectoryGet reloads it */
+}
+
+/* DirectoryPageCount: the number of pages in rel's directory chain. */
+int
+DirectoryPageCount(Relation rel)
+{
+	return DirectoryGetEntries(rel)->npages;
+}
+
+/* DirectoryPageBlock: the block of the pageno-th page of the chain. */
+BlockNumber
+DirectoryPageBlock(Relation rel, int pageno)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+
+	Assert(pageno >= 0 && pageno < dir->npages);
+	return dir->pages[pageno];
+}
+
+/*
+ * DirectoryMovePage
+ *		Put a copy of the pageno-th directory page on newbuf (a new page,
+ *		exclusively locked, as ColstoreNewPage returns it), link the copy in
+ *		its place (from the page before it, or as the metapage's head; as
+ *		the tail if it was), flag the old page COLSTORE_PAGE_F_MOVED and
+ *		count an in-place change, in one WAL record: every backend reloads
+ *		its copy of the directory, and one that follows the old link before
+ *		that reads the old page, whose entries stay as they were (it is
+ *		never written again; truncation removes it, under an
+ *		AccessExclusiveLock).  Caller holds the writer lock; newbuf is
+ *		released.
+ */
+void
+DirectoryMovePage(Relation rel, int pageno, Buffer newbuf)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+	GenericXLogState *state;
+	Buffer		metabuf;
+	Buffer		prevbuf = InvalidBuffer;
+	Buffer		oldbuf;
+	Page		metapage;
+	Page		newpage;
+	Page		oldpage;
+	ColstoreMetaPage meta;
+	BlockNumber oldblk;
+	BlockNumber newblk = BufferGetBlockNumber(newbuf);
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (pageno < 0 || pageno >= dir->npages)
+		elog(ERROR, "could not find directory page %d of colstore table \"%s\"",
+			 pageno, RelationGetRelationName(rel));
+	oldblk = dir->pages[pageno];
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	if (pageno > 0)
+	{
+		prevbuf = ReadBuffer(rel, dir->pages[pageno - 1]);
+		LockBuffer(prevbuf, BUFFER_LOCK_EXCLUSIVE);
+	}
+	oldbuf = ReadBuffer(rel, oldblk);
+	LockBuffer(oldbuf, BUFFER_LOCK_EXCLUSIVE);
+	state = GenericXLogStart(rel);
+	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
+	meta = ColstorePageGetMeta(metapage);
+	oldpage = GenericXLogRegisterBuffer(state, oldbuf, 0);
+	ColstoreCheckPage(rel, oldblk, oldpage, COLSTORE_PAGE_DIRECTORY);
+	newpage = GenericXLogRegisterBuffer(state, newbuf, GENERIC_XLOG_FULL_IMAGE);
+	memcpy(newpage, oldpage, BLCKSZ);
+	ColstorePageGetOpaque(oldpage)->cp_flags |= COLSTORE_PAGE_F_MOVED;
+	if (BufferIsValid(prevbuf))
+	{
+		Page		prevpage = GenericXLogRegisterBuffer(state, prevbuf, 0);
+
+		ColstoreCheckPage(rel, dir->pages[pageno - 1], prevpage, COLSTORE_PAGE_DIRECTORY);
+		ColstorePageGetOpaque(prevpage)->cp_next = newblk;
+	}
+	else
+		meta->cm_dir_head = newblk;
+	if (meta->cm_dir_tail == oldblk)
+		meta->cm_dir_tail = newblk;
+	meta->cm_dir_changes++;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(oldbuf);
+	if (BufferIsValid(prevbuf))
+		UnlockReleaseBuffer(prevbuf);
+	UnlockReleaseBuffer(newbuf);
+	UnlockReleaseBuffer(metabuf);
+}

@@ -12,6 +12,7 @@
 #define DIRECTORY_H
 
 #include "pg_compat.h"
+#include "storage/buf.h"
 #include "storage/rowgroup_format.h"
 #include "utils/rel.h"
 
@@ -68,5 +69,10 @@ extern uint32 DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 							  const ColstoreMetaPageData *newmeta);
 extern void DirectoryUpdateEntry(Relation rel, uint32 index,
 								 const RowGroupDirEntry *newentry);
+extern void DirectoryMoveGroup(Relation rel, uint32 index, StreamPointer header,
+							   StreamPointer sources);
+extern int	DirectoryPageCount(Relation rel);
+extern BlockNumber DirectoryPageBlock(Relation rel, int pageno);
+extern void DirectoryMovePage(Relation rel, int pageno, Buffer newbuf);
 
 #endif							/* DIRECTORY_H */

@@ -356,6 +356,28 @@ HeaderCacheStore(Relation rel, uint64 identity, const RowGroupDirEntry *entry,
 }
 
 /*
+ * HeaderCacheForget
+ *		Drop the image cached for entry's header, if any.  A row group VACUUM
+ *		moves down the file (storage/space_relocate.c) keeps its first row
+ *		and gets a header at a new place; should that place ever have held
+ *		an older header of the same group (moved away, its pages truncated
+ *		and taken again), the old image must not be found for the new one.
+ *		Called before the entry naming the new place is published.  Takes
+ *		the lock exclusively; never errors.
+ */
+void
+HeaderCacheForget(Relation rel, uint64 identity, const RowGroupDirEntry *entry)
+{
+	HeaderCacheKey key;
+
+	if (!MakeKey(rel, identity, entry, &key))
+		return;
+	LWLockAcquire(cache_lock, LW_EXCLUSIVE);
+	hash_search(cache_index, &key, HASH_REMOVE, NULL);
+	LWLockRelease(cache_lock);
+}
+
+/*
  * HeaderCacheGetStats
  *		This backend's hit and miss counts and the cache's contents now;
  *		all zero sizes without a cache.  Takes the lock in shared mode.

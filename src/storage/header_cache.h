@@ -48,6 +48,8 @@ extern bool HeaderCacheContains(Relation rel, uint64 identity,
 								const RowGroupDirEntry *entry);
 extern void HeaderCacheStore(Relation rel, uint64 identity,
 							 const RowGroupDirEntry *entry, const char *src);
+extern void HeaderCacheForget(Relation rel, uint64 identity,
+							  const RowGroupDirEntry *entry);
 extern void HeaderCacheGetStats(HeaderCacheStats *stats);
 
 #endif							/* HEADER_CACHE_H */

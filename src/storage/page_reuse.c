@@ -152,6 +152,41 @@ ColstoreNewPage(Relation rel)
 }
 
 /*
+ * ColstoreNewPageBelow
+ *		ColstoreNewPage, but only a freed page below block limit, looked for
+ *		in the free space map from *cursor on (which is moved past the page
+ *		taken or the pages found not free): for VACUUM's moving of the
+ *		file's end into freed pages lower down (space_relocate.c), which
+ *		must not extend the relation.  InvalidBuffer if there is none.
+ *		Caller holds the writer lock.
+ */
+Buffer
+ColstoreNewPageBelow(Relation rel, BlockNumber *cursor, BlockNumber limit)
+{
+	ColstoreDirectory *dir;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	dir = DirectoryGet(rel);
+	limit = Min(limit, ColstorePhysicalBlocks(rel));
+	for (; *cursor < limit; (*cursor)++)
+	{
+		BlockNumber blkno = *cursor;
+		Buffer		buf;
+
+		if (blkno == COLSTORE_METAPAGE_BLKNO ||
+			GetRecordedFreeSpace(rel, blkno) < MaxHeapTupleSize)
+			continue;
+		buf = TryTakePage(rel, dir, blkno);
+		if (BufferIsValid(buf))
+		{
+			(*cursor)++;
+			return buf;
+		}
+	}
+	return InvalidBuffer;
+}
+
+/*
  * PageGiveToHeap
  *		Make the exclusively locked page in buf an empty heap page without
  *		line pointers (a full-image generic WAL record), release it, and

@@ -17,6 +17,7 @@
 #include "utils/rel.h"
 
 extern Buffer ColstoreNewPage(Relation rel);
+extern Buffer ColstoreNewPageBelow(Relation rel, BlockNumber *cursor, BlockNumber limit);
 extern void PageGiveToHeap(Relation rel, Buffer buf);
 
 #endif							/* PAGE_REUSE_H */

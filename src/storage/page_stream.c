@@ -39,7 +39,11 @@
 static void
 OpenNewPage(StreamWriter *sw)
 {
-	sw->buf = ColstoreNewPage(sw->rel);
+	sw->buf = InvalidBuffer;
+	if (sw->below != InvalidBlockNumber)
+		sw->buf = ColstoreNewPageBelow(sw->rel, sw->below_cursor, sw->below);
+	if (!BufferIsValid(sw->buf))
+		sw->buf = ColstoreNewPage(sw->rel);
 	sw->state = GenericXLogStart(sw->rel);
 	sw->page = GenericXLogRegisterBuffer(sw->state, sw->buf,
 										 GENERIC_XLOG_FULL_IMAGE);
@@ -109,6 +113,27 @@ StreamWriterBegin(StreamWriter *sw, Relation rel, StreamPointer tail)
 	sw->buf = InvalidBuffer;
 	sw->state = NULL;
 	sw->page = NULL;
+	sw->below = InvalidBlockNumber;
+	sw->below_cursor = NULL;
+}
+
+/*
+ * StreamWriterBeginBelow
+ *		Write a run of pages apart from the stream's tail: continue at start
+ *		(where an earlier such run ended), or on a new page if start's block
+ *		is Invalid, taking freed pages below block below (looked for from
+ *		*cursor on, ColstoreNewPageBelow) while there are any, and any new
+ *		page after that.  For moving row groups down the file
+ *		(space_relocate.c); the metapage's tail does not change.  Caller
+ *		holds the writer lock until StreamWriterEnd.
+ */
+void
+StreamWriterBeginBelow(StreamWriter *sw, Relation rel, StreamPointer start,
+					   BlockNumber below, BlockNumber *cursor)
+{
+	StreamWriterBegin(sw, rel, start);
+	sw->below = below;
+	sw->below_cursor = cursor;
 }
 
 /*

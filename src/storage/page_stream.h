@@ -24,10 +24,15 @@ typedef struct StreamWriter
 	Buffer		buf;			/* current page, or InvalidBuffer */
 	GenericXLogState *state;	/* open WAL record for buf */
 	Page		page;			/* buf's page image inside state */
+	BlockNumber below;			/* new pages only below this block, if valid
+								 * (StreamWriterBeginBelow) */
+	BlockNumber *below_cursor;	/* where to look for them next */
 } StreamWriter;
 
 extern void StreamWriterBegin(StreamWriter *sw, Relation rel,
 							  StreamPointer tail);
+extern void StreamWriterBeginBelow(StreamWriter *sw, Relation rel, StreamPointer start,
+								   BlockNumber below, BlockNumber *cursor);
 extern StreamPointer StreamWrite(StreamWriter *sw, const char *data, uint64 len);
 extern StreamPointer StreamWriterEnd(StreamWriter *sw);
 

@@ -59,6 +59,15 @@ typedef ColstorePageOpaqueData *ColstorePageOpaque;
  */
 #define COLSTORE_PAGE_F_RETIRED		0x0001
 
+/*
+ * cp_flags of a directory or stream page whose contents VACUUM copied to a
+ * page lower in the file (storage/space_relocate.c): nothing links to it
+ * any more, readers that followed an older link still find its contents
+ * intact, and truncation gives it back (storage/space_truncate.c).  It is
+ * never reused in place.
+ */
+#define COLSTORE_PAGE_F_MOVED		0x0002
+
 #define ColstorePageGetOpaque(page) \
 	((ColstorePageOpaque) PageGetSpecialPointer(page))
 

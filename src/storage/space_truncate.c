@@ -65,6 +65,37 @@
 #define TRUNCATE_LOCK_TIMEOUT			5000	/* ms */
 
 /*
+ * PageIsUnreferenced
+ *		Is the locked page one truncation may cut: new, a heap page none of
+ *		whose line pointers is in use, or a colstore page whose contents
+ *		VACUUM moved lower in the file (COLSTORE_PAGE_F_MOVED,
+ *		space_relocate.c)?
+ */
+bool
+PageIsUnreferenced(Page page)
+{
+	if (HeapPageHoldsNoItem(page))
+		return true;
+	return PageGetSpecialSize(page) == MAXALIGN(sizeof(ColstorePageOpaqueData)) &&
+		(ColstorePageGetOpaque(page)->cp_flags & COLSTORE_PAGE_F_MOVED) != 0 &&
+		(ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA ||
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY);
+}
+
+/*
+ * SpaceTruncatePays
+ *		Would cutting a file of nblocks pages to end pages pay, by heap's
+ *		rule (REL_TRUNCATE_MINIMUM pages, or REL_TRUNCATE_FRACTION of it)?
+ */
+bool
+SpaceTruncatePays(BlockNumber nblocks, BlockNumber end)
+{
+	return end < nblocks &&
+		(nblocks - end >= REL_TRUNCATE_MINIMUM ||
+		 nblocks - end >= nblocks / REL_TRUNCATE_FRACTION);
+}
+
+/*
  * The block number the file could be truncated to: the first of the run of
  * unreferenced pages that ends the file (at least 1: the metapage stays).
  */
@@ -80,7 +111,7 @@ UnreferencedEnd(Relation rel, BlockNumber nblocks, BufferAccessStrategy strategy
 		bool		unreferenced;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		unreferenced = HeapPageHoldsNoItem(BufferGetPage(buf));
+		unreferenced = PageIsUnreferenced(BufferGetPage(buf));
 		UnlockReleaseBuffer(buf);
 		if (!unreferenced)
 			break;
@@ -165,9 +196,7 @@ SpaceTruncateEnd(Relation rel, BufferAccessStrategy strategy, BlockNumber *old_b
 
 	*old_blocks = nblocks;
 	end = UnreferencedEnd(rel, nblocks, strategy);
-	if (end == nblocks ||
-		(nblocks - end < REL_TRUNCATE_MINIMUM &&
-		 nblocks - end < nblocks / REL_TRUNCATE_FRACTION))
+	if (!SpaceTruncatePays(nblocks, end))
 		return 0;
 	if (!LockForTruncation(rel))
 		return 0;

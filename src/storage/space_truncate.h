@@ -12,8 +12,11 @@
 #define SPACE_TRUNCATE_H
 
 #include "storage/buf.h"
+#include "storage/bufpage.h"
 #include "utils/rel.h"
 
+extern bool PageIsUnreferenced(Page page);
+extern bool SpaceTruncatePays(BlockNumber nblocks, BlockNumber end);
 extern BlockNumber SpaceTruncateEnd(Relation rel, BufferAccessStrategy strategy,
 									BlockNumber *old_blocks);
 

@@ -74,6 +74,7 @@
 #include "storage/group_reclaim.h"
 #include "storage/metapage.h"
 #include "storage/promotion_map.h"
+#include "storage/space_relocate.h"
 #include "storage/space_truncate.h"
 #include "tableam/am_vacuum.h"
 #include "tableam/compaction.h"
@@ -679,7 +680,17 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	if (params->truncate != VACOPTVALUE_DISABLED)
 	{
 		BlockNumber old_blocks;
-		BlockNumber removed = SpaceTruncateEnd(rel, bstrategy, &old_blocks);
+		BlockNumber removed;
+		int			moved_groups;
+		int			moved_dir_pages;
+
+		/* what holds the end up moves into freed pages lower down first */
+		(void) SpaceRelocateEnd(rel, bstrategy, &moved_groups, &moved_dir_pages);
+		if (moved_groups > 0 || moved_dir_pages > 0)
+			ereport(elevel,
+					(errmsg("colstore table \"%s\": moved %d row groups and %d directory pages from the end of the file into freed pages",
+							RelationGetRelationName(rel), moved_groups, moved_dir_pages)));
+		removed = SpaceTruncateEnd(rel, bstrategy, &old_blocks);
 
 		if (removed > 0)
 			ereport(elevel,

@@ -8,7 +8,9 @@
 # replay left).  Emptied heap pages are retired, the primary crashes
 # before they are freed, and after recovery a VACUUM frees them and new row
 # groups take them.  After each step the data equal what the statements
-# wrote and colstore.verify passes.  Last, a row group write interrupted after its
+# wrote and colstore.verify passes.  Row groups and directory pages at the
+# end of the file are moved into freed pages lower down, replayed, and the
+# server killed during such moves.  Last, a row group write interrupted after its
 # pages reached disk (made on a stopped server) must not keep later writes
 # from working.
 use strict;
@@ -16,6 +18,8 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IPC::Run;
+use Time::HiRes qw(usleep);
 
 my $primary = PostgreSQL::Test::Cluster->new('reuse_primary');
 $primary->init(allows_streaming => 1);
@@ -25,6 +29,7 @@ wal_consistency_checking = 'all,colstore'
 autovacuum = off
 colstore.auto_compaction = off
 wal_keep_size = '1GB'
+restart_after_crash = on
 });
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION colstore');
@@ -204,6 +209,106 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'freeing heap pages: no inconsistent page on the standby');
 d_same($standby, 'standby after freeing heap pages');
+
+# Moving the end of the file down (storage/space_relocate.c): an UPDATE's
+# heap pages, compaction's row groups written after them and directory
+# pages taken among them.  Once VACUUM has freed the heap pages, the next
+# VACUUM moves those row groups and directory pages into freed pages lower
+# down and truncates the end.  The standby replays the moves and the
+# truncation (wal_consistency_checking); then the server is killed at
+# random points of such a VACUUM (the kill lands before, during or after
+# the move, 5 times), and after crash recovery the table equals its heap
+# twin, and a VACUUM after it finishes the move and the truncation.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE m (id int PRIMARY KEY, v int, t text) USING colstore
+		WITH (row_group_size = 1000);
+	CREATE TABLE mh (id int PRIMARY KEY, v int, t text);
+});
+sub m_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bm\b/mh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+sub m_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $dsum . 'm'), $primary->safe_psql('postgres', $dsum . 'mh'),
+		"$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $dindexed . 'm WHERE id BETWEEN 1 AND 1000000'),
+		$primary->safe_psql('postgres', $dindexed . 'mh WHERE id BETWEEN 1 AND 1000000'),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('m') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+# the UPDATE, compaction and VACUUMs (no truncation) until the heap pages are freed
+sub m_prepare
+{
+	my ($round) = @_;
+	m_both("UPDATE m SET v = v + $round WHERE id <= 12000");
+	$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) m');
+	$primary->safe_psql('postgres', q{SELECT colstore.compact('m')});
+	for (1 .. 4)
+	{
+		$primary->safe_psql('postgres', 'SELECT txid_current()');
+		$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) m');
+	}
+	# the free space map is not WAL-logged: keep it across the kills
+	$primary->safe_psql('postgres', 'CHECKPOINT');
+}
+m_both(q{INSERT INTO m SELECT i, i, 'row ' || (i % 100) FROM generate_series(1, 60000) i});
+my $m_loaded = pages($primary, 'm');
+m_prepare(1);
+my $m_freed = pages($primary, 'm');
+$primary->psql('postgres', 'VACUUM (VERBOSE) m', stderr => \my $m_verbose);
+like($m_verbose, qr/moved [1-9][0-9]* row groups and [1-9][0-9]* directory pages/,
+	'VACUUM moves the row groups and directory pages at the end of the file');
+my $m_moved = pages($primary, 'm');
+ok($m_moved < $m_freed / 4,
+	"and truncates the end ($m_loaded pages loaded, $m_freed after the UPDATE, $m_moved after the move)");
+m_same($primary, 'primary after the move');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'moving the end: no inconsistent page on the standby');
+m_same($standby, 'standby after the move');
+
+# kills during such VACUUMs
+for my $round (2 .. 6)
+{
+	m_prepare($round);
+	my ($out, $err) = ('', '');
+	my $h = IPC::Run::start(
+		[ 'psql', '-X', '-d', $primary->connstr('postgres'), '-c', 'VACUUM m' ],
+		'>', \$out, '2>', \$err);
+	my $pid = '';
+	for (1 .. 5000)
+	{
+		$pid = $primary->safe_psql('postgres',
+			q{SELECT pid FROM pg_stat_activity WHERE query = 'VACUUM m'});
+		last if $pid ne '';
+		usleep(1000);
+	}
+	usleep(int(rand(40_000)));
+	kill 'KILL', $pid if $pid ne '';
+	eval { $h->finish; };
+	# the postmaster resets and runs crash recovery
+	for (1 .. 600)
+	{
+		last if $primary->psql('postgres', 'SELECT 1') == 0;
+		usleep(100_000);
+	}
+	m_same($primary, "primary after a kill during VACUUM (round $round)");
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM m');
+	m_same($primary, "primary after the VACUUM after recovery (round $round)");
+	my $now = pages($primary, 'm');
+	ok($now < $m_freed / 3, "the VACUUM after recovery moves and truncates (round $round: $now pages)");
+}
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'kills during the move: no inconsistent page on the standby');
+m_same($standby, 'standby after the kills');
 
 # the standby promoted: it takes pages from the free space map replay left
 my $old_rows = $primary->safe_psql('postgres', $summary . 'rh WHERE id <= 300000');
