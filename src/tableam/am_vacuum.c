@@ -61,6 +61,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/visible_blocks.h"
 #include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
@@ -533,6 +534,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		freed_items;
 	uint32		freed_leaves;
 	double		logged_rows = 0;
+	BlockNumber all_visible;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -690,6 +692,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	FreeSpaceMapVacuum(rel);
 	vac_close_indexes(nindexes, indrels, NoLock);
 
+	/* last, on the state left: the pseudo-blocks index-only scans may trust */
+	all_visible = VisibleBlocksMark(rel, oldest_xmin);
+
 	ereport(elevel,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
 					RelationGetRelationName(rel),
@@ -699,7 +704,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 					   retired, freed_pages, retired_heap_pages, freed_heap_pages,
 					   freed_items, freed_leaves)));
 
-	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
+	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), all_visible,
 					  nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
 					  &frozenxid_updated, &minmulti_updated);
 	PgstatReportVacuum(rel, Max(live_rows, 0), dead_rows, starttime);
