@@ -169,7 +169,7 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 	if (info == XLOG_COLSTORE_VISIBLE || info == XLOG_COLSTORE_VISIBLE_CLEAR)
 		AllVisibleDesc(buf, record);
 	else if (info == XLOG_COLSTORE_INSERT &&
-		XLogRecGetDataLen(record) >= sizeof(xl_colstore_insert))
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_insert))
 	{
 		xl_colstore_insert *xlrec = (xl_colstore_insert *) data;
 

@@ -28,7 +28,10 @@
  *	  Then the run of unreferenced pages that ends the file is truncated
  *	  away (storage/space_truncate.c), unless VACUUM (TRUNCATE false) or
  *	  the vacuum_truncate option says not to.
- * 6. With enough live row versions on the heap pages, live rows left in
+ * 6. Every pseudo-block's all-visible bit in the visibility map, which
+ *	  index-only scans read, is set or cleared (mvcc/visible_blocks.c judges,
+ *	  storage/all_visible.c writes); their count becomes relallvisible.
+ * 7. With enough live row versions on the heap pages, live rows left in
  *	  row groups whose rewrite pays (mvcc/group_retire.c), or small row
  *	  groups worth merging, a background worker is started to compact them
  *	  into row groups (tableam/compaction_worker.c); VACUUM itself cannot,
