@@ -40,7 +40,7 @@ psql -X -At -c "SELECT relname, relallvisible FROM pg_class WHERE relname IN ('i
 base="SET jit = off; SET enable_seqscan = off; SET enable_bitmapscan = off; SET max_parallel_workers_per_gather = 0"
 # time_once SETTINGS SQL: milliseconds of one run of SQL after SETTINGS
 time_once() {
-	psql -X -At -c "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+	psql -X -q -At -c "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
@@ -58,7 +58,7 @@ for name in range_half range_1000; do
 		else
 			cset="$base; SET colstore.enable_index_only_scan = off"
 		fi
-		plan=$(psql -X -At -c "$cset" -c "EXPLAIN (COSTS OFF) ${sql//%E/colstore}" | sed -n 2p)
+		plan=$(psql -X -q -At -c "$cset" -c "EXPLAIN (COSTS OFF) ${sql//%E/colstore}" | sed -n 2p)
 		declare -a th=() tc=()
 		time_once "$base" "${sql//%E/heap}" >/dev/null
 		time_once "$cset" "${sql//%E/colstore}" >/dev/null
@@ -68,8 +68,8 @@ for name in range_half range_1000; do
 		done
 		mh=$(printf '%s\n' "${th[@]}" | median)
 		mc=$(printf '%s\n' "${tc[@]}" | median)
-		dh=$(psql -X -At -c "$base" -c "${sql//%E/heap}" | md5sum)
-		dc=$(psql -X -At -c "$cset" -c "${sql//%E/colstore}" | md5sum)
+		dh=$(psql -X -q -At -c "$base" -c "${sql//%E/heap}" | md5sum)
+		dc=$(psql -X -q -At -c "$cset" -c "${sql//%E/colstore}" | md5sum)
 		same=no
 		[ "$dh" = "$dc" ] && same=yes
 		printf '%-11s %-22s %10.2f %12.2f %7.3f %5s   (%s)\n' "$name" "$variant" "$mh" "$mc" \
