@@ -10,10 +10,11 @@
  * canreturn (so the planner offers index-only scans, costed by the
  * all-visible fraction am_ddl.c's estimate gives) only with
  * colstore.enable_index_only_scan on and once VACUUM has marked a block
- * (pg_class.relallvisible > 0): until then an index-only scan would fetch
+ * (pg_class.relallvisible > 0; until then an index-only scan would fetch
  * every row whole, where ColstoreIndexScan (cscan/index_scan_path.c,
  * which replaces plain index scans only) fetches only the columns the plan
- * reads.
+ * reads) after rewriting every bit of the map (AllVisibleTrusted: bits
+ * older builds let heapam set are gone).
  *
  * IDENTIFICATION
  *	  src/cscan/relation_info.c
@@ -29,6 +30,7 @@
 #include "utils/rel.h"
 
 #include "cscan/relation_info.h"
+#include "storage/all_visible.h"
 #include "tableam/am_handler.h"
 
 static get_relation_info_hook_type prev_get_relation_info_hook = NULL;
@@ -49,7 +51,8 @@ ColstoreGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
 		return;
 	relation = table_open(relationObjectId, NoLock);
 	if (RelationIsColstore(relation) &&
-		!(colstore_enable_index_only_scan && relation->rd_rel->relallvisible > 0))
+		!(colstore_enable_index_only_scan && relation->rd_rel->relallvisible > 0 &&
+		  AllVisibleTrusted(relation)))
 	{
 		foreach(lc, rel->indexlist)
 		{

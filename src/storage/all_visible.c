@@ -46,8 +46,13 @@
  * updates and deletes on a page flagged PD_ALL_VISIBLE (by older builds)
  * only clear bits, which costs a mark, never a wrong answer.  Truncation
  * clears the bits past the new end of the file.  VACUUM rewrites every
- * bit of the fork (AllVisibleUpdate), so bits older builds left are gone
- * after it.
+ * bit of the fork (AllVisibleUpdate), so bits older builds left (physical
+ * pages' bits, set by heap_multi_insert's frozen insertions when the
+ * table was not logically logged, which ANALYZE also counted into
+ * relallvisible) are gone after it; it then marks the fork's first page
+ * (its pd_prune_xid, which nothing else sets on a map page), and the
+ * planner offers index-only scans only for a fork so marked
+ * (AllVisibleTrusted).  The mark is logged and replayed with the page.
  *
  * IDENTIFICATION
  *	  src/storage/all_visible.c
@@ -79,6 +84,9 @@
 
 /* pseudo-blocks judged per map page lock */
 #define JUDGE_CHUNK			256
+
+/* pd_prune_xid of the fork's first page once VACUUM owns every bit */
+#define VM_COLSTORE_MARK	((TransactionId) 0x434F4C53)
 
 /* the two bits of block blk on map page page */
 static inline uint8
@@ -134,6 +142,7 @@ ApplyBits(Relation rel, Buffer vmbuf, BlockNumber first, uint32 n,
 		xlrec.conflict_xid = horizon;
 		xlrec.first = first;
 		xlrec.n = n;
+		xlrec.flags = 0;
 		XLogBeginInsert();
 		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
 		XLogRegisterData((char *) bits, (n + 7) / 8);
@@ -319,8 +328,63 @@ AllVisibleUpdate(Relation rel, BlockNumber nblocks, AllVisibleJudge judge,
 		LockBuffer(vmbuf, BUFFER_LOCK_UNLOCK);
 		marked += count;
 	}
+
+	/* every bit is now VACUUM's: mark the fork's first page, if it has one */
+	if (vm_pages > 0)
+	{
+		Page		page;
+
+		visibilitymap_pin(rel, 0, &vmbuf);
+		LockBuffer(vmbuf, BUFFER_LOCK_EXCLUSIVE);
+		page = BufferGetPage(vmbuf);
+		if (((PageHeader) page)->pd_prune_xid != VM_COLSTORE_MARK)
+		{
+			START_CRIT_SECTION();
+			((PageHeader) page)->pd_prune_xid = VM_COLSTORE_MARK;
+			MarkBufferDirty(vmbuf);
+			if (RelationNeedsWAL(rel))
+			{
+				xl_colstore_visible xlrec;
+				XLogRecPtr	recptr;
+
+				xlrec.conflict_xid = InvalidTransactionId;
+				xlrec.first = 0;
+				xlrec.n = 0;
+				xlrec.flags = COLSTORE_VISIBLE_MARK;
+				XLogBeginInsert();
+				XLogRegisterData((char *) &xlrec, sizeof(xlrec));
+				XLogRegisterBuffer(0, vmbuf, 0);
+				recptr = XLogInsert(COLSTORE_RMGR_ID, XLOG_COLSTORE_VISIBLE);
+				PageSetLSN(page, recptr);
+			}
+			END_CRIT_SECTION();
+		}
+		LockBuffer(vmbuf, BUFFER_LOCK_UNLOCK);
+	}
 	if (BufferIsValid(vmbuf))
 		ReleaseBuffer(vmbuf);
+	return marked;
+}
+
+/*
+ * AllVisibleTrusted
+ *		Has a VACUUM of this build set or cleared every bit of rel's
+ *		visibility map fork (so no bit is a physical page's)?  False when
+ *		the fork or its first page is missing, or this backend's cached
+ *		fork size is stale: index-only scans are then not offered.
+ */
+bool
+AllVisibleTrusted(Relation rel)
+{
+	Buffer		vmbuf = InvalidBuffer;
+	bool		marked;
+
+	(void) visibilitymap_get_status(rel, 0, &vmbuf);
+	if (!BufferIsValid(vmbuf))
+		return false;
+	LockBuffer(vmbuf, BUFFER_LOCK_SHARE);
+	marked = ((PageHeader) BufferGetPage(vmbuf))->pd_prune_xid == VM_COLSTORE_MARK;
+	UnlockReleaseBuffer(vmbuf);
 	return marked;
 }
 
@@ -368,6 +432,8 @@ AllVisibleRedo(XLogReaderState *record)
 
 			if (PageIsNew(page))
 				PageInit(page, BLCKSZ, 0);
+			if (xlrec->flags & COLSTORE_VISIBLE_MARK)
+				((PageHeader) page)->pd_prune_xid = VM_COLSTORE_MARK;
 			for (i = 0; i < xlrec->n; i++)
 				VmSetBits(page, xlrec->first + i, (bits[i / 8] & (1 << (i % 8))) != 0);
 			PageSetLSN(page, lsn);
@@ -398,8 +464,11 @@ AllVisibleDesc(StringInfo buf, XLogReaderState *record)
 	{
 		xl_colstore_visible *xlrec = (xl_colstore_visible *) XLogRecGetData(record);
 
-		appendStringInfo(buf, "conflict xid %u; blocks %u..%u",
-						 xlrec->conflict_xid, xlrec->first,
-						 xlrec->first + xlrec->n - 1);
+		if (xlrec->flags & COLSTORE_VISIBLE_MARK)
+			appendStringInfoString(buf, "mark");
+		else
+			appendStringInfo(buf, "conflict xid %u; blocks %u..%u",
+							 xlrec->conflict_xid, xlrec->first,
+							 xlrec->first + xlrec->n - 1);
 	}
 }

@@ -27,6 +27,7 @@ typedef void (*AllVisibleJudge) (void *arg, BlockNumber first, uint32 n,
 
 extern void AllVisibleClear(Relation rel, ItemPointer tid);
 extern void AllVisibleClearRows(Relation rel, uint64 first_row, uint64 nrows);
+extern bool AllVisibleTrusted(Relation rel);
 extern BlockNumber AllVisibleUpdate(Relation rel, BlockNumber nblocks,
 									AllVisibleJudge judge, void *arg);
 

@@ -234,15 +234,20 @@ typedef struct xl_colstore_freeze_plan
  * the struct, one bit per pseudo-block (1: all-visible; 0: both bits
  * cleared).  Standby queries whose snapshots may not see the rows'
  * inserters as committed are cancelled first (conflict_xid; Invalid:
- * none).
+ * none).  With COLSTORE_VISIBLE_MARK in flags (and n = 0), the map page
+ * (the fork's first) gets the mark that says every bit of the fork is
+ * VACUUM's (all_visible.c: AllVisibleTrusted).
  */
 typedef struct xl_colstore_visible
 {
 	TransactionId conflict_xid;
 	BlockNumber first;
 	uint32		n;
+	uint32		flags;
 	/* then (n + 7) / 8 bytes of bits */
 } xl_colstore_visible;
+
+#define COLSTORE_VISIBLE_MARK		0x0001
 
 /*
  * XLOG_COLSTORE_VISIBLE_CLEAR: pseudo-block block of relation node has its
