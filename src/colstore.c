@@ -53,6 +53,7 @@ _PG_init(void)
 	ColstoreScanPathDefineSettings();
 	ColstoreAggPathDefineSettings();
 	ColstoreIndexScanPathDefineSettings();
+	ColstoreRelationInfoDefineSettings();
 	JoinFilterDefineSettings();
 	MergeSkipDefineSettings();
 	KeyRangeJoinPathDefineSettings();

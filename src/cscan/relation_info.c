@@ -3,13 +3,18 @@
  * relation_info.c
  *	  Planner facts about colstore tables (get_relation_info_hook).
  *
- * Index-only scans are turned off for indexes on colstore tables.  An
- * index-only scan skips fetching a row when the visibility map marks the
- * block of the row's TID all-visible.  A colstore TID's block is a
- * pseudo-block of row numbers, while the visibility map of the relation
- * describes its physical blocks, and heapam sets bits there for the heap
- * pages it fills (storage/delta_heap.c): the answer would be about an
- * unrelated page.  So every index scan of a colstore table fetches its rows.
+ * Index-only scans: an index-only scan skips fetching a row when the
+ * visibility map marks the block of the row's TID all-visible.  A colstore
+ * TID's block is a pseudo-block of row numbers, whose bits VACUUM keeps
+ * (storage/all_visible.c, mvcc/visible_blocks.c).  Indexes keep their
+ * canreturn (so the planner offers index-only scans, costed by the
+ * all-visible fraction am_ddl.c's estimate gives) only with
+ * colstore.enable_index_only_scan on and once VACUUM has marked a block
+ * (pg_class.relallvisible > 0; until then an index-only scan would fetch
+ * every row whole, where ColstoreIndexScan (cscan/index_scan_path.c,
+ * which replaces plain index scans only) fetches only the columns the plan
+ * reads) after rewriting every bit of the map (AllVisibleTrusted: bits
+ * older builds let heapam set are gone).
  *
  * IDENTIFICATION
  *	  src/cscan/relation_info.c
@@ -21,12 +26,17 @@
 #include "access/table.h"
 #include "nodes/pathnodes.h"
 #include "optimizer/plancat.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
 
 #include "cscan/relation_info.h"
+#include "storage/all_visible.h"
 #include "tableam/am_handler.h"
 
 static get_relation_info_hook_type prev_get_relation_info_hook = NULL;
+
+/* colstore.enable_index_only_scan */
+static bool colstore_enable_index_only_scan = true;
 
 static void
 ColstoreGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
@@ -40,7 +50,9 @@ ColstoreGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
 	if (rel->indexlist == NIL)
 		return;
 	relation = table_open(relationObjectId, NoLock);
-	if (RelationIsColstore(relation))
+	if (RelationIsColstore(relation) &&
+		!(colstore_enable_index_only_scan && relation->rd_rel->relallvisible > 0 &&
+		  AllVisibleTrusted(relation)))
 	{
 		foreach(lc, rel->indexlist)
 		{
@@ -50,6 +62,18 @@ ColstoreGetRelationInfo(PlannerInfo *root, Oid relationObjectId, bool inhparent,
 		}
 	}
 	table_close(relation, NoLock);
+}
+
+/* Define colstore.enable_index_only_scan. */
+void
+ColstoreRelationInfoDefineSettings(void)
+{
+	DefineCustomBoolVariable("colstore.enable_index_only_scan",
+							 "Enables index-only scans of colstore tables that VACUUM marked all-visible pseudo-blocks of.",
+							 NULL,
+							 &colstore_enable_index_only_scan,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
 }
 
 void

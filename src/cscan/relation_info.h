@@ -11,6 +11,7 @@
 #ifndef RELATION_INFO_H
 #define RELATION_INFO_H
 
+extern void ColstoreRelationInfoDefineSettings(void);
 extern void ColstoreRelationInfoInit(void);
 
 #endif							/* RELATION_INFO_H */

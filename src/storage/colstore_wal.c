@@ -93,10 +93,14 @@ ColstoreWalRequire(const char *relname)
 static void
 ColstoreRedo(XLogReaderState *record)
 {
-	uint8		info = XLogRecGetInfo(record) & XLOG_COLSTORE_OPMASK;
+	uint8		info = ColstoreRecordKind(XLogRecGetInfo(record));
 
 	switch (info)
 	{
+		case XLOG_COLSTORE_VISIBLE:
+		case XLOG_COLSTORE_VISIBLE_CLEAR:
+			AllVisibleRedo(record);
+			break;
 		case XLOG_COLSTORE_INSERT:
 		case XLOG_COLSTORE_SPEC_CONFIRM:
 		case XLOG_COLSTORE_SPEC_ABORT:
@@ -126,7 +130,10 @@ ColstoreRedo(XLogReaderState *record)
  *
  * XLOG_COLSTORE_DELETE, _PRUNE and _FREEZE reference one block each, a
  * heap page (no special space), and change it as heap's delete, prune and
- * freeze do; the other records reference none and are never masked.  So
+ * freeze do; XLOG_COLSTORE_VISIBLE references a visibility map page (no
+ * special space, no line pointers, its bits between pd_lower and pd_upper,
+ * which heap_mask masks as free space: only its header is compared); the
+ * other records reference none and are never masked.  So
  * what may differ is what heap_mask masks: the LSN and checksum, page hint
  * bits (PD_PAGE_FULL, PD_HAS_FREE_LINES, PD_ALL_VISIBLE, pd_prune_xid),
  * the free space between pd_lower and pd_upper, tuples' hint bits (all
@@ -156,11 +163,13 @@ ColstoreMask(char *pagedata, BlockNumber blkno)
 static void
 ColstoreDesc(StringInfo buf, XLogReaderState *record)
 {
-	uint8		info = XLogRecGetInfo(record) & XLOG_COLSTORE_OPMASK;
+	uint8		info = ColstoreRecordKind(XLogRecGetInfo(record));
 	char	   *data = XLogRecGetData(record);
 
-	if (info == XLOG_COLSTORE_INSERT &&
-		XLogRecGetDataLen(record) >= sizeof(xl_colstore_insert))
+	if (info == XLOG_COLSTORE_VISIBLE || info == XLOG_COLSTORE_VISIBLE_CLEAR)
+		AllVisibleDesc(buf, record);
+	else if (info == XLOG_COLSTORE_INSERT &&
+			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_insert))
 	{
 		xl_colstore_insert *xlrec = (xl_colstore_insert *) data;
 
@@ -232,8 +241,12 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 static const char *
 ColstoreIdentify(uint8 info)
 {
-	switch (info & XLOG_COLSTORE_OPMASK)
+	switch (ColstoreRecordKind(info))
 	{
+		case XLOG_COLSTORE_VISIBLE:
+			return "VISIBLE";
+		case XLOG_COLSTORE_VISIBLE_CLEAR:
+			return "VISIBLE_CLEAR";
 		case XLOG_COLSTORE_INSERT:
 			return "INSERT";
 		case XLOG_COLSTORE_SPEC_CONFIRM:

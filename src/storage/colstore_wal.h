@@ -30,6 +30,13 @@
  *	  changed in 16 and 17): items made redirects, dead or unused, tuples
  *	  frozen (delta_wal.c, delta_freeze.c).  Without the resource manager they
  *	  are logged as full page images instead.
+ *	- XLOG_COLSTORE_VISIBLE, XLOG_COLSTORE_VISIBLE_CLEAR: the all-visible
+ *	  bits of pseudo-blocks in the relation's visibility map fork, which
+ *	  index-only scans read (all_visible.c): VACUUM's setting (and clearing
+ *	  of bits it finds wrong), with a snapshot conflict horizon for hot
+ *	  standby queries, and a writer's clearing of the bit of a row it
+ *	  deleted or updated.  heap's visibility record cannot be used: its redo
+ *	  reads a heap page at the block number, and a pseudo-block is none.
  *
  * The records need the resource manager registered in every process that
  * writes or replays them, so colstore must be in shared_preload_libraries;
@@ -68,6 +75,25 @@
 #define XLOG_COLSTORE_LOGGED_DELETE	0x60
 #define XLOG_COLSTORE_LOG_APPEND	0x70
 #define XLOG_COLSTORE_OPMASK		0x70
+
+/*
+ * The high bit (0x80) is a flag of XLOG_COLSTORE_PRUNE only
+ * (XLOG_COLSTORE_PRUNE_REDIRECTS); with any other kind it selects a second
+ * set of kinds.  ColstoreRecordKind() gives a record's kind.
+ */
+#define XLOG_COLSTORE_HIGH			0x80
+#define XLOG_COLSTORE_VISIBLE		(XLOG_COLSTORE_HIGH | 0x00)
+#define XLOG_COLSTORE_VISIBLE_CLEAR	(XLOG_COLSTORE_HIGH | 0x10)
+
+static inline uint8
+ColstoreRecordKind(uint8 info)
+{
+	uint8		kind = info & XLOG_COLSTORE_OPMASK;
+
+	if ((info & XLOG_COLSTORE_HIGH) && kind != 0x40)	/* not PRUNE */
+		return kind | XLOG_COLSTORE_HIGH;
+	return kind;
+}
 
 /* xl_colstore_insert.flags */
 #define COLSTORE_INSERT_SPECULATIVE	0x0001	/* one row, awaiting its outcome */
@@ -201,6 +227,40 @@ typedef struct xl_colstore_freeze_plan
 	uint8		pad;
 } xl_colstore_freeze_plan;
 
+/*
+ * XLOG_COLSTORE_VISIBLE: block 0 is a visibility map page (registered
+ * without REGBUF_STANDARD: its bits lie between pd_lower and pd_upper);
+ * pseudo-blocks [first, first + n) take the all-visible bits that follow
+ * the struct, one bit per pseudo-block (1: all-visible; 0: both bits
+ * cleared).  Standby queries whose snapshots may not see the rows'
+ * inserters as committed are cancelled first (conflict_xid; Invalid:
+ * none).  With COLSTORE_VISIBLE_MARK in flags (and n = 0), the map page
+ * (the fork's first) gets the mark that says every bit of the fork is
+ * VACUUM's (all_visible.c: AllVisibleTrusted).
+ */
+typedef struct xl_colstore_visible
+{
+	TransactionId conflict_xid;
+	BlockNumber first;
+	uint32		n;
+	uint32		flags;
+	/* then (n + 7) / 8 bytes of bits */
+} xl_colstore_visible;
+
+#define COLSTORE_VISIBLE_MARK		0x0001
+
+/*
+ * XLOG_COLSTORE_VISIBLE_CLEAR: pseudo-block block of relation node has its
+ * visibility map bits cleared (by a writer, after the change that made a
+ * row of it not visible to everyone); no block is registered, as heap's
+ * delete record clears the map without one.
+ */
+typedef struct xl_colstore_visible_clear
+{
+	RelFileLocator node;
+	BlockNumber block;
+} xl_colstore_visible_clear;
+
 /* colstore_wal.c */
 extern void ColstoreWalRegister(void);
 extern bool ColstoreWalAvailable(void);
@@ -218,6 +278,10 @@ extern void DeltaFreezeRedo(XLogReaderState *record);
 
 /* delete_log.c */
 extern void DeleteLogAppendRedo(XLogReaderState *record);
+
+/* all_visible.c */
+extern void AllVisibleRedo(XLogReaderState *record);
+extern void AllVisibleDesc(StringInfo buf, XLogReaderState *record);
 
 /* undecoded_delete.c */
 extern bool DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid,

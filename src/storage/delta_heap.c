@@ -262,7 +262,11 @@ DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
  *		on.  heap_multi_insert cannot leave logical decoding information out
  *		(HEAP_INSERT_NO_LOGICAL); when options ask for that and the table is
  *		logically logged, the tuples are inserted one by one with
- *		heap_insert, which can.
+ *		heap_insert, which can.  Frozen tuples (HEAP_INSERT_FROZEN:
+ *		promoted copies) are inserted one by one too: heap_multi_insert
+ *		marks a page it fills with them all-visible in the visibility map at
+ *		the page's block number, which in a colstore table's map is a
+ *		pseudo-block (storage/all_visible.c); heap_insert never sets a bit.
  */
 /* heap_multi_insert of the slots' tuples, hiding the size as for inserts */
 static void
@@ -289,7 +293,8 @@ DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
 	BlockNumber last;
 	int			i;
 
-	if ((options & HEAP_INSERT_NO_LOGICAL) && RelationIsLogicallyLogged(rel))
+	if (((options & HEAP_INSERT_NO_LOGICAL) && RelationIsLogicallyLogged(rel)) ||
+		(options & HEAP_INSERT_FROZEN))
 	{
 		for (i = 0; i < n; i++)
 		{

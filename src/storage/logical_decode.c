@@ -300,7 +300,7 @@ RecordRowsXid(XLogRecordBuffer *buf, uint8 info)
 void
 ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 {
-	uint8		info = XLogRecGetInfo(buf->record) & XLOG_COLSTORE_OPMASK;
+	uint8		info = ColstoreRecordKind(XLogRecGetInfo(buf->record));
 	SnapBuild  *builder = ctx->snapshot_builder;
 	TransactionId xid;
 	MemoryContext cxt;
@@ -309,7 +309,8 @@ ColstoreDecode(LogicalDecodingContext *ctx, XLogRecordBuffer *buf)
 	ReorderBufferProcessXid(ctx->reorder, XLogRecGetXid(buf->record),
 							buf->origptr);
 	if (info == XLOG_COLSTORE_DELETE || info == XLOG_COLSTORE_PRUNE ||
-		info == XLOG_COLSTORE_FREEZE || info == XLOG_COLSTORE_LOG_APPEND)
+		info == XLOG_COLSTORE_FREEZE || info == XLOG_COLSTORE_LOG_APPEND ||
+		info == XLOG_COLSTORE_VISIBLE || info == XLOG_COLSTORE_VISIBLE_CLEAR)
 		return;					/* not a change of user data */
 	xid = RecordRowsXid(buf, info);
 	if (TransactionIdIsValid(xid))

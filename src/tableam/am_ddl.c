@@ -29,6 +29,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "pg_compat.h"
 
 #include "access/generic_xlog.h"
@@ -462,7 +464,10 @@ colstore_relation_fetch_toast_slice(Relation toastrel, Oid valueid,
  * max_parallel_workers_per_gather) applies to the work to be shared rather
  * than to the compressed size.  The same page count feeds index scan
  * costing (index_pages_fetched), where it stands for the chunks an index
- * scan may have to decode.
+ * scan may have to decode.  The all-visible fraction, which index-only
+ * scans are costed by, is that of the pseudo-blocks of row numbers handed
+ * out (storage/all_visible.c) that VACUUM last counted marked
+ * (pg_class.relallvisible).
  */
 void
 colstore_relation_estimate_size(Relation rel, int32 *attr_widths,
@@ -490,4 +495,10 @@ colstore_relation_estimate_size(Relation rel, int32 *attr_widths,
 				 (BlockNumber) Min(raw_pages, (uint64) MaxBlockNumber));
 	*tuples = (double) meta.cm_live_rows;
 	*allvisfrac = 0;
+	if (rel->rd_rel->relallvisible > 0 && meta.cm_next_row > 0)
+	{
+		double		tid_blocks = ceil((double) meta.cm_next_row / ROWS_PER_TID_BLOCK);
+
+		*allvisfrac = Min(1.0, (double) rel->rd_rel->relallvisible / tid_blocks);
+	}
 }

@@ -36,6 +36,7 @@
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "executor/tuptable.h"
+#include "storage/all_visible.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "storage/predicate.h"
@@ -218,7 +219,10 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 	{
 		CheckForSerializableConflictIn(rel, tid, ItemPointerGetBlockNumber(tid));
 		if (RowStateLogDelete(rel, &state, cid))
+		{
+			AllVisibleClear(rel, tid);
 			return TM_Ok;
+		}
 	}
 
 	/*
@@ -232,6 +236,8 @@ colstore_tuple_delete(Relation rel, ItemPointer tid, CommandId cid,
 		return result;
 	result = heap_delete(rel, &state.phys, cid, crosscheck, wait, tmfd,
 						 changingPart);
+	if (result == TM_Ok)
+		AllVisibleClear(rel, tid);
 	TranslateFailure(rel, &state, tid, result, tmfd);
 	return result;
 }
@@ -295,6 +301,8 @@ colstore_tuple_update(Relation rel, ItemPointer otid, TupleTableSlot *slot,
 							 tmfd, lockmode, &slot->tts_tid, update_indexes);
 	if (result == TM_Ok)
 	{
+		/* the old version is no longer visible to everyone */
+		AllVisibleClear(rel, otid);
 		/* RETURNING xmin of the new version */
 		ColstoreSlotSetInsertInfo(slot, GetCurrentTransactionId(), cid);
 #if PG_HAS_TU_UPDATE_INDEXES

@@ -28,7 +28,10 @@
  *	  Then the run of unreferenced pages that ends the file is truncated
  *	  away (storage/space_truncate.c), unless VACUUM (TRUNCATE false) or
  *	  the vacuum_truncate option says not to.
- * 6. With enough live row versions on the heap pages, live rows left in
+ * 6. Every pseudo-block's all-visible bit in the visibility map, which
+ *	  index-only scans read, is set or cleared (mvcc/visible_blocks.c judges,
+ *	  storage/all_visible.c writes); their count becomes relallvisible.
+ * 7. With enough live row versions on the heap pages, live rows left in
  *	  row groups whose rewrite pays (mvcc/group_retire.c), or small row
  *	  groups worth merging, a background worker is started to compact them
  *	  into row groups (tableam/compaction_worker.c); VACUUM itself cannot,
@@ -61,6 +64,7 @@
 #include "storage/procarray.h"
 #include "utils/rel.h"
 
+#include "mvcc/visible_blocks.h"
 #include "mvcc/group_retire.h"
 #include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
@@ -534,6 +538,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		freed_items;
 	uint32		freed_leaves;
 	double		logged_rows = 0;
+	BlockNumber all_visible;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -701,6 +706,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	FreeSpaceMapVacuum(rel);
 	vac_close_indexes(nindexes, indrels, NoLock);
 
+	/* last, on the state left: the pseudo-blocks index-only scans may trust */
+	all_visible = VisibleBlocksMark(rel, oldest_xmin);
+
 	ereport(elevel,
 			(errmsg("colstore table \"%s\": removed %.0f dead row versions (%.0f of them rows of row groups), %.0f remain dead but not yet removable",
 					RelationGetRelationName(rel),
@@ -710,7 +718,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 					   retired, freed_pages, retired_heap_pages, freed_heap_pages,
 					   freed_items, freed_leaves)));
 
-	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), 0,
+	VacUpdateRelstats(rel, ColstorePhysicalBlocks(rel), Max(live_rows, 0), all_visible,
 					  nindexes > 0, vs.new_frozen_xid, vs.new_min_mxid,
 					  &frozenxid_updated, &minmulti_updated);
 	PgstatReportVacuum(rel, Max(live_rows, 0), dead_rows, starttime);

@@ -78,6 +78,7 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "storage/all_visible.h"
 #include "storage/bufmgr.h"
 #include "storage/procarray.h"
 #include "utils/rel.h"
@@ -471,6 +472,11 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
 	{
 		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[g]];
 
+		/*
+		 * its rows move: index-only scans must fetch them from now on
+		 * (VACUUM, which could mark them again, waits for our lock)
+		 */
+		AllVisibleClearRows(rel, e.rg_first_row, e.rg_nrows);
 		ListGroupCopies(rel, &e, list);
 	}
 	CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, nrewritten);
