@@ -128,11 +128,9 @@ RowGroupMayHoldRows(const RowGroupDirEntry *e)
 {
 	if (e->rg_flags & RG_FLAG_INVALID)
 		return false;
-	if (e->rg_flags & RG_FLAG_FROZEN)
-		return true;
-	return TransactionIdIsCurrentTransactionId(e->rg_xmin) ||
-		TransactionIdIsInProgress(e->rg_xmin) ||
-		RowGroupInsertCommitted(e);
+	return RowGroupInsertCommitted(e) ||
+		TransactionIdIsCurrentTransactionId(e->rg_xmin) ||
+		TransactionIdIsInProgress(e->rg_xmin);
 }
 
 PG_FUNCTION_INFO_V1(colstore_row_groups);
