@@ -59,6 +59,7 @@
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
 
+#include "pg_compat.h"
 #include "fuzz_common.h"
 #include "storage/deleted_rows.h"
 #include "storage/header_cache.h"
@@ -715,6 +716,18 @@ void
 HeaderCacheStore(Relation rel, uint64 identity, const RowGroupDirEntry *entry,
 				 const char *src)
 {
+}
+
+/*
+ * metapage.c's ColstoreReadRecent tries the buffer a block was found in
+ * last: the harnesses' buffers are the fuzz input's pages, so it always
+ * falls back to ReadBuffer
+ */
+bool
+ReadRecentBuffer(RelFileLocator rlocator, ForkNumber forkNum, BlockNumber blockNum,
+				 Buffer recent_buffer)
+{
+	return false;
 }
 
 /* metapage.c's, for a new metapage's identity: the harnesses make none */
