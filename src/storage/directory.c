@@ -909,13 +909,13 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 }
 
 /*
- * DirectoryUpdateEntry
- *		Overwrite entry index with *newentry (same kind and rows; flags, xmin
- *		may differ) and count the change in the metapage, in one WAL record.
- *		Caller holds the writer lock.
+ * WriteEntry
+ *		Overwrite entry index with *newentry and count the change in the
+ *		metapage, in one WAL record, keeping our copy current.  Caller holds
+ *		the writer lock and has checked the change.
  */
-void
-DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
+static void
+WriteEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
 {
 	ColstoreDirectory *dir = DirectoryGetEntries(rel);
 	GenericXLogState *state;
@@ -930,10 +930,6 @@ DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentr
 	if (index >= dir->count || pageno >= dir->npages)
 		elog(ERROR, "could not find directory entry %u of colstore table \"%s\"",
 			 index, RelationGetRelationName(rel));
-#ifdef USE_ASSERT_CHECKING
-	/* under the writer lock our copy is current: it is the old state */
-	AssertEntryTransition(&dir->entries[index], newentry);
-#endif
 	blkno = dir->pages[pageno];
 
 	metabuf = ColstoreLockMetaForUpdate(rel);
@@ -964,6 +960,25 @@ DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentr
 }
 
 /*
+ * DirectoryUpdateEntry
+ *		Overwrite entry index with *newentry (same kind, rows and place;
+ *		flags, xmin may differ) and count the change in the metapage, in one
+ *		WAL record.  Caller holds the writer lock.
+ */
+void
+DirectoryUpdateEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
+{
+#ifdef USE_ASSERT_CHECKING
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+
+	/* under the writer lock our copy is current: it is the old state */
+	if (index < dir->count)
+		AssertEntryTransition(&dir->entries[index], newentry);
+#endif
+	WriteEntry(rel, index, newentry);
+}
+
+/*
  * DirectoryMoveGroup
  *		Point row group entry index at its header and moved-row sources
  *		written at a new place (storage/space_relocate.c: the same bytes,
@@ -976,39 +991,18 @@ void
 DirectoryMoveGroup(Relation rel, uint32 index, StreamPointer header, StreamPointer sources)
 {
 	ColstoreDirectory *dir = DirectoryGetEntries(rel);
-	GenericXLogState *state;
-	Buffer		metabuf;
-	Buffer		dirbuf;
-	Page		metapage;
-	Page		dirpage;
-	RowGroupDirEntry *e;
-	int			pageno = index / DIR_ENTRIES_PER_PAGE;
-	BlockNumber blkno;
+	RowGroupDirEntry moved;
 
 	Assert(ColstoreWriterLockHeld(rel));
-	if (index >= dir->count || pageno >= dir->npages ||
-		dir->entries[index].rg_kind != RG_KIND_ROWGROUP)
+	if (index >= dir->count || dir->entries[index].rg_kind != RG_KIND_ROWGROUP)
 		elog(ERROR, "could not find row group entry %u of colstore table \"%s\"",
 			 index, RelationGetRelationName(rel));
-	blkno = dir->pages[pageno];
-	metabuf = ColstoreLockMetaForUpdate(rel);
-	dirbuf = ReadBuffer(rel, blkno);
-	LockBuffer(dirbuf, BUFFER_LOCK_EXCLUSIVE);
-	state = GenericXLogStart(rel);
-	metapage = GenericXLogRegisterBuffer(state, metabuf, 0);
-	dirpage = GenericXLogRegisterBuffer(state, dirbuf, 0);
-	ColstoreCheckPage(rel, blkno, dirpage, COLSTORE_PAGE_DIRECTORY);
-	e = (RowGroupDirEntry *) ((char *) dirpage + COLSTORE_DATA_START +
-							  (index % DIR_ENTRIES_PER_PAGE) * sizeof(RowGroupDirEntry));
-	Assert(e->rg_kind == RG_KIND_ROWGROUP && e->rg_first_row == dir->entries[index].rg_first_row);
-	e->rg_header = header;
-	if (e->rg_flags & RG_FLAG_MOVED_ROWS)
-		e->rg_sources = sources;
-	ColstorePageGetMeta(metapage)->cm_dir_changes++;
-	GenericXLogFinish(state);
-	UnlockReleaseBuffer(dirbuf);
-	UnlockReleaseBuffer(metabuf);
-	/* our copy is stale now: the next DirectoryGet reloads it */
+	/* under the writer lock our copy is current */
+	moved = dir->entries[index];
+	moved.rg_header = header;
+	if (moved.rg_flags & RG_FLAG_MOVED_ROWS)
+		moved.rg_sources = sources;
+	WriteEntry(rel, index, &moved);
 }
 
 /* DirectoryPageCount: the number of pages in rel's directory chain. */
