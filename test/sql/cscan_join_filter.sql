@@ -141,10 +141,15 @@ SET enable_hashjoin = off;
 SET enable_mergejoin = on;
 SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
 SET enable_mergejoin = off;
-SET enable_nestloop = on;
-SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id = e.id) JOIN d ON e.k = d.k WHERE d.g = 7');
-SET enable_nestloop = off;
 SET enable_hashjoin = on;
+-- (an inequality join is a nested loop under d's hash join; e restricted to
+-- 199 rows keeps it to 6,000,000 comparisons on each engine)
+SET enable_nestloop = on;
+EXPLAIN (COSTS OFF)
+	SELECT f.id, e.w FROM (f JOIN e ON f.id >= e.id AND f.id <= e.id) JOIN d ON e.k = d.k
+	WHERE d.g = 7 AND e.id < 200;
+SELECT same_as_heap('SELECT f.id, e.w FROM (f JOIN e ON f.id >= e.id AND f.id <= e.id) JOIN d ON e.k = d.k WHERE d.g = 7 AND e.id < 200');
+SET enable_nestloop = off;
 -- never through a LIMIT (it would let other rows through)
 EXPLAIN (COSTS OFF)
 	SELECT count(*) FROM (SELECT * FROM f ORDER BY id LIMIT 2000) f JOIN d ON f.k = d.k WHERE d.g < 100;

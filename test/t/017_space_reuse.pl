@@ -273,24 +273,46 @@ unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'moving the end: no inconsistent page on the standby');
 m_same($standby, 'standby after the move');
 
-# kills during such VACUUMs
-for my $round (2 .. 6)
+# kills during such VACUUMs.  The VACUUM lasts tens of milliseconds, less
+# than a poll of pg_stat_activity takes, so the kill is timed from the
+# server's own clock: the session sleeps a second first, and the kill lands
+# a random time after the VACUUM's expected start, within its measured
+# length.  A kill that lands before or after the VACUUM still tests
+# recovery; rounds go on until five have landed while it ran (the server
+# log shows the killed backend's VACUUM statement), at most twelve.
+my $vacuum_ms = 1;
 {
+	m_prepare(2);
+	my $t0 = [Time::HiRes::gettimeofday()];
+	$primary->safe_psql('postgres', 'VACUUM m');
+	$vacuum_ms = int(1000 * Time::HiRes::tv_interval($t0)) + 1;
+}
+my ($landed, $round) = (0, 2);
+while ($landed < 5 && $round < 14)
+{
+	$round++;
 	m_prepare($round);
 	my ($out, $err) = ('', '');
+	my $log_offset = -s $primary->logfile;
 	my $h = IPC::Run::start(
-		[ 'psql', '-X', '-d', $primary->connstr('postgres'), '-c', 'VACUUM m' ],
+		[
+			'psql', '-X', '-d', $primary->connstr('postgres') . ' application_name=reuse_kill',
+			'-c', 'SELECT pg_sleep(1)', '-c', 'VACUUM m'
+		],
 		'>', \$out, '2>', \$err);
-	my $pid = '';
-	for (1 .. 5000)
+	my ($pid, $wait_ms) = ('', '');
+	for (1 .. 200)
 	{
-		$pid = $primary->safe_psql('postgres',
-			q{SELECT pid FROM pg_stat_activity WHERE query = 'VACUUM m'});
-		last if $pid ne '';
-		usleep(1000);
+		($pid, $wait_ms) = split /\|/, $primary->safe_psql('postgres', q{
+			SELECT pid, greatest(0, 1000 - 1000 * extract(epoch FROM clock_timestamp() - query_start))::int
+			FROM pg_stat_activity
+			WHERE application_name = 'reuse_kill' AND query = 'SELECT pg_sleep(1)'});
+		last if defined $pid && $pid ne '';
+		usleep(10_000);
 	}
-	usleep(int(rand(40_000)));
-	kill 'KILL', $pid if $pid ne '';
+	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
+	usleep(1000 * ($wait_ms + int(rand($vacuum_ms))));
+	kill 'KILL', $pid;
 	eval { $h->finish; };
 	# the postmaster resets and runs crash recovery
 	for (1 .. 600)
@@ -298,13 +320,19 @@ for my $round (2 .. 6)
 		last if $primary->psql('postgres', 'SELECT 1') == 0;
 		usleep(100_000);
 	}
-	m_same($primary, "primary after a kill during VACUUM (round $round)");
+	my $log = substr(slurp_file($primary->logfile), $log_offset);
+	my $during = $log =~ /\[$pid\][^\n]*statement: VACUUM m\n/
+	  && $log =~ /server process \(PID $pid\) was terminated by signal 9/;
+	$landed++ if $during;
+	note("round $round: the kill landed " . ($during ? 'during the VACUUM' : 'outside it'));
+	m_same($primary, "primary after a kill near VACUUM (round $round)");
 	$primary->safe_psql('postgres', 'SELECT txid_current()');
 	$primary->safe_psql('postgres', 'VACUUM m');
 	m_same($primary, "primary after the VACUUM after recovery (round $round)");
 	my $now = pages($primary, 'm');
 	ok($now < $m_freed / 3, "the VACUUM after recovery moves and truncates (round $round: $now pages)");
 }
+is($landed, 5, "five kills landed during a VACUUM that moves ($round rounds)");
 $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'kills during the move: no inconsistent page on the standby');
