@@ -35,6 +35,7 @@
 #include "utils/rel.h"
 
 #include "storage/chunk_cache.h"
+#include "storage/directory.h"
 
 int			colstore_chunk_cache_size_kb = 131072;
 
@@ -162,7 +163,10 @@ MakeKey(ChunkCacheKey *key, Relation rel, const RowGroupDirEntry *entry,
 /*
  * ChunkCacheGetHeader
  *		The parsed header of a row group, from the cache or read now.  Valid
- *		until the next ChunkCacheTrim or invalidation.
+ *		until the next ChunkCacheTrim or invalidation.  One this backend has
+ *		not read yet is copied from the shared header cache when it is there
+ *		(and put there when not), as scans do: a new connection's planning
+ *		and index lookups then read no header pages another backend read.
  */
 const RowGroupHeader *
 ChunkCacheGetHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry)
@@ -179,7 +183,10 @@ ChunkCacheGetHeader(Relation rel, uint32 dir_index, const RowGroupDirEntry *entr
 	PG_TRY();
 	{
 		oldcxt = MemoryContextSwitchTo(ce->cxt);
-		ce->header = RowGroupReadHeader(rel, dir_index, entry);
+		/* entry came from the directory copy, with the identity it names */
+		ce->header = RowGroupReadHeaderPrefetched(rel, NULL,
+												  DirectoryCachedIdentity(rel),
+												  dir_index, entry);
 		MemoryContextSwitchTo(oldcxt);
 	}
 	PG_CATCH();

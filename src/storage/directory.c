@@ -731,6 +731,30 @@ DirectoryGet(Relation rel)
 	return dir;
 }
 
+/*
+ * DirectoryCachedIdentity
+ *		The cm_identity of rel's relation file as this backend's copy of
+ *		the directory last read it, or 0 if there is no copy of the current
+ *		file.  No I/O and no lock: for callers that hold an entry a
+ *		DirectoryGet gave them and want the identity it came with (the
+ *		shared header cache's key), which a held metapage lock would not
+ *		let them read again.
+ */
+uint64
+DirectoryCachedIdentity(Relation rel)
+{
+	Oid			relid = RelationGetRelid(rel);
+	DirectoryCacheEntry *entry;
+
+	if (DirectoryCache == NULL)
+		return 0;
+	entry = hash_search(DirectoryCache, &relid, HASH_FIND, NULL);
+	if (entry == NULL || entry->dir == NULL ||
+		!RelFileLocatorEquals(entry->dir->node, rel->rd_locator))
+		return 0;
+	return entry->dir->identity;
+}
+
 static int
 FindContaining(ColstoreDirectory *dir, int *index, int n, uint64 rownum)
 {

@@ -58,6 +58,7 @@ typedef struct ColstoreDirectory
 } ColstoreDirectory;
 
 extern ColstoreDirectory *DirectoryGet(Relation rel);
+extern uint64 DirectoryCachedIdentity(Relation rel);
 extern int	DirectoryFindRowGroup(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindReservation(ColstoreDirectory *dir, uint64 rownum);
 extern int	DirectoryFindDeltaPage(ColstoreDirectory *dir, uint64 rownum);

@@ -107,5 +107,23 @@ SELECT * FROM hc_delta();
 SELECT colstore.verify('hc');
 SELECT * FROM hc_delta();
 
-DROP TABLE hc, hh, hc_temp;
+DROP TABLE hc_temp;
+
+-- index lookups and planning in a new session copy headers from the cache
+-- too (the backend's chunk cache fills from it), and see the same rows
+CREATE INDEX hc_a ON hc (a);
+CREATE INDEX hh_a ON hh (a);
+SELECT sum(a) FROM hc;
+\c
+SET max_parallel_workers_per_gather = 0;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+SELECT a, b, t FROM hc WHERE a IN (7, 2550, 4499) ORDER BY a;
+SELECT a, b, t FROM hh WHERE a IN (7, 2550, 4499) ORDER BY a;
+SELECT backend_hits > 0 AS lookups_hit, backend_misses AS lookups_missed
+	FROM colstore.header_cache_stats();
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+
+DROP TABLE hc, hh;
 DROP FUNCTION hc_delta(), hc_compare();
