@@ -260,3 +260,32 @@ OptionsRowForget(Oid relid)
 	}
 	table_close(optrel, RowExclusiveLock);
 }
+
+/*
+ * OptionsRowForgetStale
+ *		relid was created by the current transaction: delete a row of
+ *		colstore.options for relid that an earlier transaction wrote.  Such
+ *		a row belonged to a dropped relation of the same OID whose drop did
+ *		not reach the row (a temporary table removed when its session ended,
+ *		which fires no event trigger), and must not give the new relation
+ *		its options.  A row this transaction wrote is the new relation's.
+ */
+void
+OptionsRowForgetStale(Oid relid)
+{
+	Oid			tableoid = OptionsTableOid();
+	Relation	optrel;
+	HeapTuple	old;
+
+	if (!OidIsValid(tableoid))
+		return;
+	optrel = table_open(tableoid, RowExclusiveLock);
+	old = FindRow(optrel, relid);
+	if (old != NULL &&
+		!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(old->t_data)))
+	{
+		DeleteRow(optrel, old, relid);
+		CommandCounterIncrement();
+	}
+	table_close(optrel, RowExclusiveLock);
+}

@@ -23,5 +23,6 @@ typedef struct OptionsRow
 extern bool OptionsRowRead(Oid relid, OptionsRow *row);
 extern void OptionsRowWrite(Oid relid, const OptionsRow *row);
 extern void OptionsRowForget(Oid relid);
+extern void OptionsRowForgetStale(Oid relid);
 
 #endif							/* OPTIONS_STORE_H */

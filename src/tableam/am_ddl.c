@@ -56,6 +56,7 @@
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
+#include "storage/options_store.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/rowgroup_writer.h"
@@ -93,6 +94,10 @@ colstore_relation_set_new_filelocator(Relation rel, const RelFileLocator *newrlo
 	}
 	smgrclose(srel);
 	ForgetRelation(rel);
+
+	/* a new relation takes no options from a dead one of its OID */
+	if (rel->rd_createSubid != InvalidSubTransactionId)
+		OptionsRowForgetStale(RelationGetRelid(rel));
 }
 
 void
