@@ -12,8 +12,17 @@
  *	  inserted by a transaction that committed before OldestXmin (or is
  *	  FROZEN), so every snapshot, now and later, sees its rows, and no
  *	  writer still buffers rows under those numbers (a reservation's numbers,
- *	  whose rows may have index entries before they reach a row group, and
- *	  numbers not handed out yet, are covered by no row group);
+ *	  whose rows may have index entries before they reach a row group, are
+ *	  covered by no row group);
+ * or has not been handed out yet, in the pseudo-block that holds the next
+ * row number (the partly used last block, where the planner's probes for
+ * a key column's largest value land: get_actual_variable_range).  A
+ * writer taking numbers that start inside a pseudo-block clears its bit
+ * after the metapage shows them taken and before any has an index entry
+ * (AppendRowRange); this judgment reads the next row number under the
+ * map page's lock, so either it sees them taken or the writer sees the
+ * bit.  Pseudo-blocks wholly beyond the next row number are never
+ * marked.
  * and every one of those rows either is untouched (no promotion map slot:
  * no copy, so no newer version and no lock state; no run in the delete
  * log, committed, running or aborted) or is deleted for everyone with its
@@ -79,6 +88,7 @@ Judge(void *arg, BlockNumber first, uint32 n, bool *eligible,
 {
 	JudgeState *js = (JudgeState *) arg;
 	ColstoreDirectory *dir = DirectoryGet(js->rel);
+	uint64		next_row = dir->next_row;
 	uint64		lo = (uint64) first * ROWS_PER_TID_BLOCK;
 	uint64		hi = (uint64) (first + n) * ROWS_PER_TID_BLOCK;
 	uint32	   *clean = palloc0(sizeof(uint32) * n);
@@ -158,6 +168,12 @@ Judge(void *arg, BlockNumber first, uint32 n, bool *eligible,
 			 TransactionIdFollows(e->rg_xmin, *horizon)))
 			*horizon = e->rg_xmin;
 	}
+	/* the numbers of the next row's pseudo-block not handed out yet */
+	if (next_row % ROWS_PER_TID_BLOCK != 0 &&
+		next_row / ROWS_PER_TID_BLOCK >= first &&
+		next_row / ROWS_PER_TID_BLOCK < (uint64) first + n)
+		clean[next_row / ROWS_PER_TID_BLOCK - first] +=
+			(uint32) (ROWS_PER_TID_BLOCK - next_row % ROWS_PER_TID_BLOCK);
 	for (i = 0; i < n; i++)
 		eligible[i] = clean[i] == ROWS_PER_TID_BLOCK;
 	pfree(clean);

@@ -36,6 +36,7 @@
 #include "utils/typcache.h"
 
 #include "encoding/chunk_encoding.h"
+#include "storage/all_visible.h"
 #include "storage/directory.h"
 #include "storage/integer_order.h"
 #include "storage/logical_log.h"
@@ -471,6 +472,16 @@ AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count, uint32 align
 	entry->rg_nrows = count;
 	meta.cm_next_row = start + count;
 	DirectoryAppend(rel, entry, &meta);
+
+	/*
+	 * A range that starts inside a pseudo-block takes numbers VACUUM may
+	 * have counted as never handed out when it marked that block
+	 * all-visible (mvcc/visible_blocks.c): clear the bit now that the
+	 * metapage shows them taken, before any of them can have an index
+	 * entry (storage/all_visible.c's interlock).
+	 */
+	if (start % ROWS_PER_TID_BLOCK != 0)
+		AllVisibleClearRows(rel, start, 1);
 	return start;
 }
 
