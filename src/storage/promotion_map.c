@@ -659,6 +659,7 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
 
 	Assert(group.rg_kind == RG_KIND_ROWGROUP && row < group.rg_nrows);
 	Assert(DirectoryGet(rel)->entries[dir_index].rg_first_row == group.rg_first_row);
+
 	/*
 	 * found before any lock is held: it stays while the group lives, unless
 	 * VACUUM detaches it, which DeleteLogAppend sees
