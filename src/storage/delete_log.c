@@ -38,7 +38,9 @@
  * deleted-rows bits once the rows' index entries are gone, and then drops
  * those runs and the runs of aborted transactions (DeleteLogPrune).
  * Readers read the runs before the bits (storage/promotion_map.c), so a
- * dropped run's row is found bitmapped.
+ * dropped run's row is found bitmapped.  A segment page left with no run is
+ * then detached (DeleteLogDetachEmpty) and, once no snapshot from before
+ * remains, given to the free space map (storage/deleted_rows_vacuum.c).
  *
  * IDENTIFICATION
  *	  src/storage/delete_log.c
@@ -244,7 +246,8 @@ DeleteLogSegmentOf(uint32 row)
 /*
  * DeleteLogSegment
  *		The segment page of row of group whose DELETE_LOG_ROOT page is root
- *		(0: none yet).  Once made, it stays until the group is freed.
+ *		(0: none yet).  Once made, it stays until the group is freed or VACUUM
+ *		detaches it empty (DeleteLogDetachEmpty).
  */
 BlockNumber
 DeleteLogSegment(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
@@ -524,7 +527,9 @@ ExtendsFreshRun(Relation rel, BlockNumber blkno, const LogPageData *log,
  *		(DeleteLogSegment), found before those locks were taken.  Returns
  *		DELETE_LOG_CONTENDED, logging nothing, if a live run covers the row
  *		already, DELETE_LOG_FULL if the page has no room even without the
- *		runs of aborted transactions (dropped first when it is full).  One XLOG_COLSTORE_LOG_APPEND record, which needs colstore's
+ *		runs of aborted transactions (dropped first when it is full) or if
+ *		VACUUM detached it since it was found (DeleteLogDetachEmpty: the
+ *		flag, read under the page's exclusive lock, says so).  One XLOG_COLSTORE_LOG_APPEND record, which needs colstore's
  *		resource manager when the table is WAL-logged.
  */
 DeleteLogResult
@@ -540,6 +545,12 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 
 	Assert(blkno != 0 && TransactionIdIsValid(xid));
 	buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE, &RecentLogBuffer);
+	if (ColstorePageGetOpaque(BufferGetPage(buf))->cp_flags & COLSTORE_PAGE_F_RETIRED)
+	{
+		/* VACUUM detached the page since blkno was found: the row promotes */
+		UnlockReleaseBuffer(buf);
+		return DELETE_LOG_FULL;
+	}
 	log = LogPage(BufferGetPage(buf));
 	if (ExtendsFreshRun(rel, blkno, log, row, xid, cid))
 	{
@@ -623,15 +634,18 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
  *		before oldest_xmin (the caller has set their rows' deleted-rows bits,
  *		or their rows have copies).  One generic WAL record per page changed.
  *		Returns the oldest xid of the runs kept (InvalidTransactionId if
- *		none), which relfrozenxid must not pass.
+ *		none), which relfrozenxid must not pass; *emptied gets whether some
+ *		segment page is left without a run (DeleteLogDetachEmpty's work).
  */
 TransactionId
 DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
-			   TransactionId oldest_xmin, bool drop_committed)
+			   TransactionId oldest_xmin, bool drop_committed, bool *emptied)
 {
 	TransactionId oldest_kept = InvalidTransactionId;
 	BlockNumber root;
 	uint32		seg;
+
+	*emptied = false;
 
 	if (group->rg_state_root == 0)
 		return InvalidTransactionId;
@@ -679,9 +693,86 @@ DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
 		}
 		else
 			GenericXLogAbort(state);
+		if (keep == 0)
+			*emptied = true;
 		UnlockReleaseBuffer(buf);
 	}
 	return oldest_kept;
+}
+
+/*
+ * DeleteLogDetachEmpty
+ *		For VACUUM, after DeleteLogPrune: detach up to room segment pages of
+ *		group's log that hold no run, each in one generic WAL record: its
+ *		slot in the DELETE_LOG_ROOT page cleared, the page flagged
+ *		COLSTORE_PAGE_F_RETIRED, and note called to list it (with a stamp) on
+ *		extra, the group's DELETED_ROOT page, which the caller holds
+ *		exclusively, as it holds the writer lock (no DeleteLogAddPages
+ *		meanwhile).  Returns how many were detached.
+ *
+ *		Why nobody loses a run.  The page is checked empty and flagged under
+ *		its exclusive lock, and DeleteLogAppend, which may have found the
+ *		page before, checks the flag under the same lock and adds nothing to
+ *		a flagged page (its row promotes): so no run is ever added to a
+ *		detached page, and readers that still follow the old slot read no
+ *		run there, as they would have before.  A later delete in the segment
+ *		makes a new page (DeleteLogAddPages finds the slot clear).  The page
+ *		itself is given to the free space map only once its stamp precedes
+ *		OldestXmin (storage/deleted_rows_vacuum.c, as for detached promotion
+ *		map leaves): a reader or deleter that read the slot before holds a
+ *		snapshot (a deleter also an xid) from before the stamp.  Lock order:
+ *		DELETED_ROOT page, log root, segment page, which readers and
+ *		deleters never take in another order (they hold at most one of the
+ *		three at a time; a promoter holds a leaf first, which VACUUM does not
+ *		take here).
+ */
+uint32
+DeleteLogDetachEmpty(Relation rel, const RowGroupDirEntry *group, Buffer extra,
+					 uint32 room, void (*note) (Page extra, BlockNumber page))
+{
+	BlockNumber root = ColstorePageGetOpaque(BufferGetPage(extra))->cp_next;
+	uint32		nseg = SegmentsFor(group->rg_nrows);
+	uint32		detached = 0;
+	Buffer		rootbuf;
+	uint32		seg;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (root == InvalidBlockNumber || room == 0)
+		return 0;
+	if (!ColstoreBlockIsValid(rel, root))
+		ReportBadLog(rel, group, root);
+	rootbuf = ReadBuffer(rel, root);
+	LockBuffer(rootbuf, BUFFER_LOCK_EXCLUSIVE);
+	(void) LogRootCheck(rel, group, rootbuf);
+	for (seg = 0; seg < nseg && detached < room; seg++)
+	{
+		BlockNumber blkno = LogRoot(BufferGetPage(rootbuf))->lr_segments[seg];
+		GenericXLogState *state;
+		Page		page;
+		Buffer		buf;
+
+		if (blkno == 0)
+			continue;
+		if (!ColstoreBlockIsValid(rel, blkno))
+			ReportBadLog(rel, group, blkno);
+		buf = ReadLogPage(rel, group, blkno, BUFFER_LOCK_EXCLUSIVE, NULL);
+		if (LogPage(BufferGetPage(buf))->lp_nruns > 0 ||
+			(ColstorePageGetOpaque(BufferGetPage(buf))->cp_flags & COLSTORE_PAGE_F_RETIRED))
+		{
+			UnlockReleaseBuffer(buf);
+			continue;
+		}
+		state = GenericXLogStart(rel);
+		LogRoot(GenericXLogRegisterBuffer(state, rootbuf, 0))->lr_segments[seg] = 0;
+		page = GenericXLogRegisterBuffer(state, buf, 0);
+		ColstorePageGetOpaque(page)->cp_flags |= COLSTORE_PAGE_F_RETIRED;
+		note(GenericXLogRegisterBuffer(state, extra, 0), blkno);
+		GenericXLogFinish(state);
+		UnlockReleaseBuffer(buf);
+		detached++;
+	}
+	UnlockReleaseBuffer(rootbuf);
+	return detached;
 }
 
 /*

@@ -27,7 +27,8 @@ typedef enum DeleteLogResult
 {
 	DELETE_LOG_DONE,			/* the delete is logged */
 	DELETE_LOG_CONTENDED,		/* a live run covers the row already */
-	DELETE_LOG_FULL				/* the segment's page has no room */
+	DELETE_LOG_FULL				/* the segment's page has no room, or was
+								 * detached by VACUUM */
 } DeleteLogResult;
 
 extern bool DeleteLogRead(Relation rel, const RowGroupDirEntry *group,
@@ -47,7 +48,11 @@ extern DeleteLogResult DeleteLogAppend(Relation rel, const RowGroupDirEntry *gro
 									   TransactionId xid, CommandId cid);
 extern bool DeleteRunLive(TransactionId xid);
 extern TransactionId DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
-									TransactionId oldest_xmin, bool drop_committed);
+									TransactionId oldest_xmin, bool drop_committed,
+									bool *emptied);
+extern uint32 DeleteLogDetachEmpty(Relation rel, const RowGroupDirEntry *group,
+								   Buffer extra, uint32 room,
+								   void (*note) (Page extra, BlockNumber page));
 extern int	DeleteLogPages(Relation rel, const RowGroupDirEntry *group,
 						   BlockNumber deleted_root, BlockNumber **blocks);
 

@@ -23,6 +23,7 @@ extern void DeletedRowsSet(Relation rel, const RowGroupDirEntry *group,
 extern uint32 DeletedRowsCount(Relation rel, const RowGroupDirEntry *group,
 							   uint32 *pending);
 extern double DeletedRowsGone(Relation rel);
+extern uint32 DeletedRowsDetachLog(Relation rel, const RowGroupDirEntry *group);
 extern uint32 DeletedRowsFree(Relation rel, TransactionId oldest_xmin,
 							  BufferAccessStrategy strategy, uint32 *freed_leaves);
 extern int	DeletedRowsPages(Relation rel, const RowGroupDirEntry *group,

@@ -23,7 +23,8 @@
 typedef struct DeletedRootData
 {
 	uint32		dr_nbitmaps;	/* bitmap pages the group has room for */
-	uint32		dr_nretired;	/* retired promotion map leaves not yet freed
+	uint32		dr_nretired;	/* detached promotion map leaves and delete
+								 * log segment pages not yet freed
 								 * (storage/deleted_rows_vacuum.c) */
 	BlockNumber dr_bitmaps[FLEXIBLE_ARRAY_MEMBER];	/* 0: none yet */
 } DeletedRootData;
@@ -36,14 +37,14 @@ typedef struct DeletedBitsData
 	uint8		db_bits[FLEXIBLE_ARRAY_MEMBER];
 } DeletedBitsData;
 
-/* A promotion map leaf VACUUM detached, waiting to be freed. */
+/* A promotion map leaf or delete log page VACUUM detached, waiting to be freed. */
 typedef struct RetiredLeaf
 {
 	BlockNumber rl_leaf;
 	TransactionId rl_stamp;		/* next xid when it was detached */
 } RetiredLeaf;
 
-/* The retired leaves follow the bitmap page pointers. */
+/* The retired leaves (and log pages) follow the bitmap page pointers. */
 #define RetiredLeaves(root) \
 	((RetiredLeaf *) &(root)->dr_bitmaps[(root)->dr_nbitmaps])
 #define RetiredCapacity(root) \

@@ -25,6 +25,7 @@
 #include "storage/bufmgr.h"
 #include "utils/rel.h"
 
+#include "storage/delete_log.h"
 #include "storage/deleted_rows.h"
 #include "storage/deleted_rows_page.h"
 #include "storage/delta_vacuum.h"
@@ -196,7 +197,10 @@ DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, 
  * and listed in the DELETED_ROOT page with a stamp of its own (a reader may
  * have read the root slot before); a VACUUM after that stamp removes it
  * from the list and then gives its page to the free space map (a crash
- * between the two leaks the page).
+ * between the two leaks the page).  Delete log segment pages left without
+ * a run once VACUUM folded their runs into bits are detached and listed the
+ * same way (DeletedRowsDetachLog, storage/delete_log.c) and freed with the
+ * leaves.
  */
 
 /* PromotionMapDetachLeaf's note: list leaf in the DELETED_ROOT page. */
@@ -287,17 +291,24 @@ FindWork(Relation rel, const RowGroupDirEntry *group, TransactionId oldest_xmin,
 	return w->leaves || w->npages > 0;
 }
 
-/* Turn colstore page blkno into an empty heap page in the free space map. */
+/*
+ * Turn listed page blkno (a detached promotion map leaf or delete log
+ * segment page) into an empty heap page in the free space map.
+ */
 static void
 GiveLeafToHeap(Relation rel, BlockNumber blkno, BufferAccessStrategy strategy)
 {
 	Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+	ColstorePageOpaque opaque;
 
 	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	opaque = ColstorePageGetOpaque(BufferGetPage(buf));
 	if (PageGetSpecialSize(BufferGetPage(buf)) != MAXALIGN(sizeof(ColstorePageOpaqueData)) ||
-		ColstorePageGetOpaque(BufferGetPage(buf))->cp_page_type != COLSTORE_PAGE_STATE_LEAF)
+		(opaque->cp_page_type != COLSTORE_PAGE_STATE_LEAF &&
+		 opaque->cp_page_type != COLSTORE_PAGE_DELETE_LOG) ||
+		!(opaque->cp_flags & COLSTORE_PAGE_F_RETIRED))
 	{
-		UnlockReleaseBuffer(buf);	/* not reached: listed leaves are leaves */
+		UnlockReleaseBuffer(buf);	/* not reached: listed pages are detached */
 		return;
 	}
 	PageGiveToHeap(rel, buf);
@@ -383,6 +394,36 @@ DetachLeaf(Relation rel, const FreeWork *w, uint32 row)
 		RetiredCapacity(RootData(BufferGetPage(buf))))
 		detached = PromotionMapDetachLeaf(rel, &w->group, row, buf, NoteRetiredLeaf) !=
 			InvalidBlockNumber;
+	UnlockReleaseBuffer(buf);
+	ColstoreUnlockWriter(rel);
+	return detached;
+}
+
+/*
+ * DeletedRowsDetachLog
+ *		For VACUUM, after it pruned group's delete log (DeleteLogPrune): detach
+ *		the log's segment pages left without a run and list them for freeing
+ *		(see "Freeing" above and DeleteLogDetachEmpty), as many as the
+ *		DELETED_ROOT page has room to list.  Takes the writer lock.  Returns
+ *		how many were detached.
+ */
+uint32
+DeletedRowsDetachLog(Relation rel, const RowGroupDirEntry *group)
+{
+	BlockNumber root = DeletedRootFind(rel, group, NULL);
+	DeletedRootData *data;
+	uint32		detached;
+	Buffer		buf;
+
+	if (root == InvalidBlockNumber)
+		return 0;
+	ColstoreLockWriter(rel);
+	buf = ReadBuffer(rel, root);
+	LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+	data = DeletedRootCheck(rel, group, buf);
+	detached = DeleteLogDetachEmpty(rel, group, buf,
+									RetiredCapacity(data) - data->dr_nretired,
+									NoteRetiredLeaf);
 	UnlockReleaseBuffer(buf);
 	ColstoreUnlockWriter(rel);
 	return detached;

@@ -548,10 +548,13 @@ PromotionMapSet(Relation rel, uint32 dir_index, uint32 first, uint32 n,
 
 /*
  * The segment page PromotionMapLogDelete found last, for the statement's
- * next deletes in the same segment: a log's pages stay while its group
- * lives, and a group cannot be freed while a transaction that deleted from
- * it runs.  Only used within the transaction that found it; forgotten when
- * the relation's storage changes (PromotionMapForget).
+ * next deletes in the same segment: a group cannot be freed while a
+ * transaction that deleted from it runs, and a segment page VACUUM detaches
+ * meanwhile (emptied, DeleteLogDetachEmpty) is flagged, so DeleteLogAppend
+ * adds nothing to it (the row promotes), and is not freed before this
+ * transaction (which has an xid) ends.  Only used within the transaction
+ * that found it; forgotten when the relation's storage changes
+ * (PromotionMapForget).
  */
 static struct
 {
@@ -656,7 +659,11 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
 
 	Assert(group.rg_kind == RG_KIND_ROWGROUP && row < group.rg_nrows);
 	Assert(DirectoryGet(rel)->entries[dir_index].rg_first_row == group.rg_first_row);
-	/* found before any lock is held: it stays while the group lives */
+
+	/*
+	 * found before any lock is held: it stays while the group lives, unless
+	 * VACUUM detaches it, which DeleteLogAppend sees
+	 */
 	segment = LogSegmentFor(rel, dir_index, &group, row);
 	if (segment == InvalidBlockNumber)
 		return DELETE_LOG_CONTENDED;

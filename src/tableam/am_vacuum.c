@@ -385,10 +385,15 @@ VacuumDeleteLogs(Relation rel, Relation *indrels, int nindexes, IndexBulkDeleteR
 	for (g = 0; g < ngroups; g++)
 		if (groups[g].rg_state_root != 0 && !(groups[g].rg_flags & RG_FLAG_INVALID))
 		{
-			TransactionId kept = DeleteLogPrune(rel, &groups[g], vs->oldest_xmin, bits);
+			bool		emptied;
+			TransactionId kept = DeleteLogPrune(rel, &groups[g], vs->oldest_xmin, bits,
+												&emptied);
 
 			if (TransactionIdIsNormal(kept) && TransactionIdPrecedes(kept, vs->new_frozen_xid))
 				vs->new_frozen_xid = kept;
+			/* emptied segment pages go to a later VACUUM's freeing */
+			if (emptied)
+				(void) DeletedRowsDetachLog(rel, &groups[g]);
 		}
 	if (pending.groups)
 	{

@@ -10,7 +10,8 @@
 # groups take them.  After each step the data equal what the statements
 # wrote and colstore.verify passes.  Row groups and directory pages at the
 # end of the file are moved into freed pages lower down, replayed, and the
-# server killed during such moves.  Last, a row group write interrupted after its
+# server killed during such moves.  Delete log segment pages are detached
+# and freed by VACUUM across crashes.  Last, a row group write interrupted after its
 # pages reached disk (made on a stopped server) must not keep later writes
 # from working.
 use strict;
@@ -316,9 +317,11 @@ while ($landed < 5 && $round < 22)
 	kill 'KILL', $pid;
 	eval { $h->finish; };
 	# the postmaster resets and runs crash recovery
+	# (psql may exit before reading its input while the server resets:
+	# IPC::Run then dies of the broken pipe, which is one more failed try)
 	for (1 .. 600)
 	{
-		last if $primary->psql('postgres', 'SELECT 1') == 0;
+		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
 		usleep(100_000);
 	}
 	my $log = substr(slurp_file($primary->logfile), $log_offset);
@@ -339,6 +342,92 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'kills during the move: no inconsistent page on the standby');
 m_same($standby, 'standby after the kills');
+
+# Delete log pages (storage/delete_log.c): a random 30% DELETE logs runs in
+# segment pages; the VACUUM that turns them into bits detaches the emptied
+# pages (listed with a stamp), and a VACUUM after the stamp gives them to
+# the free space map, where a new row group takes them.  The primary
+# crashes right after each of these VACUUMs and after deletes into the
+# segments whose pages went (new segment pages); after recovery the table
+# equals its heap twin, the standby replays every record
+# (wal_consistency_checking), and the pages of each group's delete state
+# (colstore.row_group_deletes) show the detach and the freeing surviving.
+sub dl_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $summary . 'dl'),
+		$primary->safe_psql('postgres', $summary . 'dlh'), "$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $indexed . 'dl' . $range),
+		$primary->safe_psql('postgres', $indexed . 'dlh' . $range),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('dl') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+sub dl_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bdl\b/dlh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+sub dl_state_pages
+{
+	return $primary->safe_psql('postgres',
+		q{SELECT coalesce(sum(map_pages), 0) FROM colstore.row_group_deletes('dl')});
+}
+sub dl_crash
+{
+	my ($what) = @_;
+	# VACUUM commits without waiting for its WAL, and so does a transaction
+	# that only took an xid: one that wrote a row flushes it all
+	$primary->safe_psql('postgres', 'INSERT INTO dl_flush VALUES (1)');
+	$primary->stop('immediate');
+	$primary->start;
+	# the horizon after crash recovery starts at the checkpoint's next xid:
+	# a transaction id taken now lets the next VACUUM pass the stamps
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	dl_same($primary, "primary after a crash $what");
+}
+$primary->safe_psql('postgres', q{
+	CREATE TABLE dl (id int PRIMARY KEY, v int, t text) USING colstore
+		WITH (row_group_size = 20000);
+	CREATE TABLE dlh (id int PRIMARY KEY, v int, t text);
+	CREATE TABLE dl_flush (i int);
+});
+dl_both(q{INSERT INTO dl SELECT i, i % 97, md5(i::text) FROM generate_series(1, 60000) i});
+dl_both(q{DELETE FROM dl WHERE (hashint4(id) & 1023) < 307});
+my $dl_deleted = dl_state_pages();
+# three groups: promotion map root, DELETED_ROOT, log root, two segment pages
+is($dl_deleted, 15, 'the DELETE logs its rows in two segment pages per group');
+$primary->safe_psql('postgres', 'VACUUM dl');
+dl_crash('after the VACUUM that detaches the segment pages');
+# a bitmap page each; the segment pages listed, not yet freed
+is(dl_state_pages(), 18, 'after the detach and a crash: bitmap pages added, segment pages still listed');
+$primary->safe_psql('postgres', 'VACUUM dl');
+# the free space map is not WAL-logged: keep it across the crash
+$primary->safe_psql('postgres', 'CHECKPOINT');
+dl_crash('after the VACUUM that frees the segment pages');
+is(dl_state_pages(), 12, 'after the freeing and a crash: the six segment pages are gone');
+my $dl_freed = pages($primary, 'dl');
+dl_both(q{INSERT INTO dl SELECT i, i % 97, md5(i::text) FROM generate_series(60001, 70000) i});
+my $dl_grown = pages($primary, 'dl') - $dl_freed;
+my $dl_need = $primary->safe_psql('postgres',
+	q{SELECT ceil(sum(stored_bytes) / 8160.0) FROM colstore.row_groups('dl') WHERE first_row >= 60000});
+ok($dl_grown <= $dl_need - 5,
+	"a new row group takes the freed segment pages (the file grew $dl_grown pages for $dl_need)");
+dl_both(q{DELETE FROM dl WHERE id % 10 = 1});
+dl_crash('after deletes into segments whose pages went');
+$primary->safe_psql('postgres', 'VACUUM dl');
+dl_crash('after those deletes were vacuumed and their pages detached');
+$primary->safe_psql('postgres', 'VACUUM dl');
+dl_crash('after those pages were freed');
+# the new group's map root, DELETED_ROOT, log root and bitmap page added; no
+# segment page left
+is(dl_state_pages(), 16, 'after the second freeing and a crash: no segment page is left');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'delete log pages: no inconsistent page on the standby');
+dl_same($standby, 'standby after the delete log pages were freed');
 
 # the standby promoted: it takes pages from the free space map replay left
 my $old_rows = $primary->safe_psql('postgres', $summary . 'rh WHERE id <= 300000');
