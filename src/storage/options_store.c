@@ -235,6 +235,39 @@ OptionsRowWrite(Oid relid, const OptionsRow *row)
 }
 
 /*
+ * Delete relid's row of colstore.options, if any and, with only_earlier,
+ * only if an earlier transaction wrote it; invalidate relid's relcache
+ * entry (so every backend's cached row) if relid is in pg_class.  Without
+ * only_earlier, our own earlier changes are made visible first; with it,
+ * the caller is inside the creation of relid, where no command counter
+ * increment belongs (SnapshotSelf sees the row the earlier transaction
+ * wrote, and later readers use SnapshotSelf too, which skips our delete).
+ */
+static void
+ForgetRow(Oid relid, bool only_earlier)
+{
+	Oid			tableoid = OptionsTableOid();
+	Relation	optrel;
+	HeapTuple	old;
+
+	if (!OidIsValid(tableoid))
+		return;
+	if (!only_earlier)
+		CommandCounterIncrement();
+	optrel = table_open(tableoid, RowExclusiveLock);
+	old = FindRow(optrel, relid);
+	if (old != NULL &&
+		!(only_earlier &&
+		  TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(old->t_data))))
+	{
+		DeleteRow(optrel, old, relid);
+		if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
+			CacheInvalidateRelcacheByRelid(relid);
+	}
+	table_close(optrel, RowExclusiveLock);
+}
+
+/*
  * OptionsRowForget
  *		Delete relid's row of colstore.options, if any: relid was dropped
  *		(dropping it invalidated its relcache entry, so the cached rows), or
@@ -243,22 +276,7 @@ OptionsRowWrite(Oid relid, const OptionsRow *row)
 void
 OptionsRowForget(Oid relid)
 {
-	Oid			tableoid = OptionsTableOid();
-	Relation	optrel;
-	HeapTuple	old;
-
-	if (!OidIsValid(tableoid))
-		return;
-	CommandCounterIncrement();
-	optrel = table_open(tableoid, RowExclusiveLock);
-	old = FindRow(optrel, relid);
-	if (old != NULL)
-	{
-		DeleteRow(optrel, old, relid);
-		if (SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)))
-			CacheInvalidateRelcacheByRelid(relid);
-	}
-	table_close(optrel, RowExclusiveLock);
+	ForgetRow(relid, false);
 }
 
 /*
@@ -273,19 +291,5 @@ OptionsRowForget(Oid relid)
 void
 OptionsRowForgetStale(Oid relid)
 {
-	Oid			tableoid = OptionsTableOid();
-	Relation	optrel;
-	HeapTuple	old;
-
-	if (!OidIsValid(tableoid))
-		return;
-	optrel = table_open(tableoid, RowExclusiveLock);
-	old = FindRow(optrel, relid);
-	if (old != NULL &&
-		!TransactionIdIsCurrentTransactionId(HeapTupleHeaderGetXmin(old->t_data)))
-	{
-		DeleteRow(optrel, old, relid);
-		CommandCounterIncrement();
-	}
-	table_close(optrel, RowExclusiveLock);
+	ForgetRow(relid, true);
 }
