@@ -237,7 +237,7 @@ RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 
 	Assert(b->nrows > 0);
 	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
-						  b->isnull, xmin, cmin, flags, opts, sources,
+						  b->isnull, b->bytes, xmin, cmin, flags, opts, sources,
 						  decoding);
 	b->nrows = 0;
 	b->bytes = 0;
