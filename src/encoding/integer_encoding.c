@@ -276,56 +276,58 @@ plan_stream(const uint64 *values, uint64 n, IntPlan *plan, bool want_deltas)
 				dmax = PG_INT64_MIN;
 	uint64		vruns = 0,
 				vmaxlen = 0,
-				vstart = 0;
+				vlen = 0;
 	uint64		druns = 0,
 				dmaxlen = 0,
-				dstart = 0;
+				dlen = 0;
 	uint64		prevd = 0;
 	uint64		size;
 	uint64		i;
 
 	memset(plan, 0, sizeof(*plan));
-	for (i = 0; i < n; i++)
+	if (n > 0)
+	{
+		vmin = vmax = (int64) values[0];
+		vruns = 1;
+	}
+	if (n >= 2)
+	{
+		prevd = values[1] - values[0];
+		dmin = dmax = (int64) prevd;
+		druns = 1;
+	}
+
+	/*
+	 * vlen and dlen are the length - 1 of the current run of values and of
+	 * differences; the loop has no data-dependent branch (random data
+	 * would mispredict them).
+	 */
+	for (i = 1; i < n; i++)
 	{
 		uint64		v = values[i];
+		uint64		prev = values[i - 1];
+		uint64		d = v - prev;	/* difference i - 1 */
+		bool		same = (v == prev);
 
-		if ((int64) v < vmin)
-			vmin = (int64) v;
-		if ((int64) v > vmax)
-			vmax = (int64) v;
-		if (i > 0)
+		vmin = Min(vmin, (int64) v);
+		vmax = Max(vmax, (int64) v);
+		vruns += !same;
+		vlen = same ? vlen + 1 : 0;
+		vmaxlen = Max(vmaxlen, vlen);
+		if (i >= 2)
 		{
-			uint64		prev = values[i - 1];
-			uint64		d = v - prev;	/* difference i - 1 */
+			bool		dsame = (d == prevd);
 
-			if (v != prev)
-			{
-				/* value run [vstart, i) ends */
-				vruns++;
-				if (i - vstart - 1 > vmaxlen)
-					vmaxlen = i - vstart - 1;
-				vstart = i;
-			}
-			if ((int64) d < dmin)
-				dmin = (int64) d;
-			if ((int64) d > dmax)
-				dmax = (int64) d;
-			if (i > 1 && d != prevd)
-			{
-				/* difference run [dstart, i - 1) ends */
-				druns++;
-				if (i - 1 - dstart - 1 > dmaxlen)
-					dmaxlen = i - 1 - dstart - 1;
-				dstart = i - 1;
-			}
+			dmin = Min(dmin, (int64) d);
+			dmax = Max(dmax, (int64) d);
+			druns += !dsame;
+			dlen = dsame ? dlen + 1 : 0;
+			dmaxlen = Max(dmaxlen, dlen);
 			prevd = d;
 		}
 	}
 	if (n > 0)
 	{
-		vruns++;
-		if (n - vstart - 1 > vmaxlen)
-			vmaxlen = n - vstart - 1;
 		plan->fst.base = (uint64) vmin;
 		plan->fst.width = bitpack_width((uint64) vmax - (uint64) vmin);
 	}
@@ -341,9 +343,6 @@ plan_stream(const uint64 *values, uint64 n, IntPlan *plan, bool want_deltas)
 	{
 		uint64		dsize;
 
-		druns++;
-		if (n - 1 - dstart - 1 > dmaxlen)
-			dmaxlen = n - 1 - dstart - 1;
 		plan->dfst.base = (uint64) dmin;
 		plan->dfst.width = bitpack_width((uint64) dmax - (uint64) dmin);
 		plan->drst.nruns = druns;

@@ -145,12 +145,22 @@ SameShape(TupleDesc a, TupleDesc b)
 	return true;
 }
 
+/*
+ * The entry LookupPending found last (dynahash entries stay where they are
+ * until removed), so that row-at-a-time inserts do not hash every row.
+ * Forgotten whenever an entry is removed or the table dropped.
+ */
+static PendingRows *LastPending = NULL;
+
 static PendingRows *
 LookupPending(Oid relid)
 {
 	if (PendingTable == NULL)
 		return NULL;
-	return hash_search(PendingTable, &relid, HASH_FIND, NULL);
+	if (LastPending != NULL && LastPending->relid == relid)
+		return LastPending;
+	LastPending = hash_search(PendingTable, &relid, HASH_FIND, NULL);
+	return LastPending;
 }
 
 static void
@@ -158,6 +168,7 @@ FreePending(PendingRows *pending)
 {
 	Oid			relid = pending->relid;
 
+	LastPending = NULL;
 	RowGroupBuilderFree(pending->builder);
 	hash_search(PendingTable, &relid, HASH_REMOVE, NULL);
 }
@@ -408,6 +419,7 @@ DiscardAll(void)
 		MemoryContextDelete(PendingContext);
 	PendingContext = NULL;
 	PendingTable = NULL;
+	LastPending = NULL;
 }
 
 /* Transaction callback: write buffered rows before commit, drop on abort. */
