@@ -77,8 +77,12 @@ GrowArrays(RowGroupBuilder *b)
 
 /* Values at most this large are copied into a column's arena blocks. */
 #define ARENA_VALUE_MAX		1024
-#define ARENA_BLOCK_MIN		(2 * 1024)
+#define ARENA_BLOCK_MIN		1024
 #define ARENA_BLOCK_MAX		(256 * 1024)
+
+/* a value AllocValue packs always fits in a fresh block */
+StaticAssertDecl(ARENA_BLOCK_MIN >= ARENA_VALUE_MAX,
+				 "a column's first arena block must hold any packed value");
 
 /*
  * Room for a copy of len bytes of column att, MAXALIGNed, in data_cxt.
