@@ -83,10 +83,10 @@ typedef struct EncodedChunk
 	/*
 	 * Rows (indexes into values[], ascending) whose values include the
 	 * chunk's minimum and maximum, each at its first occurrence, so callers
-	 * can compute min and max over nstats values instead of all of them:
-	 * for DICTIONARY chunks the first occurrence of each distinct non-null
-	 * value, for SCALED_NUMERIC ones the first occurrences of the smallest
-	 * and the largest value.  NULL for other encodings.
+	 * can compute min and max over nstats values instead of all of them: for
+	 * DICTIONARY chunks the first occurrence of each distinct non-null value,
+	 * for SCALED_NUMERIC ones the first occurrences of the smallest and the
+	 * largest value.  NULL for other encodings.
 	 */
 	uint32	   *stats_rows;
 	uint32		nstats;

@@ -299,8 +299,8 @@ plan_stream(const uint64 *values, uint64 n, IntPlan *plan, bool want_deltas)
 
 	/*
 	 * vlen and dlen are the length - 1 of the current run of values and of
-	 * differences; the loop has no data-dependent branch (random data
-	 * would mispredict them).
+	 * differences; the loop has no data-dependent branch (random data would
+	 * mispredict them).
 	 */
 	for (i = 1; i < n; i++)
 	{
