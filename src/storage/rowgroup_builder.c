@@ -45,6 +45,7 @@ RowGroupBuilderCreate(TupleDesc tupdesc, MemoryContext parent)
 	b->tupdesc = CreateTupleDescCopy(tupdesc);
 	b->capacity = 64;
 	b->arenas = palloc0(sizeof(ValueArena) * Max(natts, 1));
+	b->row_bytes = palloc(sizeof(Size) * b->capacity);
 	b->values = palloc(sizeof(Datum *) * Max(natts, 1));
 	b->isnull = palloc(sizeof(bool *) * Max(natts, 1));
 	for (i = 0; i < natts; i++)
@@ -68,6 +69,7 @@ GrowArrays(RowGroupBuilder *b)
 	int			i;
 
 	b->capacity *= 2;
+	b->row_bytes = repalloc_huge(b->row_bytes, sizeof(Size) * b->capacity);
 	for (i = 0; i < b->tupdesc->natts; i++)
 	{
 		b->values[i] = repalloc_huge(b->values[i], sizeof(Datum) * b->capacity);
@@ -162,6 +164,7 @@ RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 {
 	TupleDesc	tupdesc = b->tupdesc;
 	int			row = b->nrows;
+	Size		bytes = 0;
 	int			i;
 
 	if (b->nrows == b->capacity)
@@ -178,9 +181,11 @@ RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 			continue;
 		}
 		b->isnull[i][row] = false;
-		b->bytes += CopyValue(b, i, att, slot->tts_values[i],
-							  &b->values[i][row]);
+		bytes += CopyValue(b, i, att, slot->tts_values[i],
+						   &b->values[i][row]);
 	}
+	b->row_bytes[row] = bytes;
+	b->bytes += bytes;
 	b->nrows++;
 }
 
@@ -248,7 +253,7 @@ RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 
 	Assert(b->nrows > 0);
 	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
-						  b->isnull, b->bytes, xmin, cmin, flags, opts, sources,
+						  b->isnull, b->row_bytes, xmin, cmin, flags, opts, sources,
 						  decoding);
 	b->nrows = 0;
 	b->bytes = 0;

@@ -33,6 +33,7 @@ typedef struct RowGroupBuilder
 	int			nrows;
 	int			capacity;
 	Size		bytes;			/* in-memory size of the buffered values */
+	Size	   *row_bytes;		/* [capacity]: each row's part of bytes */
 	Datum	  **values;			/* [natts][capacity] */
 	bool	  **isnull;
 } RowGroupBuilder;

@@ -62,12 +62,15 @@ ValueSize(Form_pg_attribute att, Datum value)
 }
 
 /*
- * Cut [0, nrows) into chunks, looking at each value's size; returns count,
- * fills (*bounds)[0..count].
+ * Cut [0, nrows) into chunks; returns count, fills (*bounds)[0..count].
+ * row_bytes, if not NULL, holds each row's sum of ValueSize over its
+ * non-null values (the builder adds them up as it copies the values), so
+ * no value needs to be looked at again; if NULL, the sizes are computed.
  */
 static uint32
-ChunkBoundariesBySize(TupleDesc tupdesc, int nrows, Datum **values,
-					  bool **isnull, int chunk_size, uint32 **bounds)
+ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
+					  bool **isnull, const Size *row_bytes, int chunk_size,
+					  uint32 **bounds)
 {
 	uint32		capacity = nrows / chunk_size + 2;
 	uint32		nchunks = 0;
@@ -81,9 +84,22 @@ ChunkBoundariesBySize(TupleDesc tupdesc, int nrows, Datum **values,
 	{
 		int			att;
 
-		for (att = 0; att < tupdesc->natts; att++)
-			if (!isnull[att][row])
-				bytes += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
+		if (row_bytes != NULL)
+		{
+#ifdef USE_ASSERT_CHECKING
+			Size		check = 0;
+
+			for (att = 0; att < tupdesc->natts; att++)
+				if (!isnull[att][row])
+					check += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
+			Assert(check == row_bytes[row]);
+#endif
+			bytes += row_bytes[row];
+		}
+		else
+			for (att = 0; att < tupdesc->natts; att++)
+				if (!isnull[att][row])
+					bytes += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
 		if (row + 1 - start >= chunk_size || bytes >= CHUNK_BYTE_LIMIT ||
 			row + 1 == nrows)
 		{
@@ -103,41 +119,6 @@ ChunkBoundariesBySize(TupleDesc tupdesc, int nrows, Datum **values,
 	for (row = 0; row < (int) nchunks; row++)
 		Assert((*bounds)[row + 1] > (*bounds)[row] &&
 			   (*bounds)[row + 1] - (*bounds)[row] <= (uint32) chunk_size);
-#endif
-	return nchunks;
-}
-
-/*
- * Cut [0, nrows) into chunks; returns count, fills (*bounds)[0..count].
- * value_bytes is the sum of ValueSize over the non-null values (or any
- * larger number): when it is below CHUNK_BYTE_LIMIT no chunk can reach the
- * limit, so the chunks are every chunk_size rows and no value is looked at.
- */
-static uint32
-ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
-					  bool **isnull, Size value_bytes, int chunk_size,
-					  uint32 **bounds)
-{
-	uint32		nchunks;
-	uint32		c;
-
-	if (value_bytes >= CHUNK_BYTE_LIMIT)
-		return ChunkBoundariesBySize(tupdesc, nrows, values, isnull,
-									 chunk_size, bounds);
-	nchunks = (nrows + chunk_size - 1) / chunk_size;
-	*bounds = palloc(sizeof(uint32) * (nchunks + 1));
-	for (c = 0; c < nchunks; c++)
-		(*bounds)[c] = c * chunk_size;
-	(*bounds)[nchunks] = nrows;
-#ifdef USE_ASSERT_CHECKING
-	{
-		uint32	   *check;
-
-		Assert(ChunkBoundariesBySize(tupdesc, nrows, values, isnull,
-									 chunk_size, &check) == nchunks);
-		Assert(memcmp(check, *bounds, sizeof(uint32) * (nchunks + 1)) == 0);
-		pfree(check);
-	}
 #endif
 	return nchunks;
 }
@@ -340,8 +321,8 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
 /*
  * RowGroupWrite
  *		Encode and write rows [first_row, first_row + nrows) whose column
- *		values are values[att][row] / isnull[att][row] (value_bytes: their
- *		in-memory size, or more; see ChooseChunkBoundaries), typed by tupdesc
+ *		values are values[att][row] / isnull[att][row] (row_bytes: each
+ *		row's in-memory size, or NULL; see ChooseChunkBoundaries), typed by tupdesc
  *		(the descriptor the values were captured with, which may be older
  *		than the relation's if ALTER TABLE ran since), inserted by xmin in
  *		command cmin, with directory flags (RG_FLAG_FROZEN for rewrites), and
@@ -358,7 +339,7 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
  */
 uint32
 RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
-			  Datum **values, bool **isnull, Size value_bytes,
+			  Datum **values, bool **isnull, const Size *row_bytes,
 			  TransactionId xmin, CommandId cmin, uint16 flags,
 			  const ColstoreOptions *opts, const ItemPointerData *sources,
 			  RowGroupDecoding decoding)
@@ -393,7 +374,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 
 	/* Phase 1: encode, without locks. */
 	nchunks = ChooseChunkBoundaries(tupdesc, nrows, values, isnull,
-									value_bytes, opts->chunk_size, &bounds);
+									row_bytes, opts->chunk_size, &bounds);
 	images = palloc0(sizeof(EncodedChunk) * natts * nchunks);
 	descs = palloc0(sizeof(ChunkDesc) * natts * nchunks);
 	initStringInfo(&stats);

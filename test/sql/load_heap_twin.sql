@@ -156,5 +156,18 @@ INSERT INTO lt_wide SELECT * FROM lt_wide_src;
 SELECT count(*) AS differing FROM lt_wide_src s FULL JOIN lt_wide c USING (id)
 WHERE s::text IS DISTINCT FROM c::text;
 
+-- values large enough that chunks end at the 16 MB byte limit, not at
+-- chunk_size rows (1 MB values: 16 rows to a chunk)
+COPY (SELECT g AS id, repeat(chr(65 + g % 26), 1024 * 1024) AS v
+	  FROM generate_series(1, 40) g) TO :'datafile';
+CREATE TABLE lt_big (id int, v text) USING colstore;
+COPY lt_big FROM :'datafile';
+SELECT count(*) AS chunks, min(row_count), max(row_count)
+FROM colstore.chunks('lt_big') WHERE column_name = 'v';
+SELECT count(*), sum(length(v)), count(DISTINCT md5(v)),
+	   bool_and(v = repeat(chr(65 + id % 26), 1024 * 1024)) AS same
+FROM lt_big;
+DROP TABLE lt_big;
+
 COPY (SELECT 1 WHERE false) TO :'datafile';
 DROP TABLE lt_src, lt_copy, lt_insert, lt_sub, lt_freeze, lt_wide_src, lt_wide;
