@@ -43,51 +43,6 @@
 #define MAX_VARLENA_CONTENT		((Size) (MaxAllocSize - VARHDRSZ))
 #define MAX_CSTRING_CONTENT		((Size) (MaxAllocSize - 1))
 
-/*
- * byref_view
- *		Content bytes of a non-null pass-by-reference datum.
- *
- * Varlena values must not be external or compressed (callers detoast).
- */
-ByrefView
-byref_view(const ChunkTypeInfo *type, Datum d)
-{
-	ByrefView	v;
-	char	   *p = DatumGetPointer(d);
-
-	if (type->typlen == -1)
-	{
-		if (VARATT_IS_EXTERNAL(p) || VARATT_IS_COMPRESSED(p))
-			elog(ERROR, "colstore cannot encode a toasted value");
-		v.ptr = VARDATA_ANY(p);
-		v.len = VARSIZE_ANY_EXHDR(p);
-	}
-	else if (type->typlen == -2)
-	{
-		v.ptr = p;
-		v.len = strlen(p);
-	}
-	else
-	{
-		v.ptr = p;
-		v.len = (Size) type->typlen;
-	}
-	return v;
-}
-
-/* Bytes a non-null value takes in memory (as given to the encoder). */
-Size
-byref_raw_size(const ChunkTypeInfo *type, Datum d)
-{
-	char	   *p = DatumGetPointer(d);
-
-	if (type->typlen == -1)
-		return VARSIZE_ANY(p);
-	if (type->typlen == -2)
-		return strlen(p) + 1;
-	return (Size) type->typlen;
-}
-
 static uint64 *
 collect_lengths(const ByrefView *views, uint64 n, uint64 *total)
 {

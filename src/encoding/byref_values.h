@@ -14,6 +14,8 @@
 
 #include "postgres.h"
 
+#include "pg_compat.h"
+
 #include "encoding/chunk_encoding.h"
 #include "encoding/encoding_internal.h"
 #include "encoding/integer_encoding.h"
@@ -40,8 +42,52 @@ typedef struct ByrefPlain
 	uint64	   *off64;			/* otherwise */
 } ByrefPlain;
 
-extern ByrefView byref_view(const ChunkTypeInfo *type, Datum d);
-extern Size byref_raw_size(const ChunkTypeInfo *type, Datum d);
+/*
+ * byref_view
+ *		Content bytes of a non-null pass-by-reference datum.
+ *
+ * Varlena values must not be external or compressed (callers detoast).
+ * Inline: the encoders call these once per value.
+ */
+static inline ByrefView
+byref_view(const ChunkTypeInfo *type, Datum d)
+{
+	ByrefView	v;
+	char	   *p = DatumGetPointer(d);
+
+	if (type->typlen == -1)
+	{
+		if (VARATT_IS_EXTERNAL(p) || VARATT_IS_COMPRESSED(p))
+			elog(ERROR, "colstore cannot encode a toasted value");
+		v.ptr = VARDATA_ANY(p);
+		v.len = VARSIZE_ANY_EXHDR(p);
+	}
+	else if (type->typlen == -2)
+	{
+		v.ptr = p;
+		v.len = strlen(p);
+	}
+	else
+	{
+		v.ptr = p;
+		v.len = (Size) type->typlen;
+	}
+	return v;
+}
+
+/* Bytes a non-null value takes in memory (as given to the encoder). */
+static inline Size
+byref_raw_size(const ChunkTypeInfo *type, Datum d)
+{
+	char	   *p = DatumGetPointer(d);
+
+	if (type->typlen == -1)
+		return VARSIZE_ANY(p);
+	if (type->typlen == -2)
+		return strlen(p) + 1;
+	return (Size) type->typlen;
+}
+
 extern uint64 byref_plain_size(const ChunkTypeInfo *type,
 							   const ByrefView *views, uint64 n);
 extern void byref_encode_plain(EncBuf *buf, const ChunkTypeInfo *type,

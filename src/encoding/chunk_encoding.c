@@ -143,15 +143,15 @@ encode_intlike(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 			   uint64 nn)
 {
 	uint64	   *iv = alloc_array(nn, sizeof(uint64));
-	uint64		best;
 	uint64		plain = nn * (uint64) type->typlen;
 	uint8		kind;
 	uint64		i;
 
 	for (i = 0; i < nn; i++)
 		iv[i] = intenc_datum_to_u64(nv[i], type->typlen);
-	best = intenc_best_size(iv, nn, NULL);
-	if (plain < best)
+	/* a stream no larger than plain wins, as intenc_best_size <= plain */
+	kind = intenc_encode_within(buf, iv, nn, plain);
+	if (kind == 0)
 	{
 		char	   *dst = encbuf_reserve(buf, plain);
 
@@ -188,8 +188,6 @@ encode_intlike(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 		buf->len += plain;
 		kind = CHUNK_ENCODING_PLAIN;
 	}
-	else
-		kind = intenc_encode(buf, iv, nn);
 	pfree(iv);
 	return kind;
 }
@@ -214,11 +212,39 @@ first_occurrences(const DictPlan *dict, uint64 nn)
 }
 
 /*
+ * Positions (among the nn >= 1 values) of the first occurrence of the
+ * smallest and of the largest of the signed integers scaled[], ascending,
+ * without repeats; their number goes to *n.  Scaled numerics share one
+ * scale, so they order as the numerics do, exactly.
+ */
+static uint32 *
+scaled_extremes(const uint64 *scaled, uint64 nn, uint32 *n)
+{
+	uint32	   *rows = alloc_array(2, sizeof(uint32));
+	uint64		lo = 0,
+				hi = 0;
+	uint64		i;
+
+	for (i = 1; i < nn; i++)
+	{
+		if ((int64) scaled[i] < (int64) scaled[lo])
+			lo = i;
+		else if ((int64) scaled[i] > (int64) scaled[hi])
+			hi = i;
+	}
+	rows[0] = (uint32) Min(lo, hi);
+	rows[1] = (uint32) Max(lo, hi);
+	*n = (lo == hi) ? 1 : 2;
+	return rows;
+}
+
+/*
  * encode_byref
  *		Append the payload for non-null pass-by-reference values nv[0..nn-1]
  *		and return the encoding used (SCALED_NUMERIC, DICTIONARY or PLAIN).
  *		For DICTIONARY, *firsts and *nfirsts describe the entries as
- *		first_occurrences says.
+ *		first_occurrences says; for SCALED_NUMERIC, the first occurrences of
+ *		the minimum and the maximum (scaled_extremes).
  */
 static uint8
 encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
@@ -239,6 +265,7 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 		if (numeric_try_scale(nv, nn, scaled, dscales, &iscale))
 		{
 			numeric_encode_scaled(buf, scaled, dscales, nn, iscale);
+			*firsts = scaled_extremes(scaled, nn, nfirsts);
 			pfree(scaled);
 			pfree(dscales);
 			return CHUNK_ENCODING_SCALED_NUMERIC;
@@ -290,8 +317,8 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 	uint64		raw_bytes = 0;
 	Datum	   *nv;
 	uint8		encoding;
-	uint32	   *distinct_rows = NULL;
-	uint32		ndistinct = 0;
+	uint32	   *stats_rows = NULL;
+	uint32		nstats = 0;
 	Size		region_len;
 	char	   *compressed;
 	Size		compressed_len;
@@ -355,21 +382,21 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 			for (j = 0; j < nn; j++)
 				raw_bytes += byref_raw_size(type, nv[j]);
 			encoding = encode_byref(&buf, type, nv, nn,
-									&distinct_rows, &ndistinct);
+									&stats_rows, &nstats);
 		}
 		pfree(nv);
 		/* non-null positions to rows, in place (both ascend) */
-		if (distinct_rows != NULL && nnulls > 0)
+		if (stats_rows != NULL && nnulls > 0)
 		{
 			uint32		k = 0;
 
 			j = 0;
-			for (i = 0; i < nvalues && k < ndistinct; i++)
+			for (i = 0; i < nvalues && k < nstats; i++)
 			{
 				if (isnull[i])
 					continue;
-				if (distinct_rows[k] == j)
-					distinct_rows[k++] = (uint32) i;
+				if (stats_rows[k] == j)
+					stats_rows[k++] = (uint32) i;
 				j++;
 			}
 		}
@@ -404,8 +431,8 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 	out->codec = hdr.codec;
 	out->nnulls = nnulls;
 	out->raw_bytes = raw_bytes;
-	out->distinct_rows = distinct_rows;
-	out->ndistinct = ndistinct;
+	out->stats_rows = stats_rows;
+	out->nstats = nstats;
 }
 
 /*

@@ -81,13 +81,15 @@ typedef struct EncodedChunk
 	uint64		raw_bytes;		/* bytes the non-null values take in memory */
 
 	/*
-	 * Dictionary chunks: the row (index into values[]) of the first
-	 * occurrence of each distinct non-null value, ascending, so callers can
-	 * compute statistics such as min and max over ndistinct values instead of
-	 * all of them.  NULL for other encodings.
+	 * Rows (indexes into values[], ascending) whose values include the
+	 * chunk's minimum and maximum, each at its first occurrence, so callers
+	 * can compute min and max over nstats values instead of all of them: for
+	 * DICTIONARY chunks the first occurrence of each distinct non-null value,
+	 * for SCALED_NUMERIC ones the first occurrences of the smallest and the
+	 * largest value.  NULL for other encodings.
 	 */
-	uint32	   *distinct_rows;
-	uint32		ndistinct;
+	uint32	   *stats_rows;
+	uint32		nstats;
 } EncodedChunk;
 
 /*

@@ -65,81 +65,11 @@ typedef struct RleStats
 	int			vwidth;
 } RleStats;
 
-/* Signed minimum of values[0..n-1] and the width of (max - min). */
-static void
-for_stats(const uint64 *values, uint64 n, ForStats *st)
-{
-	int64		min = PG_INT64_MAX;
-	int64		max = PG_INT64_MIN;
-	uint64		i;
-
-	if (n == 0)
-	{
-		st->base = 0;
-		st->width = 0;
-		return;
-	}
-	for (i = 0; i < n; i++)
-	{
-		int64		v = (int64) values[i];
-
-		if (v < min)
-			min = v;
-		if (v > max)
-			max = v;
-	}
-	st->base = (uint64) min;
-	st->width = bitpack_width((uint64) max - (uint64) min);
-}
-
 /* Bytes of a FOR stream of n values with these stats. */
 static uint64
 for_size(uint64 n, const ForStats *st)
 {
 	return FOR_HEADER_SIZE + bitpack_size(n, st->width);
-}
-
-/*
- * rle_stats
- *		Count the runs of equal values and the widths needed to pack the run
- *		lengths and the run values.
- */
-static void
-rle_stats(const uint64 *values, uint64 n, RleStats *st)
-{
-	int64		min = PG_INT64_MAX;
-	int64		max = PG_INT64_MIN;
-	uint64		maxlen = 0;
-	uint64		nruns = 0;
-	uint64		i = 0;
-
-	while (i < n)
-	{
-		uint64		start = i;
-		uint64		v = values[i];
-
-		while (i < n && values[i] == v)
-			i++;
-		nruns++;
-		if (i - start - 1 > maxlen)
-			maxlen = i - start - 1;
-		if ((int64) v < min)
-			min = (int64) v;
-		if ((int64) v > max)
-			max = (int64) v;
-	}
-	st->nruns = nruns;
-	st->len_width = bitpack_width(maxlen);
-	if (nruns == 0)
-	{
-		st->vbase = 0;
-		st->vwidth = 0;
-	}
-	else
-	{
-		st->vbase = (uint64) min;
-		st->vwidth = bitpack_width((uint64) max - (uint64) min);
-	}
 }
 
 /* Bytes of an RLE stream with these stats. */
@@ -221,33 +151,204 @@ typedef struct IntPlan
 	RleStats	drst;
 } IntPlan;
 
+#ifdef USE_ASSERT_CHECKING
+/*
+ * The statistics each candidate had before plan_stream gathered them in
+ * one pass; assert-enabled builds check that pass against them.
+ */
+/* Signed minimum of values[0..n-1] and the width of (max - min). */
+static void
+for_stats(const uint64 *values, uint64 n, ForStats *st)
+{
+	int64		min = PG_INT64_MAX;
+	int64		max = PG_INT64_MIN;
+	uint64		i;
+
+	if (n == 0)
+	{
+		st->base = 0;
+		st->width = 0;
+		return;
+	}
+	for (i = 0; i < n; i++)
+	{
+		int64		v = (int64) values[i];
+
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+	}
+	st->base = (uint64) min;
+	st->width = bitpack_width((uint64) max - (uint64) min);
+}
+
+/*
+ * rle_stats
+ *		Count the runs of equal values and the widths needed to pack the run
+ *		lengths and the run values.
+ */
+static void
+rle_stats(const uint64 *values, uint64 n, RleStats *st)
+{
+	int64		min = PG_INT64_MAX;
+	int64		max = PG_INT64_MIN;
+	uint64		maxlen = 0;
+	uint64		nruns = 0;
+	uint64		i = 0;
+
+	while (i < n)
+	{
+		uint64		start = i;
+		uint64		v = values[i];
+
+		while (i < n && values[i] == v)
+			i++;
+		nruns++;
+		if (i - start - 1 > maxlen)
+			maxlen = i - start - 1;
+		if ((int64) v < min)
+			min = (int64) v;
+		if ((int64) v > max)
+			max = (int64) v;
+	}
+	st->nruns = nruns;
+	st->len_width = bitpack_width(maxlen);
+	if (nruns == 0)
+	{
+		st->vbase = 0;
+		st->vwidth = 0;
+	}
+	else
+	{
+		st->vbase = (uint64) min;
+		st->vwidth = bitpack_width((uint64) max - (uint64) min);
+	}
+}
+
+static void
+check_plan(const uint64 *values, uint64 n, const IntPlan *plan)
+{
+	ForStats	fst;
+	RleStats	rst;
+
+	for_stats(values, n, &fst);
+	rle_stats(values, n, &rst);
+	Assert(fst.base == plan->fst.base && fst.width == plan->fst.width);
+	Assert(rst.nruns == plan->rst.nruns && rst.len_width == plan->rst.len_width &&
+		   rst.vbase == plan->rst.vbase && rst.vwidth == plan->rst.vwidth);
+	if (n >= 2)
+	{
+		uint64	   *deltas = alloc_array(n - 1, sizeof(uint64));
+		uint64		i;
+
+		for (i = 0; i + 1 < n; i++)
+			deltas[i] = values[i + 1] - values[i];
+		for_stats(deltas, n - 1, &fst);
+		rle_stats(deltas, n - 1, &rst);
+		Assert(fst.base == plan->dfst.base && fst.width == plan->dfst.width);
+		Assert(rst.nruns == plan->drst.nruns &&
+			   rst.len_width == plan->drst.len_width &&
+			   rst.vbase == plan->drst.vbase && rst.vwidth == plan->drst.vwidth);
+		pfree(deltas);
+	}
+}
+#endif
+
 /*
  * plan_stream
  *		Compute the size of every candidate kind for values[0..n-1] and pick
- *		the smallest.  If want_deltas, the differences array computed for
- *		the DELTA candidate is kept in plan->deltas (caller frees); otherwise
- *		it is freed here.
+ *		the smallest.  If want_deltas and DELTA wins, the differences array
+ *		is left in plan->deltas (caller frees).
+ *
+ * One pass gathers everything the candidates need: the signed minimum and
+ * maximum of the values and of the differences, and the number of runs and
+ * the longest run of each.  (An RLE stream's run values are the values
+ * themselves, so its value base and width are FOR's.)  The choice is the
+ * same as computing each candidate's statistics separately.
  */
 static void
 plan_stream(const uint64 *values, uint64 n, IntPlan *plan, bool want_deltas)
 {
+	int64		vmin = PG_INT64_MAX,
+				vmax = PG_INT64_MIN;
+	int64		dmin = PG_INT64_MAX,
+				dmax = PG_INT64_MIN;
+	uint64		vruns = 0,
+				vmaxlen = 0,
+				vlen = 0;
+	uint64		druns = 0,
+				dmaxlen = 0,
+				dlen = 0;
+	uint64		prevd = 0;
 	uint64		size;
+	uint64		i;
 
 	memset(plan, 0, sizeof(*plan));
-	for_stats(values, n, &plan->fst);
+	if (n > 0)
+	{
+		vmin = vmax = (int64) values[0];
+		vruns = 1;
+	}
+	if (n >= 2)
+	{
+		prevd = values[1] - values[0];
+		dmin = dmax = (int64) prevd;
+		druns = 1;
+	}
+
+	/*
+	 * vlen and dlen are the length - 1 of the current run of values and of
+	 * differences; the loop has no data-dependent branch (random data would
+	 * mispredict them).
+	 */
+	for (i = 1; i < n; i++)
+	{
+		uint64		v = values[i];
+		uint64		prev = values[i - 1];
+		uint64		d = v - prev;	/* difference i - 1 */
+		bool		same = (v == prev);
+
+		vmin = Min(vmin, (int64) v);
+		vmax = Max(vmax, (int64) v);
+		vruns += !same;
+		vlen = same ? vlen + 1 : 0;
+		vmaxlen = Max(vmaxlen, vlen);
+		if (i >= 2)
+		{
+			bool		dsame = (d == prevd);
+
+			dmin = Min(dmin, (int64) d);
+			dmax = Max(dmax, (int64) d);
+			druns += !dsame;
+			dlen = dsame ? dlen + 1 : 0;
+			dmaxlen = Max(dmaxlen, dlen);
+			prevd = d;
+		}
+	}
+	if (n > 0)
+	{
+		plan->fst.base = (uint64) vmin;
+		plan->fst.width = bitpack_width((uint64) vmax - (uint64) vmin);
+	}
+	plan->rst.nruns = vruns;
+	plan->rst.len_width = bitpack_width(vmaxlen);
+	plan->rst.vbase = plan->fst.base;
+	plan->rst.vwidth = plan->fst.width;
+
 	plan->kind = CHUNK_ENCODING_FOR;
 	plan->size = for_size(n, &plan->fst);
 
 	if (n >= 2)
 	{
-		uint64	   *deltas = alloc_array(n - 1, sizeof(uint64));
 		uint64		dsize;
-		uint64		i;
 
-		for (i = 0; i + 1 < n; i++)
-			deltas[i] = values[i + 1] - values[i];
-		for_stats(deltas, n - 1, &plan->dfst);
-		rle_stats(deltas, n - 1, &plan->drst);
+		plan->dfst.base = (uint64) dmin;
+		plan->dfst.width = bitpack_width((uint64) dmax - (uint64) dmin);
+		plan->drst.nruns = druns;
+		plan->drst.len_width = bitpack_width(dmaxlen);
+		plan->drst.vbase = plan->dfst.base;
+		plan->drst.vwidth = plan->dfst.width;
 		plan->dkind = CHUNK_ENCODING_FOR;
 		dsize = for_size(n - 1, &plan->dfst);
 		if (rle_size(&plan->drst) < dsize)
@@ -261,18 +362,23 @@ plan_stream(const uint64 *values, uint64 n, IntPlan *plan, bool want_deltas)
 			plan->kind = CHUNK_ENCODING_DELTA;
 			plan->size = size;
 		}
-		if (want_deltas)
-			plan->deltas = deltas;
-		else
-			pfree(deltas);
 	}
 
-	rle_stats(values, n, &plan->rst);
 	size = rle_size(&plan->rst);
 	if (size < plan->size)
 	{
 		plan->kind = CHUNK_ENCODING_RLE;
 		plan->size = size;
+	}
+
+#ifdef USE_ASSERT_CHECKING
+	check_plan(values, n, plan);
+#endif
+	if (want_deltas && plan->kind == CHUNK_ENCODING_DELTA)
+	{
+		plan->deltas = alloc_array(n - 1, sizeof(uint64));
+		for (i = 0; i + 1 < n; i++)
+			plan->deltas[i] = values[i + 1] - values[i];
 	}
 }
 
@@ -292,6 +398,31 @@ intenc_best_size(const uint64 *values, uint64 n, uint8 *kind)
 	return plan.size;
 }
 
+/* Append the stream plan_stream chose for values[0..n-1]; frees its deltas. */
+static void
+write_planned(EncBuf *buf, const uint64 *values, uint64 n, IntPlan *plan)
+{
+	switch (plan->kind)
+	{
+		case CHUNK_ENCODING_FOR:
+			write_for(buf, values, n, &plan->fst);
+			break;
+		case CHUNK_ENCODING_RLE:
+			write_rle(buf, values, n, &plan->rst);
+			break;
+		case CHUNK_ENCODING_DELTA:
+			encbuf_u8(buf, CHUNK_ENCODING_DELTA);
+			encbuf_u64(buf, values[0]);
+			if (plan->dkind == CHUNK_ENCODING_FOR)
+				write_for(buf, plan->deltas, n - 1, &plan->dfst);
+			else
+				write_rle(buf, plan->deltas, n - 1, &plan->drst);
+			break;
+	}
+	if (plan->deltas)
+		pfree(plan->deltas);
+}
+
 /*
  * intenc_encode
  *		Append the smallest integer stream for values[0..n-1] to buf and
@@ -303,25 +434,33 @@ intenc_encode(EncBuf *buf, const uint64 *values, uint64 n)
 	IntPlan		plan;
 
 	plan_stream(values, n, &plan, true);
-	switch (plan.kind)
+	write_planned(buf, values, n, &plan);
+	return plan.kind;
+}
+
+/*
+ * intenc_encode_within
+ *		intenc_encode if the stream takes at most limit bytes (the size
+ *		intenc_best_size would report); otherwise append nothing and return
+ *		0.  Plans once where intenc_best_size then intenc_encode plan twice.
+ */
+uint8
+intenc_encode_within(EncBuf *buf, const uint64 *values, uint64 n, uint64 limit)
+{
+	IntPlan		plan;
+
+	plan_stream(values, n, &plan, false);
+	if (plan.size > limit)
+		return 0;
+	if (plan.kind == CHUNK_ENCODING_DELTA)
 	{
-		case CHUNK_ENCODING_FOR:
-			write_for(buf, values, n, &plan.fst);
-			break;
-		case CHUNK_ENCODING_RLE:
-			write_rle(buf, values, n, &plan.rst);
-			break;
-		case CHUNK_ENCODING_DELTA:
-			encbuf_u8(buf, CHUNK_ENCODING_DELTA);
-			encbuf_u64(buf, values[0]);
-			if (plan.dkind == CHUNK_ENCODING_FOR)
-				write_for(buf, plan.deltas, n - 1, &plan.dfst);
-			else
-				write_rle(buf, plan.deltas, n - 1, &plan.drst);
-			break;
+		uint64		i;
+
+		plan.deltas = alloc_array(n - 1, sizeof(uint64));
+		for (i = 0; i + 1 < n; i++)
+			plan.deltas[i] = values[i + 1] - values[i];
 	}
-	if (plan.deltas)
-		pfree(plan.deltas);
+	write_planned(buf, values, n, &plan);
 	return plan.kind;
 }
 

@@ -75,6 +75,8 @@ typedef struct IntStreamIter
 
 extern uint64 intenc_best_size(const uint64 *values, uint64 n, uint8 *kind);
 extern uint8 intenc_encode(EncBuf *buf, const uint64 *values, uint64 n);
+extern uint8 intenc_encode_within(EncBuf *buf, const uint64 *values, uint64 n,
+								  uint64 limit);
 extern bool intenc_parse(ByteReader *r, uint64 n, IntStream *s,
 						 const char **detail);
 extern void intenc_iter_init(IntStreamIter *it, const IntStream *s);

@@ -3,7 +3,9 @@
  * rowgroup_builder.c
  *	  Accumulate rows column by column, then write them as a row group.
  *
- * Values are copied into the builder's memory when a row is added;
+ * Values are copied into the builder's memory when a row is added, each
+ * column's into its own arena blocks, so that the encoder's passes over a
+ * column read contiguous memory rather than every row's other values too;
  * TOASTed and compressed values are expanded, because colstore compresses
  * chunks itself and keeps no TOAST table.  The builder keeps its own copy of
  * the tuple descriptor: the values were captured with it, and the
@@ -42,6 +44,8 @@ RowGroupBuilderCreate(TupleDesc tupdesc, MemoryContext parent)
 										ALLOCSET_DEFAULT_SIZES);
 	b->tupdesc = CreateTupleDescCopy(tupdesc);
 	b->capacity = 64;
+	b->arenas = palloc0(sizeof(ValueArena) * Max(natts, 1));
+	b->row_bytes = palloc(sizeof(Size) * b->capacity);
 	b->values = palloc(sizeof(Datum *) * Max(natts, 1));
 	b->isnull = palloc(sizeof(bool *) * Max(natts, 1));
 	for (i = 0; i < natts; i++)
@@ -65,6 +69,7 @@ GrowArrays(RowGroupBuilder *b)
 	int			i;
 
 	b->capacity *= 2;
+	b->row_bytes = repalloc_huge(b->row_bytes, sizeof(Size) * b->capacity);
 	for (i = 0; i < b->tupdesc->natts; i++)
 	{
 		b->values[i] = repalloc_huge(b->values[i], sizeof(Datum) * b->capacity);
@@ -72,42 +77,49 @@ GrowArrays(RowGroupBuilder *b)
 	}
 }
 
-/* Values at most this large are copied into shared arena blocks. */
+/* Values at most this large are copied into a column's arena blocks. */
 #define ARENA_VALUE_MAX		1024
-#define ARENA_BLOCK_MIN		(8 * 1024)
+#define ARENA_BLOCK_MIN		1024
 #define ARENA_BLOCK_MAX		(256 * 1024)
 
+/* a value AllocValue packs always fits in a fresh block */
+StaticAssertDecl(ARENA_BLOCK_MIN >= ARENA_VALUE_MAX,
+				 "a column's first arena block must hold any packed value");
+
 /*
- * Room for a copy of len bytes, MAXALIGNed, in data_cxt.  Small values are
- * packed into arena blocks (one palloc per block instead of per value);
- * large ones get their own allocation.  Blocks start small and double up
- * to ARENA_BLOCK_MAX, so a builder that buffers a few rows (one per
- * partition of a partitioned insert, say) stays small.
+ * Room for a copy of len bytes of column att, MAXALIGNed, in data_cxt.
+ * Small values are packed into the column's arena blocks (one palloc per
+ * block instead of per value); large ones get their own allocation.
+ * Blocks start small and double up to ARENA_BLOCK_MAX, so a builder that
+ * buffers a few rows (one per partition of a partitioned insert, say)
+ * stays small.
  */
 static char *
-AllocValue(RowGroupBuilder *b, Size len)
+AllocValue(RowGroupBuilder *b, int att, Size len)
 {
+	ValueArena *a = &b->arenas[att];
 	Size		need = MAXALIGN(len);
 	char	   *p;
 
 	if (need > ARENA_VALUE_MAX)
 		return MemoryContextAllocHuge(b->data_cxt, len);
-	if (need > b->arena_free)
+	if (need > a->free)
 	{
-		b->arena_block = (b->arena_block == 0) ? ARENA_BLOCK_MIN :
-			Min(b->arena_block * 2, ARENA_BLOCK_MAX);
-		b->arena = MemoryContextAlloc(b->data_cxt, b->arena_block);
-		b->arena_free = b->arena_block;
+		a->block = (a->block == 0) ? ARENA_BLOCK_MIN :
+			Min(a->block * 2, ARENA_BLOCK_MAX);
+		a->next = MemoryContextAlloc(b->data_cxt, a->block);
+		a->free = a->block;
 	}
-	p = b->arena;
-	b->arena += need;
-	b->arena_free -= need;
+	p = a->next;
+	a->next += need;
+	a->free -= need;
 	return p;
 }
 
-/* Copy one value into data_cxt, detoasting; returns its size. */
+/* Copy one value of column att into data_cxt, detoasting; returns its size. */
 static Size
-CopyValue(RowGroupBuilder *b, Form_pg_attribute att, Datum value, Datum *dest)
+CopyValue(RowGroupBuilder *b, int attnum, Form_pg_attribute att, Datum value,
+		  Datum *dest)
 {
 	Size		len;
 	char	   *copy;
@@ -136,7 +148,7 @@ CopyValue(RowGroupBuilder *b, Form_pg_attribute att, Datum value, Datum *dest)
 		len = att->attlen;
 	else
 		len = strlen(DatumGetCString(value)) + 1;
-	copy = AllocValue(b, len);
+	copy = AllocValue(b, attnum, len);
 	memcpy(copy, DatumGetPointer(value), len);
 	*dest = PointerGetDatum(copy);
 	return len;
@@ -152,6 +164,7 @@ RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 {
 	TupleDesc	tupdesc = b->tupdesc;
 	int			row = b->nrows;
+	Size		bytes = 0;
 	int			i;
 
 	if (b->nrows == b->capacity)
@@ -168,8 +181,11 @@ RowGroupBuilderAdd(RowGroupBuilder *b, TupleTableSlot *slot)
 			continue;
 		}
 		b->isnull[i][row] = false;
-		b->bytes += CopyValue(b, att, slot->tts_values[i], &b->values[i][row]);
+		bytes += CopyValue(b, i, att, slot->tts_values[i],
+						   &b->values[i][row]);
 	}
+	b->row_bytes[row] = bytes;
+	b->bytes += bytes;
 	b->nrows++;
 }
 
@@ -237,13 +253,11 @@ RowGroupBuilderWrite(RowGroupBuilder *b, Relation rel, uint64 first_row,
 
 	Assert(b->nrows > 0);
 	index = RowGroupWrite(rel, b->tupdesc, first_row, b->nrows, b->values,
-						  b->isnull, xmin, cmin, flags, opts, sources,
+						  b->isnull, b->row_bytes, xmin, cmin, flags, opts, sources,
 						  decoding);
 	b->nrows = 0;
 	b->bytes = 0;
 	MemoryContextReset(b->data_cxt);
-	b->arena = NULL;
-	b->arena_free = 0;
-	b->arena_block = 0;
+	memset(b->arenas, 0, sizeof(ValueArena) * Max(b->tupdesc->natts, 1));
 	return index;
 }

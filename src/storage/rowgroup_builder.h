@@ -16,17 +16,24 @@
 #include "storage/table_options.h"
 #include "utils/rel.h"
 
+/* Where one column's small value copies go (rowgroup_builder.c). */
+typedef struct ValueArena
+{
+	char	   *next;			/* current block's free space */
+	Size		free;			/* bytes left in it */
+	Size		block;			/* size of the last block, 0 before the first */
+} ValueArena;
+
 typedef struct RowGroupBuilder
 {
 	TupleDesc	tupdesc;		/* descriptor the values are captured with */
 	MemoryContext cxt;			/* the arrays */
 	MemoryContext data_cxt;		/* copies of pass-by-reference values */
-	char	   *arena;			/* current block for small value copies */
-	Size		arena_free;		/* bytes left in it */
-	Size		arena_block;	/* size of the last block, 0 before the first */
+	ValueArena *arenas;			/* [natts] */
 	int			nrows;
 	int			capacity;
 	Size		bytes;			/* in-memory size of the buffered values */
+	Size	   *row_bytes;		/* [capacity]: each row's part of bytes */
 	Datum	  **values;			/* [natts][capacity] */
 	bool	  **isnull;
 } RowGroupBuilder;

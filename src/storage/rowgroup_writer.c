@@ -62,10 +62,16 @@ ValueSize(Form_pg_attribute att, Datum value)
 	return strlen(DatumGetCString(value)) + 1;
 }
 
-/* Cut [0, nrows) into chunks; returns count, fills (*bounds)[0..count]. */
+/*
+ * Cut [0, nrows) into chunks; returns count, fills (*bounds)[0..count].
+ * row_bytes, if not NULL, holds each row's sum of ValueSize over its
+ * non-null values (the builder adds them up as it copies the values), so
+ * no value needs to be looked at again; if NULL, the sizes are computed.
+ */
 static uint32
 ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
-					  bool **isnull, int chunk_size, uint32 **bounds)
+					  bool **isnull, const Size *row_bytes, int chunk_size,
+					  uint32 **bounds)
 {
 	uint32		capacity = nrows / chunk_size + 2;
 	uint32		nchunks = 0;
@@ -79,9 +85,22 @@ ChooseChunkBoundaries(TupleDesc tupdesc, int nrows, Datum **values,
 	{
 		int			att;
 
-		for (att = 0; att < tupdesc->natts; att++)
-			if (!isnull[att][row])
-				bytes += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
+		if (row_bytes != NULL)
+		{
+#ifdef USE_ASSERT_CHECKING
+			Size		check = 0;
+
+			for (att = 0; att < tupdesc->natts; att++)
+				if (!isnull[att][row])
+					check += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
+			Assert(check == row_bytes[row]);
+#endif
+			bytes += row_bytes[row];
+		}
+		else
+			for (att = 0; att < tupdesc->natts; att++)
+				if (!isnull[att][row])
+					bytes += ValueSize(TupleDescAttr(tupdesc, att), values[att][row]);
 		if (row + 1 - start >= chunk_size || bytes >= CHUNK_BYTE_LIMIT ||
 			row + 1 == nrows)
 		{
@@ -123,17 +142,16 @@ AppendStatsValue(StringInfo buf, Form_pg_attribute att, Datum value)
 }
 
 /*
- * Compute min and max of the non-null values of one chunk and append them,
- * followed by the column's type and collation, to stats; returns false (nothing appended) if the type has no default
- * btree ordering or a value is too large to keep.  If rows is not NULL,
- * only values[rows[0..nrows-1]] are looked at: the encoder found that they
- * hold every distinct value of the chunk (byte-identical values compare
- * equal, so the others cannot change min or max).
+ * Find min and max of the non-null values of one chunk (each at its first
+ * occurrence); false if all are NULL.  If rows is not NULL, only
+ * values[rows[0..nrows-1]] (ascending) are looked at: the encoder found
+ * that they hold the chunk's min and max at their first occurrences
+ * (EncodedChunk.stats_rows), so the result is the same.
  */
 static bool
-ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
-				   const Datum *values, const bool *isnull,
-				   const uint32 *rows, uint32 nrows, StringInfo stats)
+ChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
+			const Datum *values, const bool *isnull,
+			const uint32 *rows, uint32 nrows, Datum *minp, Datum *maxp)
 {
 	Datum		min = 0,
 				max = 0;
@@ -141,8 +159,6 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 	bool		integer_order = TypeHasSignedIntegerOrder(att->atttypid);
 	int			k;
 
-	if (cmp == NULL)
-		return false;
 	if (rows != NULL)
 		n = (int) nrows;
 	for (k = 0; k < n; k++)
@@ -170,6 +186,41 @@ ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
 		else if (DatumGetInt32(FunctionCall2Coll(cmp, att->attcollation, values[i], max)) > 0)
 			max = values[i];
 	}
+	*minp = min;
+	*maxp = max;
+	return found;
+}
+
+/*
+ * Compute min and max of the non-null values of one chunk (ChunkMinMax) and
+ * append them, followed by the column's type and collation, to stats;
+ * returns false (nothing appended) if the type has no default btree
+ * ordering or a value is too large to keep.
+ */
+static bool
+ComputeChunkMinMax(Form_pg_attribute att, FmgrInfo *cmp, int n,
+				   const Datum *values, const bool *isnull,
+				   const uint32 *rows, uint32 nrows, StringInfo stats)
+{
+	Datum		min,
+				max;
+	bool		found;
+
+	if (cmp == NULL)
+		return false;
+	found = ChunkMinMax(att, cmp, n, values, isnull, rows, nrows, &min, &max);
+#ifdef USE_ASSERT_CHECKING
+	if (rows != NULL)
+	{
+		/* the encoder's rows give the very datums a full pass picks */
+		Datum		amin,
+					amax;
+
+		Assert(ChunkMinMax(att, cmp, n, values, isnull, NULL, 0,
+						   &amin, &amax) == found);
+		Assert(!found || (amin == min && amax == max));
+	}
+#endif
 	if (!found)
 		return false;
 	if (!att->attbyval &&
@@ -271,7 +322,8 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
 /*
  * RowGroupWrite
  *		Encode and write rows [first_row, first_row + nrows) whose column
- *		values are values[att][row] / isnull[att][row], typed by tupdesc
+ *		values are values[att][row] / isnull[att][row] (row_bytes: each
+ *		row's in-memory size, or NULL; see ChooseChunkBoundaries), typed by tupdesc
  *		(the descriptor the values were captured with, which may be older
  *		than the relation's if ALTER TABLE ran since), inserted by xmin in
  *		command cmin, with directory flags (RG_FLAG_FROZEN for rewrites), and
@@ -288,7 +340,7 @@ EncodeSources(const ItemPointerData *sources, int nrows, EncodedChunk *image)
  */
 uint32
 RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
-			  Datum **values, bool **isnull,
+			  Datum **values, bool **isnull, const Size *row_bytes,
 			  TransactionId xmin, CommandId cmin, uint16 flags,
 			  const ColstoreOptions *opts, const ItemPointerData *sources,
 			  RowGroupDecoding decoding)
@@ -323,7 +375,7 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 
 	/* Phase 1: encode, without locks. */
 	nchunks = ChooseChunkBoundaries(tupdesc, nrows, values, isnull,
-									opts->chunk_size, &bounds);
+									row_bytes, opts->chunk_size, &bounds);
 	images = palloc0(sizeof(EncodedChunk) * natts * nchunks);
 	descs = palloc0(sizeof(ChunkDesc) * natts * nchunks);
 	initStringInfo(&stats);
@@ -354,8 +406,8 @@ RowGroupWrite(Relation rel, TupleDesc tupdesc, uint64 first_row, int nrows,
 			cd->cd_codec = img->codec;
 			cd->cd_raw_bytes = img->raw_bytes;
 			if (ComputeChunkMinMax(attr, cmp, n, values[att] + start,
-								   isnull[att] + start, img->distinct_rows,
-								   img->ndistinct, &stats))
+								   isnull[att] + start, img->stats_rows,
+								   img->nstats, &stats))
 			{
 				cd->cd_flags |= CHUNK_HAS_MINMAX | CHUNK_STATS_TYPED;
 				cd->cd_stats_offset = stats_start;

@@ -29,7 +29,7 @@ typedef enum RowGroupDecoding
 
 extern uint32 RowGroupWrite(Relation rel, TupleDesc tupdesc,
 							uint64 first_row, int nrows,
-							Datum **values, bool **isnull,
+							Datum **values, bool **isnull, const Size *row_bytes,
 							TransactionId xmin, CommandId cmin, uint16 flags,
 							const ColstoreOptions *opts,
 							const ItemPointerData *sources,

@@ -145,12 +145,22 @@ SameShape(TupleDesc a, TupleDesc b)
 	return true;
 }
 
+/*
+ * The entry LookupPending found last (dynahash entries stay where they are
+ * until removed), so that row-at-a-time inserts do not hash every row.
+ * Forgotten whenever an entry is removed or the table dropped.
+ */
+static PendingRows *LastPending = NULL;
+
 static PendingRows *
 LookupPending(Oid relid)
 {
 	if (PendingTable == NULL)
 		return NULL;
-	return hash_search(PendingTable, &relid, HASH_FIND, NULL);
+	if (LastPending != NULL && LastPending->relid == relid)
+		return LastPending;
+	LastPending = hash_search(PendingTable, &relid, HASH_FIND, NULL);
+	return LastPending;
 }
 
 static void
@@ -158,6 +168,7 @@ FreePending(PendingRows *pending)
 {
 	Oid			relid = pending->relid;
 
+	LastPending = NULL;
 	RowGroupBuilderFree(pending->builder);
 	hash_search(PendingTable, &relid, HASH_REMOVE, NULL);
 }
@@ -240,8 +251,21 @@ EnsureRowNumber(Relation rel, PendingRows *pending)
 void
 WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 {
+	WriteBufferInsertMulti(rel, &slot, 1, cid);
+}
+
+/*
+ * WriteBufferInsertMulti
+ *		WriteBufferInsert for slots[0..nslots-1], in order; the buffer is
+ *		looked up and checked once for the batch (multi_insert: COPY).
+ */
+void
+WriteBufferInsertMulti(Relation rel, TupleTableSlot **slots, int nslots,
+					   CommandId cid)
+{
 	PendingRows *pending = LookupPending(RelationGetRelid(rel));
-	uint64		rownum;
+	Oid			relid = RelationGetRelid(rel);
+	int			i;
 
 	if (pending != NULL &&
 		(!RelFileLocatorEquals(pending->node, rel->rd_locator) ||
@@ -258,16 +282,23 @@ WriteBufferInsert(Relation rel, TupleTableSlot *slot, CommandId cid)
 		WritePending(rel, pending);
 	pending->cid = cid;
 
-	EnsureRowNumber(rel, pending);
-	rownum = pending->first_row + pending->builder->nrows;
-	RowGroupBuilderAdd(pending->builder, slot);
-	RowNumberToItemPointer(rownum, &slot->tts_tid);
-	slot->tts_tableOid = RelationGetRelid(rel);
-	ColstoreSlotSetInsertInfo(slot, pending->xid, cid);
+	/* writing a group keeps the buffer: nothing above changes in the loop */
+	for (i = 0; i < nslots; i++)
+	{
+		TupleTableSlot *slot = slots[i];
+		uint64		rownum;
 
-	if (pending->builder->nrows >= pending->opts.row_group_size ||
-		pending->builder->bytes >= PENDING_BYTES_LIMIT)
-		WritePending(rel, pending);
+		EnsureRowNumber(rel, pending);
+		rownum = pending->first_row + pending->builder->nrows;
+		RowGroupBuilderAdd(pending->builder, slot);
+		RowNumberToItemPointer(rownum, &slot->tts_tid);
+		slot->tts_tableOid = relid;
+		ColstoreSlotSetInsertInfo(slot, pending->xid, cid);
+
+		if (pending->builder->nrows >= pending->opts.row_group_size ||
+			pending->builder->bytes >= PENDING_BYTES_LIMIT)
+			WritePending(rel, pending);
+	}
 }
 
 /*
@@ -388,6 +419,7 @@ DiscardAll(void)
 		MemoryContextDelete(PendingContext);
 	PendingContext = NULL;
 	PendingTable = NULL;
+	LastPending = NULL;
 }
 
 /* Transaction callback: write buffered rows before commit, drop on abort. */

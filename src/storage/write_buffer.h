@@ -18,6 +18,8 @@
 
 extern void WriteBufferInsert(Relation rel, TupleTableSlot *slot,
 							  CommandId cid);
+extern void WriteBufferInsertMulti(Relation rel, TupleTableSlot **slots,
+								   int nslots, CommandId cid);
 extern bool WriteBufferRefusesTable(Relation rel);
 extern void WriteBufferFlush(Relation rel);
 extern void WriteBufferFlushAll(void);

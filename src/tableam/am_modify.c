@@ -106,8 +106,7 @@ colstore_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 		return;
 	}
 	CheckForSerializableConflictIn(rel, NULL, InvalidBlockNumber);
-	for (i = 0; i < nslots; i++)
-		WriteBufferInsert(rel, slots[i], cid);
+	WriteBufferInsertMulti(rel, slots, nslots, cid);
 	pgstat_count_heap_insert(rel, nslots);
 }
 
