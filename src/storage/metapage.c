@@ -223,8 +223,8 @@ Buffer
 ColstoreReadRecent(Relation rel, BlockNumber blkno, Buffer *recent)
 {
 	/*
-	 * a local buffer's tag does not say whose temporary relation it holds
-	 * (a temporary and a permanent relation may share a file number), so a
+	 * a local buffer's tag does not say whose temporary relation it holds (a
+	 * temporary and a permanent relation may share a file number), so a
 	 * recent buffer is tried only for a relation of its own kind
 	 */
 	if (BufferIsValid(*recent) &&
