@@ -30,6 +30,7 @@
 #include "cscan/query_alternatives.h"
 #include "cscan/relation_info.h"
 #include "sqlapi/statement_hooks.h"
+#include "storage/all_visible.h"
 #include "storage/chunk_cache.h"
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
@@ -77,6 +78,7 @@ _PG_init(void)
 	QueryAlternativesInit();
 	RegisterXactCallback(WriteBufferXactCallback, NULL);
 	RegisterSubXactCallback(WriteBufferSubXactCallback, NULL);
+	AllVisibleInit();
 	StatementHooksInstall();
 	ColstoreWalRegister();
 	CompactionProgressShmemInit();

@@ -62,6 +62,7 @@
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/logical_log.h"
+#include "storage/metapage.h"
 #include "storage/page_prefetch.h"
 #include "storage/promotion_map.h"
 #include "storage/colstore_wal.h"
@@ -339,7 +340,7 @@ RowStatePromote(Relation rel, RowState *state)
 	bool	   *deleted;
 	DeleteRun  *runs;
 	TransactionId *expect;
-	TupleTableSlot **slots;
+	HeapTuple  *tuples;
 	TupleTableSlot *row_slot;
 	int			nnew = 0;
 	uint32		i;
@@ -352,7 +353,7 @@ again:
 	deleted = palloc(sizeof(bool) * n);
 	runs = palloc(sizeof(DeleteRun) * n);
 	expect = palloc(sizeof(TransactionId) * n);
-	slots = palloc(sizeof(TupleTableSlot *) * n);
+	tuples = palloc(sizeof(HeapTuple) * n);
 	if (PromotionMapGetRange(rel, &state->group, first, n, copies, deleted, runs) &&
 		deleted[0])
 	{
@@ -362,7 +363,7 @@ again:
 		pfree(deleted);
 		pfree(runs);
 		pfree(expect);
-		pfree(slots);
+		pfree(tuples);
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -393,9 +394,7 @@ again:
 		tuple = ExecCopySlotHeapTuple(row_slot);
 		tuple->t_data->t_infomask2 |= HEAP_COLSTORE_PROMOTED;
 		tuple->t_tableOid = RelationGetRelid(rel);
-		slots[nnew] = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
-		ExecStoreHeapTuple(tuple, slots[nnew], true);
-		nnew++;
+		tuples[nnew++] = tuple;
 	}
 	ExecDropSingleTupleTableSlot(row_slot);
 
@@ -403,13 +402,13 @@ again:
 	{
 		int			k = 0;
 
-		DeltaHeapMultiInsert(rel, slots, nnew, GetCurrentCommandId(true),
-							 HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
+		DeltaHeapInsertCopies(rel, tuples, nnew, GetCurrentCommandId(true),
+							  HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL);
 		DeltaHeapUncountInserts(rel, nnew);
 		for (i = 0; i < n; i++)
 			if (!ItemPointerIsValid(&copies[i]) && !deleted[i])
 			{
-				copies[i] = slots[k++]->tts_tid;
+				copies[i] = tuples[k++]->t_self;
 
 				/*
 				 * a delete the log holds becomes the copy's xmax, before any
@@ -420,7 +419,7 @@ again:
 					PromotedCopySetDeleter(rel, &copies[i], runs[i].xid, runs[i].cid);
 			}
 		for (i = 0; i < (uint32) nnew; i++)
-			ExecDropSingleTupleTableSlot(slots[i]);
+			heap_freetuple(tuples[i]);
 		/* a concurrent promoter may have won; its copies are then the rows' */
 		PromotionMapSet(rel, state->dir_index, first, n, copies, expect);
 	}
@@ -430,7 +429,7 @@ again:
 	pfree(deleted);
 	pfree(runs);
 	pfree(expect);
-	pfree(slots);
+	pfree(tuples);
 	if (!ItemPointerIsValid(&copies[0]))
 	{
 		/* a delete was logged for the row meanwhile: copy it from the log */
@@ -649,7 +648,7 @@ HeapVersionExists(Relation rel, ItemPointer phys)
 	Buffer		buf;
 	bool		exists;
 
-	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	buf = ColstoreReadCached(rel, ItemPointerGetBlockNumber(phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	exists = HeapVersionRead(rel, buf, ItemPointerGetOffsetNumber(phys), &tuple);
 	UnlockReleaseBuffer(buf);
@@ -694,7 +693,7 @@ HeapVersionVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
 
 	if (surely_dead != NULL)
 		*surely_dead = false;
-	buf = ReadBuffer(rel, ItemPointerGetBlockNumber(phys));
+	buf = ColstoreReadCached(rel, ItemPointerGetBlockNumber(phys));
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	if (HeapVersionRead(rel, buf, off, &tuple))
 	{

@@ -65,6 +65,7 @@
 
 #include "access/generic_xlog.h"
 #include "access/visibilitymap.h"
+#include "access/xact.h"
 #include "access/xloginsert.h"
 #include "access/xlogutils.h"
 #include "miscadmin.h"
@@ -154,10 +155,61 @@ ApplyBits(Relation rel, Buffer vmbuf, BlockNumber first, uint32 n,
 }
 
 /*
+ * The pseudo-block whose bit this backend's (sub)transaction last read (and
+ * cleared) under the map page's lock after changing one of its rows.
+ * While that change stands, every judgment that comes later sees it and
+ * leaves the bit clear (mvcc/visible_blocks.c: a row with a copy or a
+ * delete-log run, committed, running or aborted, or a heap page's
+ * pseudo-block is never marked), and every judgment that came earlier was
+ * seen by that read: so further changes of rows of the same pseudo-block
+ * in the same transaction need no look at the map.  A bulk UPDATE or
+ * DELETE changes rows in TID order, so this spares the map page's pin and
+ * lock for all but the first row of each pseudo-block.  Forgotten at the
+ * end of every transaction and at a subtransaction's abort (whose change
+ * may be undone: an aborted delete-log run can be cleaned away).
+ */
+static struct
+{
+	bool		valid;
+	RelFileLocator locator;
+	bool		local;			/* a temporary table's file number may equal a
+								 * permanent one's */
+	BlockNumber block;
+}			LastCleared;
+
+/* forget LastCleared at every transaction end and subtransaction abort */
+static void
+AllVisibleXactCallback(XactEvent event, void *arg)
+{
+	LastCleared.valid = false;
+}
+
+static void
+AllVisibleSubXactCallback(SubXactEvent event, SubTransactionId mySubid,
+						  SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		LastCleared.valid = false;
+}
+
+/*
+ * AllVisibleInit
+ *		Register the callbacks that forget LastCleared (from _PG_init).
+ */
+void
+AllVisibleInit(void)
+{
+	RegisterXactCallback(AllVisibleXactCallback, NULL);
+	RegisterSubXactCallback(AllVisibleSubXactCallback, NULL);
+}
+
+/*
  * AllVisibleClear
  *		Clear the all-visible bit of tid's pseudo-block, after the caller
  *		made a row version with that TID not visible to everyone (or gave
- *		it a newer version), before its transaction can commit.
+ *		it a newer version), before its transaction can commit.  Returns at
+ *		once for the pseudo-block the transaction's last call read (see
+ *		LastCleared).
  */
 void
 AllVisibleClear(Relation rel, ItemPointer tid)
@@ -166,6 +218,11 @@ AllVisibleClear(Relation rel, ItemPointer tid)
 	Buffer		vmbuf = InvalidBuffer;
 	bool		set;
 
+	if (LastCleared.valid && LastCleared.block == blk &&
+		RelFileLocatorEquals(LastCleared.locator, rel->rd_locator) &&
+		LastCleared.local == RelationUsesLocalBuffers(rel))
+		return;
+	LastCleared.valid = false;
 	visibilitymap_pin(rel, blk, &vmbuf);
 	LockBuffer(vmbuf, BUFFER_LOCK_SHARE);
 	set = VmBits(BufferGetPage(vmbuf), blk) != 0;
@@ -201,6 +258,10 @@ AllVisibleClear(Relation rel, ItemPointer tid)
 		}
 	}
 	ReleaseBuffer(vmbuf);
+	LastCleared.locator = rel->rd_locator;
+	LastCleared.local = RelationUsesLocalBuffers(rel);
+	LastCleared.block = blk;
+	LastCleared.valid = true;
 }
 
 /*

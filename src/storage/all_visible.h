@@ -25,6 +25,7 @@
 typedef void (*AllVisibleJudge) (void *arg, BlockNumber first, uint32 n,
 								 bool *eligible, TransactionId *horizon);
 
+extern void AllVisibleInit(void);
 extern void AllVisibleClear(Relation rel, ItemPointer tid);
 extern void AllVisibleClearRows(Relation rel, uint64 first_row, uint64 nrows);
 extern bool AllVisibleTrusted(Relation rel);

@@ -147,7 +147,7 @@ DeleteLogRootFind(Relation rel, const RowGroupDirEntry *group, BlockNumber *dele
 		*deleted_root = droot;
 	if (droot == InvalidBlockNumber)
 		return InvalidBlockNumber;
-	buf = ReadBuffer(rel, droot);
+	buf = ColstoreReadCached(rel, droot);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	(void) DeletedRootCheck(rel, group, buf);
 	next = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
@@ -179,7 +179,7 @@ SegmentPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint3
 	BlockNumber blkno;
 
 	Assert(root != InvalidBlockNumber);
-	buf = ReadBuffer(rel, root);
+	buf = ColstoreReadCached(rel, root);
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	blkno = LogRootCheck(rel, group, buf)->lr_segments[seg];

@@ -84,7 +84,7 @@ DeletedRootFind(Relation rel, const RowGroupDirEntry *group, BlockNumber *last_r
 	last = PromotionMapLastRoot(rel, group);
 	if (last_root != NULL)
 		*last_root = last;
-	buf = ReadBuffer(rel, last);
+	buf = ColstoreReadCached(rel, last);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	ColstoreCheckPage(rel, last, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
 	next = ColstorePageGetOpaque(BufferGetPage(buf))->cp_next;
@@ -115,7 +115,7 @@ DeletedRootCheck(Relation rel, const RowGroupDirEntry *group, Buffer buf)
 BlockNumber
 DeletedBitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber root, uint32 i)
 {
-	Buffer		buf = ReadBuffer(rel, root);
+	Buffer		buf = ColstoreReadCached(rel, root);
 	BlockNumber blkno;
 
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -163,7 +163,7 @@ DeletedRowsRead(Relation rel, const RowGroupDirEntry *group, uint32 first,
 
 		if (blkno != 0)
 		{
-			Buffer		buf = ReadBuffer(rel, blkno);
+			Buffer		buf = ColstoreReadCached(rel, blkno);
 			const uint8 *bits;
 
 			LockBuffer(buf, BUFFER_LOCK_SHARE);

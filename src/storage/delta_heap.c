@@ -237,10 +237,10 @@ DeltaHeapHidesSize(Oid relid)
  *		heap_insert of tuple into rel's heap pages, registering the page it
  *		lands on.
  */
-void
-DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
+/* heap_insert of tuple, hiding the relation's size (see the file header) */
+static void
+HeapInsertHidingSize(Relation rel, HeapTuple tuple, CommandId cid, int options)
 {
-	PrepareInsert(rel);
 	InsertingRelid = RelationGetRelid(rel);
 	PG_TRY();
 	{
@@ -251,66 +251,50 @@ DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
 		InsertingRelid = InvalidOid;
 	}
 	PG_END_TRY();
+}
+
+void
+DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid, int options)
+{
+	PrepareInsert(rel);
+	HeapInsertHidingSize(rel, tuple, cid, options);
 	(void) RegisterPage(rel, ItemPointerGetBlockNumber(&tuple->t_self));
 }
 
 /*
- * DeltaHeapMultiInsert
- *		heap_multi_insert of the heap tuples in slots (heap tuple slots, whose
- *		tuples heap_multi_insert changes in place, so header bits the caller
- *		set survive) into rel's heap pages, registering the pages they land
- *		on.  heap_multi_insert cannot leave logical decoding information out
- *		(HEAP_INSERT_NO_LOGICAL); when options ask for that and the table is
- *		logically logged, the tuples are inserted one by one with
- *		heap_insert, which can.  Frozen tuples (HEAP_INSERT_FROZEN:
- *		promoted copies) are inserted one by one too: heap_multi_insert
- *		marks a page it fills with them all-visible in the visibility map at
- *		the page's block number, which in a colstore table's map is a
- *		pseudo-block (storage/all_visible.c); heap_insert never sets a bit.
+ * DeltaHeapInsertCopies
+ *		heap_insert of each of the n tuples (their t_self set to where they
+ *		land) into rel's heap pages, registering the pages they land on:
+ *		the target block is pointed at a heap page once, and a page is
+ *		registered once per run of tuples on it.  Promoted copies come this
+ *		way (HEAP_INSERT_FROZEN | HEAP_INSERT_NO_LOGICAL): heap_multi_insert
+ *		would mark a page it fills with frozen tuples all-visible in the
+ *		visibility map at the page's block number, which in a colstore
+ *		table's map is a pseudo-block (storage/all_visible.c), and it cannot
+ *		leave logical decoding information out; heap_insert does neither.
  */
-/* heap_multi_insert of the slots' tuples, hiding the size as for inserts */
-static void
-MultiInsertHidingSize(Relation rel, TupleTableSlot **slots, int n,
-					  CommandId cid, int options)
-{
-	PrepareInsert(rel);
-	InsertingRelid = RelationGetRelid(rel);
-	PG_TRY();
-	{
-		heap_multi_insert(rel, slots, n, cid, options, NULL);
-	}
-	PG_FINALLY();
-	{
-		InsertingRelid = InvalidOid;
-	}
-	PG_END_TRY();
-}
-
 void
-DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
-					 CommandId cid, int options)
+DeltaHeapInsertCopies(Relation rel, HeapTuple *tuples, int n, CommandId cid,
+					  int options)
 {
-	BlockNumber last;
+	BlockNumber last = InvalidBlockNumber;
 	int			i;
 
-	if (((options & HEAP_INSERT_NO_LOGICAL) && RelationIsLogicallyLogged(rel)) ||
-		(options & HEAP_INSERT_FROZEN))
-	{
-		for (i = 0; i < n; i++)
-		{
-			HeapTuple	tuple = ExecFetchSlotHeapTuple(slots[i], false, NULL);
-
-			DeltaHeapInsert(rel, tuple, cid, options);
-			slots[i]->tts_tid = tuple->t_self;
-		}
+	if (n <= 0)
 		return;
-	}
-	MultiInsertHidingSize(rel, slots, n, cid, options & ~HEAP_INSERT_NO_LOGICAL);
-	last = InvalidBlockNumber;
+	PrepareInsert(rel);
 	for (i = 0; i < n; i++)
 	{
-		BlockNumber blkno = ItemPointerGetBlockNumber(&slots[i]->tts_tid);
+		BlockNumber blkno;
 
+		HeapInsertHidingSize(rel, tuples[i], cid, options);
+
+		/*
+		 * the page must have its pseudo-block before the transaction can
+		 * commit; heap_insert kept the target block on it or on the page it
+		 * extended the relation by, so the next one needs no PrepareInsert
+		 */
+		blkno = ItemPointerGetBlockNumber(&tuples[i]->t_self);
 		if (blkno != last)
 			(void) RegisterPage(rel, blkno);
 		last = blkno;

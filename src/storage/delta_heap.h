@@ -55,8 +55,8 @@ DeltaPageRowOfItem(const RowGroupDirEntry *page, OffsetNumber off, ItemPointer l
 
 extern void DeltaHeapInsert(Relation rel, HeapTuple tuple, CommandId cid,
 							int options);
-extern void DeltaHeapMultiInsert(Relation rel, TupleTableSlot **slots, int n,
-								 CommandId cid, int options);
+extern void DeltaHeapInsertCopies(Relation rel, HeapTuple *tuples, int n,
+								  CommandId cid, int options);
 extern TM_Result DeltaHeapUpdate(Relation rel, ItemPointer otid,
 								 HeapTuple newtup, CommandId cid,
 								 Snapshot crosscheck, bool wait,

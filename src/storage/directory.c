@@ -501,7 +501,7 @@ AppendIndex(ColstoreDirectory *dir, int *array, int *n, int i, bool by_block)
  * again only when one does not.
  */
 static void
-IndexNewEntries(ColstoreDirectory *dir)
+IndexNewEntries(ColstoreDirectory *dir, int *groups_from, int *deltas_from)
 {
 	bool		sort_groups = false;
 	bool		sort_reservations = false;
@@ -535,6 +535,8 @@ IndexNewEntries(ColstoreDirectory *dir)
 		}
 		dir->index_capacity = cap;
 	}
+	*groups_from = dir->ngroups;
+	*deltas_from = dir->ndeltas;
 	for (i = dir->nindexed; i < (int) dir->count; i++)
 	{
 		switch (dir->entries[i].rg_kind)
@@ -573,11 +575,17 @@ IndexNewEntries(ColstoreDirectory *dir)
 	}
 	SortTarget = dir;
 	if (sort_groups)
+	{
 		qsort(dir->groups, dir->ngroups, sizeof(int), CompareByFirstRow);
+		*groups_from = 0;
+	}
 	if (sort_reservations)
 		qsort(dir->reservations, dir->nreservations, sizeof(int), CompareByFirstRow);
 	if (sort_deltas)
+	{
 		qsort(dir->deltas, dir->ndeltas, sizeof(int), CompareByFirstRow);
+		*deltas_from = 0;
+	}
 	if (sort_blocks)
 		qsort(dir->deltas_by_block, dir->ndeltas, sizeof(int), CompareByBlock);
 	if (sort_dead)
@@ -598,14 +606,16 @@ IndexNewEntries(ColstoreDirectory *dir)
 /*
  * Index of the first of two entries of the index array (n entries in
  * first-row order) whose rows overlap, or -1.  Row numbers are handed out
- * once, so no two row groups, nor two delta pages, share one.
+ * once, so no two row groups, nor two delta pages, share one.  Positions
+ * before from were checked already (entries appended in order leave them
+ * as they were): only pairs from position from - 1 on are compared.
  */
 static int
-FindOverlap(ColstoreDirectory *dir, const int *index, int n)
+FindOverlap(ColstoreDirectory *dir, const int *index, int n, int from)
 {
 	int			i;
 
-	for (i = 1; i < n; i++)
+	for (i = Max(from, 1); i < n; i++)
 	{
 		const RowGroupDirEntry *prev = &dir->entries[index[i - 1]];
 
@@ -715,11 +725,13 @@ DirectoryGet(Relation rel)
 	if (dir->nindexed < (int) dir->count)
 	{
 		int			bad;
+		int			groups_from;
+		int			deltas_from;
 
-		IndexNewEntries(dir);
-		bad = FindOverlap(dir, dir->groups, dir->ngroups);
+		IndexNewEntries(dir, &groups_from, &deltas_from);
+		bad = FindOverlap(dir, dir->groups, dir->ngroups, groups_from);
 		if (bad < 0)
-			bad = FindOverlap(dir, dir->deltas, dir->ndeltas);
+			bad = FindOverlap(dir, dir->deltas, dir->ndeltas, deltas_from);
 		if (bad >= 0)
 		{
 			/* read it again next time, to fail again */
@@ -972,9 +984,16 @@ WriteEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
 	/* keep our copy current, so a series of updates does not reload it */
 	if (dir->changes + 1 == ColstorePageGetMeta(BufferGetPage(metabuf))->cm_dir_changes)
 	{
-		/* a delta page's flags decide its index array */
-		if (newentry->rg_kind == RG_KIND_DELTA_PAGE &&
-			newentry->rg_flags != dir->entries[index].rg_flags)
+		/*
+		 * a delta page's flags decide its index array; an entry's kind and
+		 * rows decide its array and place (and FindOverlap checks only what
+		 * was appended since)
+		 */
+		if ((newentry->rg_kind == RG_KIND_DELTA_PAGE &&
+			 newentry->rg_flags != dir->entries[index].rg_flags) ||
+			newentry->rg_kind != dir->entries[index].rg_kind ||
+			newentry->rg_first_row != dir->entries[index].rg_first_row ||
+			newentry->rg_nrows != dir->entries[index].rg_nrows)
 			dir->reindex = true;
 		dir->entries[index] = *newentry;
 		dir->changes++;

@@ -222,12 +222,41 @@ ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta)
 Buffer
 ColstoreReadRecent(Relation rel, BlockNumber blkno, Buffer *recent)
 {
+	/*
+	 * a local buffer's tag does not say whose temporary relation it holds (a
+	 * temporary and a permanent relation may share a file number), so a
+	 * recent buffer is tried only for a relation of its own kind
+	 */
 	if (BufferIsValid(*recent) &&
+		BufferIsLocal(*recent) == RelationUsesLocalBuffers(rel) &&
 		(PG_VERSION_NUM >= 170000 || !RelationUsesLocalBuffers(rel)) &&
 		ReadRecentBuffer(rel->rd_locator, MAIN_FORKNUM, blkno, *recent))
 		return *recent;
 	*recent = ReadBuffer(rel, blkno);
 	return *recent;
+}
+
+/* the buffers ColstoreReadCached found blocks in last, by block number */
+#define READ_CACHED_SLOTS	64
+static Buffer CachedShared[READ_CACHED_SLOTS];
+static Buffer CachedLocal[READ_CACHED_SLOTS];
+
+/*
+ * ColstoreReadCached
+ *		ReadBuffer(rel, blkno) through ColstoreReadRecent, with the recent
+ *		buffer of slot blkno % READ_CACHED_SLOTS: for the small pages read
+ *		once or more per changed or fetched row (promotion map roots and
+ *		leaves, delete log and deleted-rows roots, heap versions), which a
+ *		bulk UPDATE or DELETE reads again and again.  Only buffer numbers
+ *		are remembered, never pins, and ReadRecentBuffer checks the
+ *		buffer's tag, so a stale slot only costs the fallback.
+ */
+Buffer
+ColstoreReadCached(Relation rel, BlockNumber blkno)
+{
+	Buffer	   *slots = RelationUsesLocalBuffers(rel) ? CachedLocal : CachedShared;
+
+	return ColstoreReadRecent(rel, blkno, &slots[blkno % READ_CACHED_SLOTS]);
 }
 
 /*

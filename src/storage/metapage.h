@@ -18,6 +18,7 @@ extern BlockNumber ColstorePhysicalBlocks(Relation rel);
 extern void ColstoreReadMeta(Relation rel, ColstoreMetaPageData *meta);
 extern void ColstoreReadExistingMeta(Relation rel, ColstoreMetaPageData *meta);
 extern Buffer ColstoreReadRecent(Relation rel, BlockNumber blkno, Buffer *recent);
+extern Buffer ColstoreReadCached(Relation rel, BlockNumber blkno);
 extern Buffer ColstoreLockMetaForUpdate(Relation rel);
 extern void ColstoreInitPage(Page page, uint16 page_type);
 extern void ColstorePageSetLower(Page page, uint32 lower);

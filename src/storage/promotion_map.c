@@ -110,7 +110,7 @@ FindRootPage(Relation rel, const RowGroupDirEntry *group, uint32 row)
 
 	while (steps-- > 0)
 	{
-		Buffer		buf = ReadBuffer(rel, blkno);
+		Buffer		buf = ColstoreReadCached(rel, blkno);
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		ColstoreCheckPage(rel, blkno, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
@@ -135,7 +135,7 @@ FindLeaf(Relation rel, const RowGroupDirEntry *group, uint32 row)
 	if (group->rg_state_root == 0)
 		return InvalidBlockNumber;
 	rootblk = FindRootPage(rel, group, row);
-	buf = ReadBuffer(rel, rootblk);
+	buf = ColstoreReadCached(rel, rootblk);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	ColstoreCheckPage(rel, rootblk, BufferGetPage(buf), COLSTORE_PAGE_STATE_ROOT);
 	leaf = RootSlots(BufferGetPage(buf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];
@@ -171,7 +171,7 @@ PromotionMapGetSlots(Relation rel, const RowGroupDirEntry *group,
 
 		if (leaf != InvalidBlockNumber)
 		{
-			Buffer		buf = ReadBuffer(rel, leaf);
+			Buffer		buf = ColstoreReadCached(rel, leaf);
 			Page		page = BufferGetPage(buf);
 
 			LockBuffer(buf, BUFFER_LOCK_SHARE);
