@@ -9,22 +9,26 @@
 # texts of bench/tpch.sh) runs on heap and on colstore under bench/tpch.sh's settings (2 parallel
 # workers per gather, work_mem 64MB, jit off): one warm-up, the median of --runs (3) timed runs,
 # the ratio, and whether the two returned the same rows.  --explain prints EXPLAIN (ANALYZE,
-# BUFFERS) of each instead of timing it.
-# Usage: bash bench/tpch_some.sh --queries Q9,Q13 [--load SF] [--runs N] [--explain]
+# BUFFERS) of each instead of timing it.  --plan times instead what a new connection's first
+# plan of each query costs (EXPLAIN's planning time, each run in a new connection: the
+# backend's caches of colstore's metadata and the catalogs are empty), median of --runs,
+# and the sum over the queries.  --queries all takes every query.
+# Usage: bash bench/tpch_some.sh --queries Q9,Q13|all [--load SF] [--runs N] [--explain|--plan]
 # Never run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 . bench/lib.sh
 
-scale=1 load="" only="" runs=3 explain=0
+scale=1 load="" only="" runs=3 explain=0 plan=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--queries) only="$2"; shift 2 ;;
 		--load) load=1; scale="$2"; shift 2 ;;
 		--runs) runs="$2"; shift 2 ;;
 		--explain) explain=1; shift ;;
-		*) echo "usage: $0 --queries Q9,Q13 [--load SF] [--runs N] [--explain]"; exit 2 ;;
+		--plan) plan=1; shift ;;
+		*) echo "usage: $0 --queries Q9,Q13|all [--load SF] [--runs N] [--explain|--plan]"; exit 2 ;;
 	esac
 done
 export PGDATABASE=bench
@@ -56,12 +60,37 @@ fi
 
 # runms SQL: one run's milliseconds
 runms() { psql -X -q -At -o /dev/null -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1; }
+# planms SQL: the planning milliseconds of SQL's EXPLAIN in a new connection
+planms() {
+	psql -X -q -At -c "EXPLAIN (SUMMARY ON, COSTS OFF) $1" | sed -n 's/^Planning Time: \([0-9.]*\) ms.*/\1/p'
+}
 [ -n "$only" ] || exit 0
+if [ "$plan" = 1 ]; then
+	echo "| query | heap first plan ms | colstore first plan ms | colstore/heap |"
+	echo "|---|---|---|---|"
+	sum_heap=0 sum_colstore=0
+	for query in "${queries[@]}"; do
+		name="${query%%|*}"
+		[ "$only" = all ] || [[ ",$only," == *",$name,"* ]] || continue
+		sql="${query#*|}"
+		declare -A t=()
+		for am in heap colstore; do
+			s="${sql//_%E/_$am}"
+			t[$am]=$(for i in $(seq "$runs"); do planms "$s"; done | sort -g | sed -n "$(((runs + 1) / 2))p")
+		done
+		[ -n "${t[heap]}" ] && [ -n "${t[colstore]}" ] || { echo "| $name | (no plan: EXPLAIN failed) | | |"; continue; }
+		sum_heap=$(awk -v a="$sum_heap" -v b="${t[heap]}" 'BEGIN { print a + b }')
+		sum_colstore=$(awk -v a="$sum_colstore" -v b="${t[colstore]}" 'BEGIN { print a + b }')
+		echo "| $name | ${t[heap]} | ${t[colstore]} | $(ratio "${t[heap]}" "${t[colstore]}") |"
+	done
+	echo "| sum | $sum_heap | $sum_colstore | $(ratio "$sum_heap" "$sum_colstore") |"
+	exit 0
+fi
 echo "| query | heap ms | colstore ms | colstore/heap | same rows |"
 echo "|---|---|---|---|---|"
 for query in "${queries[@]}"; do
 	name="${query%%|*}"
-	[[ ",$only," == *",$name,"* ]] || continue
+	[ "$only" = all ] || [[ ",$only," == *",$name,"* ]] || continue
 	sql="${query#*|}"
 	declare -A t=() d=()
 	for am in heap colstore; do
