@@ -526,11 +526,11 @@ AppendRowRange(Relation rel, RowGroupDirEntry *entry, uint32 count, uint32 align
 	DirectoryAppend(rel, entry, &meta);
 
 	/*
-	 * A range that starts inside a pseudo-block takes numbers VACUUM may
-	 * have counted as never handed out when it marked that block
-	 * all-visible (mvcc/visible_blocks.c): clear the bit now that the
-	 * metapage shows them taken, before any of them can have an index
-	 * entry (storage/all_visible.c's interlock).
+	 * A range that starts inside a pseudo-block takes numbers VACUUM may have
+	 * counted as never handed out when it marked that block all-visible
+	 * (mvcc/visible_blocks.c): clear the bit now that the metapage shows them
+	 * taken, before any of them can have an index entry
+	 * (storage/all_visible.c's interlock).
 	 */
 	if (start % ROWS_PER_TID_BLOCK != 0)
 		AllVisibleClearRows(rel, start, 1);
