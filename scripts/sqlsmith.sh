@@ -369,10 +369,11 @@ grep -oE '^[0-9-]+ [0-9:.]+ [A-Z]+ \[[0-9]+\] [0-9A-Z]{5} (ERROR|FATAL|PANIC):' 
 #   PostgreSQL 18's statistics import functions (pg_restore_relation_stats,
 #   pg_restore_attribute_stats) report malformed variadic arguments without an errcode:
 #     SELECT pg_restore_relation_stats('schemaname');
-#   functions that check their arguments with elog(): the float8 aggregates' transition
+#   functions that check their arguments with elog(): the float4 and float8 aggregates' transition
 #   functions given a wrong-sized array, interval's typmod functions given a value that is no
 #   interval typmod, pg_get_acl() (18) given a class ID that is no catalog's:
 #     SELECT float8_stddev_pop('{1,2}'::float8[]);
+#     SELECT float4_accum('{1,2}'::float8[], 1::float4);
 #     SELECT intervaltypmodout(107);
 #     SELECT pg_catalog.interval(interval '1 day', 1);
 #     SELECT pg_get_acl(59, 1, 0);
@@ -380,7 +381,7 @@ grep -oE '^[0-9-]+ [0-9:.]+ [A-Z]+ \[[0-9]+\] [0-9A-Z]{5} (ERROR|FATAL|PANIC):' 
 #     SELECT nullif(cast(null as unknown), cast(nullif(case when random() > 2
 #       then cast(null as unknown) end, cast(null as unknown)) as unknown));
 ignored='variadic arguments must be name/value pairs|name at variadic position [0-9]+ (is null|has type)'
-ignored+='|float8_[a-z_]+: expected [0-9]+-element float8 array'
+ignored+='|float[48]_[a-z_]+: expected [0-9]+-element float8 array'
 ignored+='|invalid INTERVAL typmod: 0x[0-9a-f]+|unrecognized interval typmod: -?[0-9]+'
 ignored+='|unrecognized class ID: [0-9]+'
 ignored+='|failed to find conversion function from unknown to text'
