@@ -10,15 +10,9 @@ SET colstore.auto_compaction = off;
 SET colstore.delta_insert_rows = 0;
 -- wait until no other backend's snapshot (an autovacuum's) holds VACUUM's
 -- horizon back
-CREATE FUNCTION pd_settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN true;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 CREATE TABLE pd (id int PRIMARY KEY, v int, t text) USING colstore
 	WITH (row_group_size = 1000, chunk_size = 100, autovacuum_enabled = false);
 CREATE INDEX pd_v ON pd (v);
@@ -50,11 +44,11 @@ SELECT pg_relation_size('pd') AS size_deleted \gset
 SELECT row_group, row_count, state FROM colstore.row_groups('pd') ORDER BY row_group;
 
 SELECT colstore.compact('pd');
-SELECT pd_settle();
+SELECT settle();
 VACUUM pd;
 -- (the freeing waits for a transaction id after the retiring VACUUM's)
 SELECT pg_current_xact_id() IS NOT NULL AS xid;
-SELECT pd_settle();
+SELECT settle();
 VACUUM pd;
 -- the rewrite's promoted copies and new groups add at most half the size
 SELECT pg_relation_size('pd') AS size_rewritten \gset
@@ -97,4 +91,4 @@ DELETE FROM ph WHERE id BETWEEN 100 AND 120;
 SELECT NOT EXISTS (SELECT * FROM pd EXCEPT ALL SELECT * FROM ph) AND
 	NOT EXISTS (SELECT * FROM ph EXCEPT ALL SELECT * FROM pd) AS same;
 DROP TABLE pd, ph;
-DROP FUNCTION pd_doomed(int), pd_settle();
+DROP FUNCTION pd_doomed(int), settle();

@@ -217,9 +217,11 @@ INSERT INTO ohp VALUES (5001, 1);
 EXPLAIN (COSTS OFF) SELECT id FROM ohp ORDER BY id;
 -- (no other backend's snapshot, an autovacuum's, may keep the tuple from
 -- moving)
-DO $$ BEGIN FOR i IN 1 .. 300 LOOP EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity
-	WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-	PERFORM pg_sleep(0.1); END LOOP; END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
+SELECT settle();
+DROP FUNCTION settle();
 SELECT colstore.compact('ohp');
 VACUUM ohp;
 EXPLAIN (COSTS OFF) SELECT id FROM ohp ORDER BY id;

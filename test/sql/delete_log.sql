@@ -48,15 +48,9 @@ BEGIN
 	SELECT ARRAY[count(*), sum(id)] INTO by_seq FROM dl WHERE ctid = ANY (tids);
 	RETURN by_tid = by_seq AND by_tid[1] > 0;
 END $$;
-CREATE FUNCTION settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 CREATE TEMP TABLE dl_size AS SELECT pg_relation_size('dl') / 8192 AS pages;
 
 -- 1. Scattered rows, a range, and a whole row group: no copy is made

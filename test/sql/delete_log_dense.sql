@@ -36,15 +36,9 @@ BEGIN
 	RETURN QUERY SELECT 'bitmap', (SELECT (count(*), sum(id::bigint)) FROM dd WHERE v IN (3, 44, 88)) IS NOT DISTINCT FROM (SELECT (count(*), sum(id::bigint)) FROM ddh WHERE v IN (3, 44, 88));
 END $$;
 
-CREATE FUNCTION dd_settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 
 -- 1. One transaction, several dense DELETE commands whose ranges share
 -- windows (3000, 6000 and 9000 are no multiples of 64), a savepoint rolled
@@ -101,7 +95,7 @@ SELECT colstore.verify('dd');
 -- 4. The whole table in one command, after VACUUM made bits of the
 -- committed runs: every read path finds nothing, and VACUUM retires the
 -- groups
-SELECT dd_settle();
+SELECT settle();
 VACUUM dd;
 SELECT * FROM dd_same();
 CREATE TEMP TABLE dd_size2 AS SELECT pg_relation_size('dd') / 8192 AS pages;
@@ -110,7 +104,7 @@ DELETE FROM ddh;
 SELECT * FROM dd_same();
 -- about 15,000 rows deleted: at most the log pages of untouched segments
 SELECT pg_relation_size('dd') / 8192 - pages < 6 AS no_copies FROM dd_size2;
-SELECT dd_settle();
+SELECT settle();
 VACUUM dd;
 SELECT count(*) FILTER (WHERE state = 'emptied') AS emptied, count(*) AS groups
 FROM colstore.row_groups('dd');
@@ -140,4 +134,4 @@ RESET enable_seqscan;
 DROP TABLE ddt, ddu;
 
 DROP TABLE dd, ddh;
-DROP FUNCTION dd_same(), dd_settle();
+DROP FUNCTION dd_same(), settle();

@@ -41,15 +41,9 @@ BEGIN
 END $$;
 
 -- no other session's snapshot may hold the stamps back
-CREATE FUNCTION lf_settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 
 -- 1. A random 30% DELETE: through the log (no heap copy), two segment
 -- pages per group.
@@ -67,7 +61,7 @@ SELECT sum(deleted_rows) AS bitmapped FROM colstore.row_group_deletes('lf');
 SELECT * FROM lf_same();
 
 -- 3. a VACUUM after the stamp frees the four segment pages
-SELECT lf_settle();
+SELECT settle();
 VACUUM lf;
 SELECT lf_note('freed');
 SELECT * FROM lf_same();
@@ -100,7 +94,7 @@ DELETE FROM lfh WHERE id % 10 = 1 OR (id % 10 = 3 AND id < 2000);
 SELECT * FROM lf_same();
 SELECT lf_note('deleted again');
 VACUUM lf;
-SELECT lf_settle();
+SELECT settle();
 VACUUM lf;
 SELECT lf_note('vacuumed again');
 SELECT * FROM lf_same();
@@ -112,4 +106,4 @@ FROM lf_sizes n, lf_sizes r WHERE r.step = 'reinserted'
 	AND n.step IN ('reinserted', 'deleted again', 'vacuumed again') ORDER BY n.pages, n.state_pages;
 SELECT colstore.verify('lf') > 0 AS verified;
 DROP TABLE lf, lfh;
-DROP FUNCTION lf_note(text), lf_same(), lf_settle();
+DROP FUNCTION lf_note(text), lf_same(), settle();

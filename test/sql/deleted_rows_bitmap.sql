@@ -52,15 +52,9 @@ BEGIN
 END $$;
 -- VACUUM prunes a copy once no snapshot from before the delete is left:
 -- wait until no other backend of this database holds one, and use an xid
-CREATE FUNCTION settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 
 -- 1. A third of the rows deleted, spread over every row group
 SELECT count(*) > 0 AS locked FROM (SELECT FROM db WHERE (id * 7919) % 10 < 3 FOR KEY SHARE) l;

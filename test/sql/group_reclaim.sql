@@ -35,15 +35,9 @@ $$;
 -- VACUUM frees a retired group once no snapshot from before can be left:
 -- wait until no other backend of this database (a compaction worker of an
 -- earlier test) holds one, and use an xid
-CREATE FUNCTION settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 -- nearly empty pages in the free space map
 CREATE FUNCTION empty_pages() RETURNS bigint LANGUAGE sql AS $$
 	SELECT count(*) FROM pg_freespace('gc') WHERE avail >= 8000

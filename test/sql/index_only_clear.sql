@@ -124,49 +124,15 @@ SELECT 'DELETE of every row: ' || d FROM ioc_diff() d;
 SELECT count(*) FROM c WHERE id > 0;
 DROP TABLE c, h;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set round_sql :abs_srcdir '/sql/include/index_only_clear_round.sql'
 -- UNLOGGED
-SELECT ioc_make('UNLOGGED');
-VACUUM c;
-VACUUM h;
-SELECT * FROM ioc_run();
-SELECT 'later transaction: ' || d FROM ioc_diff() d;
-BEGIN;
-UPDATE c SET v = v + 1;
-UPDATE h SET v = v + 1;
-SELECT 'UPDATE of every row, same transaction: ' || d FROM ioc_diff() d;
-COMMIT;
-SELECT 'UPDATE of every row, later: ' || d FROM ioc_diff() d;
-VACUUM c;
-VACUUM h;
-BEGIN;
-DELETE FROM c;
-DELETE FROM h;
-SELECT 'DELETE of every row, same transaction: ' || d FROM ioc_diff() d;
-COMMIT;
-SELECT count(*) FROM c WHERE id > 0;
-DROP TABLE c, h;
+\set kind UNLOGGED
+\i :round_sql
 
 -- TEMPORARY
-SELECT ioc_make('TEMPORARY');
-VACUUM c;
-VACUUM h;
-SELECT * FROM ioc_run();
-SELECT 'later transaction: ' || d FROM ioc_diff() d;
-BEGIN;
-UPDATE c SET v = v + 1;
-UPDATE h SET v = v + 1;
-SELECT 'UPDATE of every row, same transaction: ' || d FROM ioc_diff() d;
-COMMIT;
-SELECT 'UPDATE of every row, later: ' || d FROM ioc_diff() d;
-VACUUM c;
-VACUUM h;
-BEGIN;
-DELETE FROM c;
-DELETE FROM h;
-SELECT 'DELETE of every row, same transaction: ' || d FROM ioc_diff() d;
-COMMIT;
-SELECT count(*) FROM c WHERE id > 0;
-DROP TABLE c, h;
+\set kind TEMPORARY
+\i :round_sql
 
 DROP FUNCTION ioc_plan_is_ios(text);
 DROP FUNCTION ioc_make(text);

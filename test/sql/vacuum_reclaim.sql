@@ -53,14 +53,9 @@ END $$;
 -- VACUUM reclaims only what no snapshot sees: wait until no other backend
 -- of this database (autovacuum's ANALYZE of an earlier test's table, say)
 -- holds one
-CREATE PROCEDURE settle() LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 
 CALL change_both(1);
 SELECT * FROM same_rows();
@@ -69,20 +64,20 @@ SELECT * FROM same_rows();
 VACUUM (FREEZE) rc;
 SELECT * FROM same_rows();
 CALL change_both(2);
-CALL settle();
+SELECT settle();
 VACUUM (FREEZE) rc;
 CALL change_both(3);
-CALL settle();
+SELECT settle();
 VACUUM (FREEZE) rc;
 SELECT pg_relation_size('rc') AS table_size_3, pg_relation_size('rc_v') AS index_size_3 \gset
 CALL change_both(4);
-CALL settle();
+SELECT settle();
 VACUUM (FREEZE) rc;
 CALL change_both(5);
-CALL settle();
+SELECT settle();
 VACUUM (FREEZE) rc;
 CALL change_both(6);
-CALL settle();
+SELECT settle();
 VACUUM (FREEZE) rc;
 SELECT * FROM same_rows();
 -- the space of removed versions is reused: each round writes 10,000 new
@@ -167,5 +162,5 @@ SELECT * FROM same_rows();
 
 DROP PROCEDURE change_both(int);
 DROP FUNCTION same_rows();
-DROP PROCEDURE settle();
+DROP FUNCTION settle();
 DROP TABLE rc, rh;
