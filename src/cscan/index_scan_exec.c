@@ -279,7 +279,7 @@ FetchRow(ColstoreIndexScanState *state, IndexScanDesc scan, TupleTableSlot *slot
 	result = RowFetchIndexed(rel, rownum, scan->xs_snapshot, slot,
 							 scan->xs_recheck ? state->recheck_needed :
 							 index_values ? state->row_needed : state->needed,
-							 true);
+							 true, NULL);
 	if (!scan->xactStartedInRecovery)
 		scan->kill_prior_tuple = (result == ROW_DEAD);
 	if (result != ROW_VISIBLE)

@@ -18,7 +18,10 @@
  *
  * Values come from chunk readers in the chunk cache, one value per column
  * (no chunk is decoded as a whole), and are copied into the slot, which is
- * materialised, so the slot stays valid whatever the cache does later.
+ * materialised, so the slot stays valid whatever the cache does later.  An
+ * index fetch into a colstore slot may leave a row group's row undecoded
+ * instead (RowFetchDeferral): its caller decodes the columns the executor
+ * asks for, with RowGroupRowDecode, when it asks.
  *
  * Every fetch decides visibility: of the row group (mvcc/visibility.c), of
  * a promoted row's copy and of a heap tuple (mvcc/row_state.c), so this is
@@ -58,7 +61,11 @@
 static RowFetchState FetchRowOrChain(Relation rel, uint64 rownum,
 									 Snapshot snapshot, TupleTableSlot *slot,
 									 const bool *needed, bool chain,
-									 bool first_call);
+									 bool first_call, RowFetchDeferral *defer);
+static void DecodeRowValues(Relation rel, const RowGroupHeader *h,
+							const RowGroupDirEntry *entry, TupleDesc desc,
+							uint32 chunkno, uint32 row, const bool *needed,
+							Datum *values, bool *isnull, int from, int to);
 
 /* Scratch memory of one fetch, reset by the next. */
 static MemoryContext FetchContext = NULL;
@@ -316,7 +323,8 @@ RowFetchState
 RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
 				TupleTableSlot *slot, const bool *needed)
 {
-	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, false, true);
+	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, false, true,
+						   NULL);
 }
 
 /*
@@ -329,13 +337,70 @@ RowFetchColumns(Relation rel, uint64 rownum, Snapshot snapshot,
  *		is the member (or row) returned last and the next member the
  *		snapshot sees is looked for (non-MVCC snapshots may see several).
  *		ROW_DEAD: every member is dead to everyone (not judged for chains
- *		rooted at copies).
+ *		rooted at copies).  With defer (and a colstore slot), a row group's
+ *		row is left undecoded (see RowFetchDeferral); heap versions come
+ *		whole.
  */
 RowFetchState
 RowFetchIndexed(Relation rel, uint64 rownum, Snapshot snapshot,
-				TupleTableSlot *slot, const bool *needed, bool first_call)
+				TupleTableSlot *slot, const bool *needed, bool first_call,
+				RowFetchDeferral *defer)
 {
-	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, true, first_call);
+	return FetchRowOrChain(rel, rownum, snapshot, slot, needed, true, first_call,
+						   defer);
+}
+
+/*
+ * RowGroupRowDecode
+ *		Decode attributes [from, to) of the row defer names (set by a fetch
+ *		that left it undecoded) into values/isnull, through the chunk cache
+ *		(a header or chunk the cache dropped since is read again: the group
+ *		stays readable while the fetching snapshot's transaction holds the
+ *		relation).  By-reference values may point into the cache or be made
+ *		in CurrentMemoryContext: the caller copies what must outlive the
+ *		next use of the cache.
+ */
+void
+RowGroupRowDecode(Relation rel, const RowFetchDeferral *defer, TupleDesc desc,
+				  Datum *values, bool *isnull, int from, int to)
+{
+	const RowGroupHeader *h = ChunkCacheGetHeader(rel, defer->dir_index,
+												  &defer->entry);
+
+	DecodeRowValues(rel, h, &defer->entry, desc, defer->chunkno, defer->row,
+					NULL, values, isnull, from, to);
+}
+
+/*
+ * Decode attributes [from, to) of row row of chunk chunkno of the group
+ * whose header is h (those needed, when needed is not NULL; dropped and
+ * unneeded ones are NULL, ones added after the group was written their
+ * missing value).
+ */
+static void
+DecodeRowValues(Relation rel, const RowGroupHeader *h,
+				const RowGroupDirEntry *entry, TupleDesc desc, uint32 chunkno,
+				uint32 row, const bool *needed, Datum *values, bool *isnull,
+				int from, int to)
+{
+	int			att;
+
+	for (att = from; att < to; att++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, att);
+
+		if (attr->attisdropped || (needed != NULL && !needed[att]))
+		{
+			values[att] = (Datum) 0;
+			isnull[att] = true;
+		}
+		else if (att >= h->natts)
+			values[att] = getmissingattr(desc, att + 1, &isnull[att]);
+		else
+			values[att] =
+				ChunkReaderGetValue(ChunkCacheGetReader(rel, h, entry, desc, att, chunkno),
+									(int) row, &isnull[att]);
+	}
 }
 
 /*
@@ -345,7 +410,7 @@ RowFetchIndexed(Relation rel, uint64 rownum, Snapshot snapshot,
 static RowFetchState
 FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 				TupleTableSlot *slot, const bool *needed, bool chain,
-				bool first_call)
+				bool first_call, RowFetchDeferral *defer)
 {
 	ColstoreDirectory *dir;
 	RowGroupDirEntry entry;
@@ -360,7 +425,6 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	bool		delta;
 	bool		gone;
 	RowFetchState result;
-	int			att;
 	MemoryContext oldcxt;
 
 	/*
@@ -418,32 +482,30 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	chunkno = RowGroupFindChunk(h, row);
 	row -= h->chunk_first_row[chunkno];
 
-	/* values built by the readers (numerics) live until the slot copied them */
-	if (FetchContext == NULL)
-		FetchContext = AllocSetContextCreate(TopMemoryContext, "colstore row fetch",
-											 ALLOCSET_DEFAULT_SIZES);
-	MemoryContextReset(FetchContext);
-	oldcxt = MemoryContextSwitchTo(FetchContext);
 	ExecClearTuple(slot);
-	for (att = 0; att < desc->natts; att++)
+	if (defer != NULL && needed == NULL && TTS_IS_COLSTORE(slot))
 	{
-		Form_pg_attribute attr = TupleDescAttr(desc, att);
-
-		if (attr->attisdropped || (needed != NULL && !needed[att]))
-		{
-			slot->tts_values[att] = (Datum) 0;
-			slot->tts_isnull[att] = true;
-		}
-		else if (att >= h->natts)
-			slot->tts_values[att] = getmissingattr(desc, att + 1, &slot->tts_isnull[att]);
-		else
-			slot->tts_values[att] =
-				ChunkReaderGetValue(ChunkCacheGetReader(rel, h, &entry, desc, att, chunkno),
-									(int) row, &slot->tts_isnull[att]);
+		/* the caller decodes what the executor asks for, when it asks */
+		defer->entry = entry;
+		defer->dir_index = (uint32) index;
+		defer->chunkno = chunkno;
+		defer->row = (uint32) row;
+		defer->store(defer, slot);
 	}
-	MemoryContextSwitchTo(oldcxt);
-	StoreFilledSlot(slot);
-	ExecMaterializeSlot(slot);
+	else
+	{
+		/* values built by the readers (numerics) live until the slot copied them */
+		if (FetchContext == NULL)
+			FetchContext = AllocSetContextCreate(TopMemoryContext, "colstore row fetch",
+												 ALLOCSET_DEFAULT_SIZES);
+		MemoryContextReset(FetchContext);
+		oldcxt = MemoryContextSwitchTo(FetchContext);
+		DecodeRowValues(rel, h, &entry, desc, chunkno, (uint32) row, needed,
+						slot->tts_values, slot->tts_isnull, 0, desc->natts);
+		MemoryContextSwitchTo(oldcxt);
+		StoreFilledSlot(slot);
+		ExecMaterializeSlot(slot);
+	}
 	ColstoreSlotSetInsertInfo(slot, entry.rg_xmin, entry.rg_cmin);
 	ColstoreSlotSetXmax(slot, xmax);
 	RowNumberToItemPointer(rownum, &slot->tts_tid);

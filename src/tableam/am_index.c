@@ -4,8 +4,9 @@
  *	  Index support of colstore tables: fetching rows by TID for index
  *	  scans, and scanning the table to build and validate indexes.
  *
- * Fetches go through RowFetchIndexed (mvcc/row_fetch.c), which decodes one
- * chunk per needed column through the backend's chunk cache, or follows a
+ * Fetches go through RowFetchIndexed (mvcc/row_fetch.c), which leaves a row
+ * group's row for the slot to decode (one chunk per column the executor
+ * reads, through the backend's chunk cache; ColstoreIndexFetch), or follows a
  * heap page's HOT chain from the entry's item to the version the snapshot
  * sees (a HOT update makes no index entries; mvcc/hot_chain.c).  call_again
  * asks for the chain's next member under non-MVCC snapshots, and all_dead
@@ -41,6 +42,8 @@
 #include "pgstat.h"
 #include "storage/predicate.h"
 #include "storage/procarray.h"
+#include "utils/datum.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
@@ -49,15 +52,41 @@
 #include "storage/rowgroup_format.h"
 #include "storage/write_buffer.h"
 #include "tableam/am_index.h"
+#include "tableam/am_slot.h"
 #include "tableam/scan_engine.h"
+
+/*
+ * An index fetch of a colstore table.  A row group's row it finds for a
+ * colstore slot is stored lazily (tableam/am_slot.c): the executor asks for
+ * the columns it reads (a plain index scan's quals and target list, nothing
+ * at all for the planner's probe of a column's extreme values or a unique
+ * check), and only those are decoded.  The slot's row is valid until the
+ * next fetch of this scan, as a heap slot's buffer tuple is for heapam's:
+ * generation tells a row stored before from the current one.
+ */
+typedef struct ColstoreIndexFetch
+{
+	IndexFetchTableData base;
+	RowFetchDeferral defer;		/* where the current row's values are */
+	uint32		generation;		/* counts the rows stored lazily */
+	MemoryContext values_cxt;	/* the current row's by-reference values */
+} ColstoreIndexFetch;
+
+static void StoreDeferredRow(RowFetchDeferral *defer, TupleTableSlot *slot);
+static void FillDeferredRow(void *arg, int pos, uint32 generation,
+							TupleTableSlot *slot, int from, int to);
 
 IndexFetchTableData *
 colstore_index_fetch_begin(Relation rel)
 {
-	IndexFetchTableData *scan = palloc0(sizeof(IndexFetchTableData));
+	ColstoreIndexFetch *fetch = palloc0(sizeof(ColstoreIndexFetch));
 
-	scan->rel = rel;
-	return scan;
+	fetch->base.rel = rel;
+	fetch->defer.store = StoreDeferredRow;
+	fetch->values_cxt = AllocSetContextCreate(CurrentMemoryContext,
+											  "colstore index fetch values",
+											  ALLOCSET_SMALL_SIZES);
+	return &fetch->base;
 }
 
 void
@@ -68,7 +97,55 @@ colstore_index_fetch_reset(IndexFetchTableData *scan)
 void
 colstore_index_fetch_end(IndexFetchTableData *scan)
 {
-	pfree(scan);
+	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *) scan;
+
+	MemoryContextDelete(fetch->values_cxt);
+	pfree(fetch);
+}
+
+/* RowFetchDeferral's store: the row's values come from FillDeferredRow. */
+static void
+StoreDeferredRow(RowFetchDeferral *defer, TupleTableSlot *slot)
+{
+	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *)
+	((char *) defer - offsetof(ColstoreIndexFetch, defer));
+
+	fetch->generation++;
+	MemoryContextReset(fetch->values_cxt);
+	ColstoreSlotStoreLazy(slot, FillDeferredRow, fetch, 0, fetch->generation);
+}
+
+/*
+ * ColstoreSlotFill of a lazily stored index fetch row: decode attributes
+ * [from, to) and copy by-reference values into the fetch's memory (the
+ * chunk cache may drop what they point into at any later fetch, of any
+ * relation).  A row stored before the scan's latest fetch is a caller bug,
+ * reported rather than answered.
+ */
+static void
+FillDeferredRow(void *arg, int pos, uint32 generation, TupleTableSlot *slot,
+				int from, int to)
+{
+	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *) arg;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	MemoryContext oldcxt;
+	int			att;
+
+	if (generation != fetch->generation)
+		elog(ERROR, "colstore index fetch of \"%s\" was asked for a row it no longer holds",
+			 RelationGetRelationName(fetch->base.rel));
+	oldcxt = MemoryContextSwitchTo(fetch->values_cxt);
+	RowGroupRowDecode(fetch->base.rel, &fetch->defer, desc, slot->tts_values,
+					  slot->tts_isnull, from, to);
+	for (att = from; att < to; att++)
+	{
+		Form_pg_attribute attr = TupleDescAttr(desc, att);
+
+		if (!attr->attbyval && !slot->tts_isnull[att])
+			slot->tts_values[att] = datumCopy(slot->tts_values[att], false,
+											  attr->attlen);
+	}
+	MemoryContextSwitchTo(oldcxt);
 }
 
 /*
@@ -77,13 +154,15 @@ colstore_index_fetch_end(IndexFetchTableData *scan)
  *		does: on a heap page the TID starts a HOT chain, and the member the
  *		snapshot sees is returned, *tid and slot->tts_tid set to its own TID.
  *		*call_again asks for the chain's next member (non-MVCC snapshots);
- *		*all_dead says no member can be seen by anyone.
+ *		*all_dead says no member can be seen by anyone.  A row group's row
+ *		is stored lazily in a colstore slot (ColstoreIndexFetch).
  */
 bool
 colstore_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 						   Snapshot snapshot, TupleTableSlot *slot,
 						   bool *call_again, bool *all_dead)
 {
+	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *) scan;
 	uint64		rownum;
 	RowFetchState state;
 	bool		first_call = !*call_again;
@@ -93,7 +172,8 @@ colstore_index_fetch_tuple(IndexFetchTableData *scan, ItemPointer tid,
 		*all_dead = false;
 	if (!ItemPointerToRowNumber(tid, &rownum))
 		return false;
-	state = RowFetchIndexed(scan->rel, rownum, snapshot, slot, NULL, first_call);
+	state = RowFetchIndexed(scan->rel, rownum, snapshot, slot, NULL, first_call,
+							&fetch->defer);
 	if (state == ROW_DEAD && all_dead && first_call)
 		*all_dead = true;
 	if (state != ROW_VISIBLE)
