@@ -273,6 +273,56 @@ PlainVar(Expr *expr)
 }
 
 /*
+ * Does a node that keeps one row or one result per group of its input rows
+ * (an aggregate, Unique) form its groups by input column resno with the
+ * join key's equality (the same operator and collation)?  Then every row of
+ * a group is equal, by the join's operator, to the key the group returns,
+ * and hashes as it does: a row whose hash no inner tuple has belongs to a
+ * group the join drops, and dropping it below the node changes no group the
+ * join returns.  When the groups are formed otherwise (another column only,
+ * as DISTINCT ON does; another collation), a dropped row could be the one
+ * the group returned, and another, which the join matches, returned
+ * instead.  Not for grouping sets (a row is in several groups, some without
+ * the key) nor a plain aggregate.
+ */
+static bool
+GroupsByKey(PlanState *ps, AttrNumber resno, Oid eqop, Oid collation)
+{
+	int			ncols;
+	AttrNumber *cols;
+	Oid		   *ops;
+	Oid		   *collations;
+	int			i;
+
+	if (IsA(ps, AggState))
+	{
+		Agg		   *agg = (Agg *) ps->plan;
+
+		if (agg->aggstrategy == AGG_PLAIN || agg->groupingSets != NIL)
+			return false;
+		ncols = agg->numCols;
+		cols = agg->grpColIdx;
+		ops = agg->grpOperators;
+		collations = agg->grpCollations;
+	}
+	else if (IsA(ps, UniqueState))
+	{
+		Unique	   *unique = (Unique *) ps->plan;
+
+		ncols = unique->numCols;
+		cols = unique->uniqColIdx;
+		ops = unique->uniqOperators;
+		collations = unique->uniqCollations;
+	}
+	else
+		return false;
+	for (i = 0; i < ncols; i++)
+		if (cols[i] == resno)
+			return ops[i] == eqop && collations[i] == collation;
+	return false;
+}
+
+/*
  * TraceKey
  *		The ColstoreScan whose column (0-based, *attno) output column resno
  *		of ps passes on unchanged, or NULL.  Followed through the nodes
@@ -294,13 +344,17 @@ PlainVar(Expr *expr)
  *
  *		deep: the hash join runs once (JoinRunsOnce), so its table, and the
  *		filter, never change: then also through the nodes that keep rows
- *		(hash tables, Sort, Incremental Sort, Material, Unique) and into a
- *		nested loop's inner side.  Never through Limit (dropping rows would
- *		change which rows it lets through), aggregates, Gather (the scan
+ *		(hash tables, Sort, Incremental Sort, Material) and into a nested
+ *		loop's inner side, and through Unique and aggregates that group by
+ *		the key with the join's own equality (GroupsByKey; a hash aggregate
+ *		keeps its groups like a hash table).  eqop and collation are the
+ *		join clause's.  Never through Limit (dropping rows would change
+ *		which rows it lets through), other aggregates, Gather (the scan
  *		below runs in other processes) or anything else.
  */
 static PlanState *
-TraceKey(PlanState *ps, AttrNumber resno, bool deep, int *attno)
+TraceKey(PlanState *ps, AttrNumber resno, bool deep, Oid eqop, Oid collation,
+		 int *attno)
 {
 	TargetEntry *tle;
 	Var		   *var;
@@ -319,20 +373,29 @@ TraceKey(PlanState *ps, AttrNumber resno, bool deep, int *attno)
 	}
 	if (IsKeyRangeJoinState(ps) && var->varno == INDEX_VAR)
 		return TraceKey((PlanState *) linitial(((CustomScanState *) ps)->custom_ps),
-						var->varattno, deep, attno);
+						var->varattno, deep, eqop, collation,
+						attno);
 	if ((IsA(ps, NestLoopState) || IsA(ps, MergeJoinState) || IsA(ps, HashJoinState)) &&
 		var->varno == OUTER_VAR)
-		return TraceKey(outerPlanState(ps), var->varattno, deep, attno);
+		return TraceKey(outerPlanState(ps), var->varattno, deep, eqop, collation,
+						attno);
 	if (IsA(ps, MergeJoinState) && var->varno == INNER_VAR)
-		return TraceKey(innerPlanState(ps), var->varattno, deep, attno);
+		return TraceKey(innerPlanState(ps), var->varattno, deep, eqop, collation,
+						attno);
 	if (!deep)
 		return NULL;
 	/* a join that runs once: also through the nodes that keep rows */
 	if ((IsA(ps, NestLoopState) || IsA(ps, HashJoinState)) && var->varno == INNER_VAR)
-		return TraceKey(innerPlanState(ps), var->varattno, deep, attno);
+		return TraceKey(innerPlanState(ps), var->varattno, deep, eqop, collation,
+						attno);
 	if ((IsA(ps, HashState) || IsA(ps, SortState) || IsA(ps, IncrementalSortState) ||
-		 IsA(ps, MaterialState) || IsA(ps, UniqueState)) && var->varno == OUTER_VAR)
-		return TraceKey(outerPlanState(ps), var->varattno, deep, attno);
+		 IsA(ps, MaterialState)) && var->varno == OUTER_VAR)
+		return TraceKey(outerPlanState(ps), var->varattno, deep, eqop, collation,
+						attno);
+	if ((IsA(ps, AggState) || IsA(ps, UniqueState)) && var->varno == OUTER_VAR &&
+		GroupsByKey(ps, var->varattno, eqop, collation))
+		return TraceKey(outerPlanState(ps), var->varattno, deep, eqop, collation,
+						attno);
 	return NULL;
 }
 
@@ -389,6 +452,8 @@ LinkJoin(HashJoinState *join, bool runs_once)
 
 		if (key == NULL || key->varno != OUTER_VAR ||
 			(key_scan = TraceKey(outerPlanState(join), key->varattno, runs_once,
+								 list_nth_oid(plan->hashoperators, filter->nkeys),
+								 list_nth_oid(plan->hashcollations, filter->nkeys),
 								 &attno)) == NULL ||
 			(scan != NULL && key_scan != scan))
 			return;
