@@ -57,11 +57,13 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "executor/executor.h"
 #include "executor/hashjoin.h"
 #include "nodes/nodeFuncs.h"
 #include "port/pg_bitutils.h"
 #include "utils/dsa.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -81,12 +83,24 @@ bool		colstore_enable_join_filter = true;
 /* Rows tested before deciding whether the filter is worth its hashing. */
 #define JOIN_FILTER_TRIAL_ROWS		65536
 
+/*
+ * Hash functions the filter computes itself, as PostgreSQL's do, instead of
+ * calling them per row (hashint4 also hashes date; hashint8 bigint keys).
+ */
+typedef enum KeyHashKind
+{
+	KEY_HASH_CALL,				/* call hashfns[k] */
+	KEY_HASH_INT4,				/* hashint4 */
+	KEY_HASH_INT8				/* hashint8 */
+} KeyHashKind;
+
 struct JoinFilter
 {
 	HashJoinState *join;
 	int			nkeys;
 	int		   *attnos;			/* 0-based scan columns, one per hash key */
 	FmgrInfo   *hashfns;		/* the outer side's hash function per key */
+	KeyHashKind *kinds;			/* ... computed here without a call? */
 	Oid		   *collations;		/* ... and its collation */
 	bool	   *strict;			/* a NULL key matches nothing */
 	List	   *names;			/* their names, for EXPLAIN */
@@ -191,6 +205,34 @@ BuildFilter(JoinFilter *filter)
 }
 
 /*
+ * The hash value of one key, as the hash join's hash function for key k
+ * computes it (hashint4 and hashint8 written out: for bigint order keys the
+ * call was most of the filter's cost per row).
+ */
+static inline uint32
+KeyHash(const JoinFilter *filter, int k, Datum value)
+{
+	switch (filter->kinds[k])
+	{
+		case KEY_HASH_INT4:
+			return hash_uint32((uint32) DatumGetInt32(value));
+		case KEY_HASH_INT8:
+			{
+				int64		val = DatumGetInt64(value);
+				uint32		lohalf = (uint32) val;
+				uint32		hihalf = (uint32) (val >> 32);
+
+				lohalf ^= (val >= 0) ? hihalf : ~hihalf;
+				return hash_uint32(lohalf);
+			}
+		case KEY_HASH_CALL:
+			break;
+	}
+	return DatumGetUInt32(FunctionCall1Coll(&filter->hashfns[k], filter->collations[k],
+											value));
+}
+
+/*
  * JoinFilterApply
  *		Clear selected[i] for each of the nrows rows of scan's current batch
  *		whose hash keys no tuple of the join's hash table can match.  Returns
@@ -221,9 +263,7 @@ JoinFilterApply(JoinFilter *filter, TableScanDesc scan, int nrows, bool *selecte
 			if (isnull[k][i])
 				keep = !filter->strict[k];	/* else hashed as 0 */
 			else
-				hash ^= DatumGetUInt32(FunctionCall1Coll(&filter->hashfns[k],
-														 filter->collations[k],
-														 values[k][i]));
+				hash ^= KeyHash(filter, k, values[k][i]);
 		}
 		filter->rows_tested++;
 		if (!keep || !MayHold(filter, hash))
@@ -415,6 +455,8 @@ HashFunctionOfKey(HashJoin *plan, int k, JoinFilter *filter)
 	if (!get_op_hash_functions(hashop, &left_hashfn, &right_hashfn))
 		elog(ERROR, "could not find hash function for hash operator %u", hashop);
 	fmgr_info(left_hashfn, &filter->hashfns[k]);
+	filter->kinds[k] = left_hashfn == F_HASHINT4 ? KEY_HASH_INT4 :
+		left_hashfn == F_HASHINT8 ? KEY_HASH_INT8 : KEY_HASH_CALL;
 	filter->collations[k] = list_nth_oid(plan->hashcollations, k);
 	filter->strict[k] = op_strict(hashop);
 }
@@ -442,6 +484,7 @@ LinkJoin(HashJoinState *join, bool runs_once)
 	filter->stable = runs_once;
 	filter->attnos = palloc(sizeof(int) * Max(list_length(plan->hashkeys), 1));
 	filter->hashfns = palloc(sizeof(FmgrInfo) * Max(list_length(plan->hashkeys), 1));
+	filter->kinds = palloc(sizeof(KeyHashKind) * Max(list_length(plan->hashkeys), 1));
 	filter->collations = palloc(sizeof(Oid) * Max(list_length(plan->hashkeys), 1));
 	filter->strict = palloc(sizeof(bool) * Max(list_length(plan->hashkeys), 1));
 	foreach(lc, plan->hashkeys)

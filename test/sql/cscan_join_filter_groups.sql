@@ -6,6 +6,7 @@
 -- the join drops could be dropped below it.  Grouped otherwise (DISTINCT ON
 -- another column, another collation, grouping sets), dropping a row could
 -- change which row or result the group returns, so no filter goes through.
+-- Last, the hash values the filter computes itself (bigint, integer, date).
 -- TPC-H Q2's decorrelated subquery is the first shape: min(ps_supplycost)
 -- grouped by ps_partkey, joined with the few parts the query keeps.  (The
 -- subqueries filter on v >= 0, true for every row, so that their scan of
@@ -97,5 +98,29 @@ EXPLAIN (COSTS OFF)
 	SELECT x.t, x.n FROM (SELECT t, count(*) AS n FROM g WHERE v >= 0 GROUP BY t) x JOIN s ON s.t = x.t;
 SELECT same_as_heap('SELECT x.t, x.n FROM (SELECT t, count(*) AS n FROM g WHERE v >= 0 GROUP BY t) x JOIN s ON s.t = x.t');
 
+-- 5. keys whose hash the filter computes itself (bigint, integer and date,
+-- as hashint8 and hashint4 do), negative and beyond 32 bits: a hash that
+-- differed from the join's would drop matching rows
+CREATE TABLE n (k8 bigint, k4 int, d date) USING colstore
+	WITH (row_group_size = 8000, chunk_size = 1000);
+INSERT INTO n SELECT (i - 20000) * 4294967311, i - 20000, date '2000-01-01' + (i - 20000)
+	FROM generate_series(0, 39999) i;
+CREATE TABLE m (k8 bigint, k4 int, d date, k48 bigint);
+INSERT INTO m SELECT (i * 1013 - 20000) * 4294967311, i * 1013 - 20000,
+	date '2000-01-01' + (i * 1013 - 20000), i * 1013 - 20000 FROM generate_series(0, 39) i;
+ANALYZE n, m;
+CREATE TABLE nh USING heap AS SELECT * FROM n;
+ANALYZE nh;
+EXPLAIN (COSTS OFF) SELECT n.k8 FROM n JOIN m ON m.k8 = n.k8 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM n JOIN m ON m.k8 = n.k8 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM nh n JOIN m ON m.k8 = n.k8 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM n JOIN m ON m.k4 = n.k4 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM nh n JOIN m ON m.k4 = n.k4 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM n JOIN m ON m.d = n.d WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM nh n JOIN m ON m.d = n.d WHERE n.k4 <> 7;
+-- cross-type: an integer key probed against bigint ones
+SELECT count(*), sum(n.k4) FROM n JOIN m ON m.k48 = n.k4 WHERE n.k4 <> 7;
+SELECT count(*), sum(n.k4) FROM nh n JOIN m ON m.k48 = n.k4 WHERE n.k4 <> 7;
+
 DROP FUNCTION same_as_heap(text);
-DROP TABLE g, s, gh, sh;
+DROP TABLE g, s, gh, sh, n, m, nh;
