@@ -17,11 +17,13 @@
 #     shared machine; row group headers are read by every query, so the cache shows here too).
 # and prints a table with colstore/heap ratios.  Timings on a shared machine are noisy: compare
 # the ratios of one run, never figures across runs.
-# Usage: PGHOST=... PGPORT=... bash bench/first_query.sh --pgdata DIR [--rows R] [--seconds T]
+# Usage: PGHOST=... PGPORT=... [PGVERSION=V] bash bench/first_query.sh --pgdata DIR [--rows R] [--seconds T]
 #        [--conns N]
 # The server must have colstore in shared_preload_libraries; DIR is its data directory
 # (restarted with pg_ctl as the postgres user, logging to first_query_server.log beside it).  Never run by CI; nothing is committed.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
 
 rows=2000000
 seconds=5
@@ -41,7 +43,7 @@ export PGDATABASE=first_query
 work=$(mktemp -d /var/tmp/first-query.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-pg_ctl="$(dirname "$(command -v psql)")/pg_ctl"
+pg_ctl="$PGBIN/pg_ctl"
 server_log="$(dirname "$pgdata")/first_query_server.log"
 restart() {
 	runuser -u postgres -- "$pg_ctl" -D "$pgdata" -l "$server_log" -w -m fast restart >/dev/null
