@@ -91,6 +91,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "storage/deleted_rows.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/header_cache.h"
@@ -114,6 +115,11 @@
 #define END_ORPHAN		5		/* a stream page no row group's run holds, not
 								 * the tail: left by a write or a move a crash
 								 * interrupted; it is flagged */
+#define END_DELETED		6		/* a committed row group's DELETED_ROOT or
+								 * bitmap page: it moves (deleted_rows_move.c) */
+
+/* owner[] of a deleted-rows page of a group that stays (see EndPageKind) */
+#define OWNER_DELETED	(-3)
 
 /* One row group's run of stream pages. */
 typedef struct GroupRun
@@ -247,7 +253,8 @@ CompareHighestPage(const void *a, const void *b)
 /*
  * Classify page blkno for the cut (see END_*).  owner[blkno] is -1 for a
  * page no row group's run holds, -2 for one a group that cannot move holds,
- * else the index in runs of a group that holds it, all of which can move.
+ * OWNER_DELETED for a committed group's DELETED_ROOT or bitmap page, else
+ * the index in runs of a group that holds it, all of which can move.
  * orphans_known: every group's run was read, so a stream page none holds
  * (but the tail) is nobody's.
  */
@@ -269,6 +276,10 @@ EndPageKind(Relation rel, BlockNumber blkno, BlockNumber tail, const int *owner,
 
 		if (type == COLSTORE_PAGE_DIRECTORY)
 			kind = END_DIRECTORY;
+		else if ((type == COLSTORE_PAGE_DELETED_ROOT ||
+				  type == COLSTORE_PAGE_DELETED_BITS) &&
+				 owner[blkno] == OWNER_DELETED)
+			kind = END_DELETED;
 		else if (type == COLSTORE_PAGE_DATA)
 		{
 			if (owner[blkno] >= 0)
@@ -380,13 +391,14 @@ ClearStreamTail(Relation rel)
  *		Move what holds up the end of rel's file into freed pages lower down
  *		(see the file header), if truncation would then pay.  Returns the
  *		block the file could then be truncated to (its size if nothing
- *		moved); *moved_groups and *moved_dir_pages count what moved.  Called
+ *		moved); *moved_groups, *moved_dir_pages and *moved_deleted_pages
+ *		(deleted-rows pages) count what moved.  Called
  *		by VACUUM holding its ShareUpdateExclusiveLock and no writer lock,
  *		before SpaceTruncateEnd.
  */
 BlockNumber
 SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
-				 int *moved_dir_pages)
+				 int *moved_dir_pages, int *moved_deleted_pages)
 {
 	MemoryContext cxt;
 	MemoryContext oldcxt;
@@ -404,6 +416,8 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	int		   *kind;
 	GroupRun   *runs;
 	GroupRun  **by_hi;
+	int		   *del_groups;
+	int			ndel_groups = 0;
 	int			nruns = 0;
 	int			nby_hi = 0;
 	bool		orphans_known = true;
@@ -415,6 +429,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 
 	*moved_groups = 0;
 	*moved_dir_pages = 0;
+	*moved_deleted_pages = 0;
 	nblocks = ColstorePhysicalBlocks(rel);
 	if (nblocks <= 1)
 		return nblocks;
@@ -434,7 +449,9 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		may_go = PageIsUnreferenced(page) ||
 			(PageGetSpecialSize(page) == MAXALIGN(sizeof(ColstorePageOpaqueData)) &&
 			 (ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY ||
-			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA));
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_ROOT ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_BITS));
 		UnlockReleaseBuffer(buf);
 		if (!may_go)
 			break;
@@ -457,6 +474,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	for (blkno = 0; blkno < nblocks; blkno++)
 		owner[blkno] = -1;
 	runs = palloc0(sizeof(GroupRun) * Max(dir->ngroups, 1));
+	del_groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
 	for (i = 0; i < dir->ngroups; i++)
 	{
 		int			index = dir->groups[i];
@@ -481,6 +499,24 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		if (run->movable && run->npages == 0)
 			run->movable = false;	/* not reached: a group has a header */
 		nruns++;
+
+		/* a committed group's deleted-rows pages from low on can move */
+		if (!(e.rg_flags & RG_FLAG_INVALID) && e.rg_state_root != 0)
+		{
+			BlockNumber *dpages = palloc(sizeof(BlockNumber) * DeletedRowsMovableMax(&e));
+			int			ndpages = DeletedRowsMovable(rel, &e, dpages);
+			bool		any = false;
+
+			for (p = 0; p < ndpages; p++)
+				if (dpages[p] >= low && dpages[p] < nblocks && owner[dpages[p]] == -1)
+				{
+					owner[dpages[p]] = OWNER_DELETED;
+					any = true;
+				}
+			if (any)
+				del_groups[ndel_groups++] = index;
+			pfree(dpages);
+		}
 		dir = DirectoryGet(rel);
 	}
 
@@ -516,7 +552,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		kind[b] = EndPageKind(rel, b, meta.cm_stream_tail, owner, orphans_known, strategy);
 		if (kind[b] == END_STOP)
 			break;
-		if (kind[b] == END_DIRECTORY)
+		if (kind[b] == END_DIRECTORY || kind[b] == END_DELETED)
 			cost++;
 		for (; k < nby_hi && by_hi[k]->hi >= b; k++)
 		{
@@ -579,6 +615,14 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		MoveGroup(rel, run, cut, &cursor, meta.cm_identity, &at);
 		prev_moved = run->index;
 		(*moved_groups)++;
+	}
+
+	/* 2b: the deleted-rows pages from the cut on */
+	for (i = 0; i < ndel_groups; i++)
+	{
+		RowGroupDirEntry e = DirectoryGet(rel)->entries[del_groups[i]];
+
+		*moved_deleted_pages += DeletedRowsRelocate(rel, &e, cut, &cursor);
 	}
 
 	/* 3: the stream's tail */
