@@ -18,6 +18,6 @@
 
 extern BlockNumber SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy,
 									int *moved_groups, int *moved_dir_pages,
-									int *moved_deleted_pages);
+									int *moved_state_pages);
 
 #endif							/* SPACE_RELOCATE_H */

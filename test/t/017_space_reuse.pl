@@ -11,7 +11,8 @@
 # wrote and colstore.verify passes.  Row groups and directory pages at the
 # end of the file are moved into freed pages lower down, replayed, and the
 # server killed during such moves.  Delete log segment pages are detached
-# and freed by VACUUM across crashes.  Last, a row group write interrupted after its
+# and freed by VACUUM across crashes; deleted-rows pages at the end are
+# moved down, replayed, and survive a crash.  Last, a row group write interrupted after its
 # pages reached disk (made on a stopped server) must not keep later writes
 # from working.
 use strict;
@@ -428,6 +429,76 @@ $primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
 unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'delete log pages: no inconsistent page on the standby');
 dl_same($standby, 'standby after the delete log pages were freed');
+
+# Deleted-rows pages at the end of the file (storage/deleted_rows_move.c):
+# an UPDATE of a tenth of the last row group fills heap pages, the first
+# VACUUM puts the group's DELETED_ROOT and bitmap pages after them, and
+# once the heap pages are freed a VACUUM moves those pages (with the row
+# group compaction wrote after them) into freed pages lower down and
+# truncates.  The standby replays the moves (wal_consistency_checking); the
+# primary crashes right after the moving VACUUM, and after recovery the
+# table equals its heap twin, the bitmap still holds the updated rows, and
+# new deletes in the group get bits on the moved pages.
+sub bm_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bbm\b/bmh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+sub bm_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $summary . 'bm'),
+		$primary->safe_psql('postgres', $summary . 'bmh'), "$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $indexed . 'bm WHERE id BETWEEN 90000 AND 100000'),
+		$primary->safe_psql('postgres', $indexed . 'bmh WHERE id BETWEEN 90000 AND 100000'),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('bm') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+$primary->safe_psql('postgres', q{
+	CREATE TABLE bm (id int PRIMARY KEY, v int, t text) USING colstore
+		WITH (row_group_size = 20000);
+	CREATE TABLE bmh (id int PRIMARY KEY, v int, t text);
+});
+bm_both(q{INSERT INTO bm SELECT i, i % 97, md5(i::text) FROM generate_series(1, 100000) i});
+my $bm_loaded = pages($primary, 'bm');
+bm_both(q{UPDATE bm SET v = v + 1000 WHERE id > 98000});
+$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bm');
+$primary->safe_psql('postgres', q{SELECT colstore.compact('bm')});
+for (1 .. 4)
+{
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bm');
+}
+my $bm_freed = pages($primary, 'bm');
+$primary->psql('postgres', 'VACUUM (VERBOSE) bm', stderr => \my $bm_verbose);
+like($bm_verbose, qr/moved [1-9][0-9]* row state pages/,
+	'VACUUM moves the deleted-rows pages at the end of the file');
+my $bm_moved = pages($primary, 'bm');
+ok($bm_moved <= $bm_loaded + 10,
+	"and truncates the end ($bm_loaded pages loaded, $bm_freed after the UPDATE, $bm_moved after the move)");
+bm_same($primary, 'primary after moving deleted-rows pages');
+$primary->safe_psql('postgres', 'INSERT INTO dl_flush VALUES (1)');
+$primary->stop('immediate');
+$primary->start;
+bm_same($primary, 'primary after a crash after moving deleted-rows pages');
+is($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('bm')}),
+	'2000', 'the moved bitmap still holds the updated rows');
+bm_both(q{DELETE FROM bm WHERE id > 90000 AND id % 7 = 0});
+for (1 .. 2)
+{
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM bm');
+}
+bm_same($primary, 'primary after deletes on the moved pages');
+ok($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('bm')}) > 2000,
+	'new bits are set on the moved bitmap');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'moving deleted-rows pages: no inconsistent page on the standby');
+bm_same($standby, 'standby after moving deleted-rows pages');
 
 # the standby promoted: it takes pages from the free space map replay left
 my $old_rows = $primary->safe_psql('postgres', $summary . 'rh WHERE id <= 300000');
