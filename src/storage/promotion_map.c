@@ -641,9 +641,10 @@ static Buffer RecentRootBuffer = InvalidBuffer;
  *		root page (shared) and leaf (shared, if any): a promoter makes the
  *		leaf under the root's exclusive lock and sets the slot under the
  *		leaf's, and checks the run there (PromotionMapSet).  entry is the
- *		group's directory entry as the caller read it (its promotion map
- *		root, if it has one, is set once and for all; one made since is
- *		found under the writer lock), saving a directory read per row.
+ *		group's directory entry as the caller read it, saving a directory
+ *		read per row: a promotion map root made since is found under the
+ *		writer lock, and one VACUUM moved since is flagged moved, which is
+ *		checked under the root's lock (the entry is then read again).
  */
 DeleteLogResult
 PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry,
@@ -718,7 +719,8 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
  *
  * Why that is safe.  Leaves are made, and root slots set or cleared, only
  * under the writer lock, by callers that read the entry under it
- * (PromotionMapSet, VACUUM's leaf detaching): they use the new page.  The
+ * (PromotionMapSet; VACUUM's leaf detaching, which the moving VACUUM does
+ * before it moves): they use the new page.  The
  * old page is held exclusively during the move, so a deleter holding it
  * shared (PromotionMapLogDelete: the root lock is what orders its "no leaf
  * yet" with a promoter making the leaf) finishes first, and one that locks
