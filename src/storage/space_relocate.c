@@ -634,8 +634,8 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	}
 
 	/*
-	 * 2b: the row state pages from the cut on: the promotion map root
-	 * first, then (found from the entry as it now is) the deleted-rows pages
+	 * 2b: the row state pages from the cut on: the promotion map root first,
+	 * then (found from the entry as it now is) the deleted-rows pages
 	 */
 	for (i = 0; i < ndel_groups; i++)
 	{
