@@ -8,7 +8,9 @@
  * RowGroupDirEntry slots filled in order.  Entry i lives in slot
  * i % DIR_ENTRIES_PER_PAGE of the (i / DIR_ENTRIES_PER_PAGE)-th page.
  * Entries are appended (row groups and reservations) and changed in place
- * (flags, by VACUUM and by killed speculative insertions); never removed.
+ * (flags, by VACUUM and by killed speculative insertions; a row group's
+ * header, sources and promotion map root, by VACUUM's moving of the file's
+ * end, storage/space_relocate.c); never removed.
  *
  * Every append and every change updates the metapage in the same WAL record
  * (cm_dir_count, cm_dir_changes), so a backend can keep a copy of the

@@ -50,6 +50,9 @@
  *	  header cache image for the new place is dropped first (it could only
  *	  be an older copy's).  Rows, row numbers, flags, xmin and promotion map
  *	  do not change: every snapshot, index entry and TID reads the same rows.
+ * 2b. Each committed group's row state pages at or after C move, one WAL
+ *	  record each (its promotion map root: PromotionMapMoveRoot; then its
+ *	  bitmap, delete log root and DELETED_ROOT pages: DeletedRowsRelocate).
  * 3. If the stream's tail page is at or after C, the metapage's tail is
  *	  cleared: the next row group starts on a new page.
  * 4. Each directory page from C on is copied to a freed page below C and
