@@ -29,4 +29,11 @@ extern uint32 DeletedRowsFree(Relation rel, TransactionId oldest_xmin,
 extern int	DeletedRowsPages(Relation rel, const RowGroupDirEntry *group,
 							 BlockNumber **blocks);
 
+/* storage/deleted_rows_move.c: VACUUM's moving of the pages down the file */
+extern int	DeletedRowsMovable(Relation rel, const RowGroupDirEntry *group,
+							   BlockNumber *blocks);
+extern int	DeletedRowsMovableMax(const RowGroupDirEntry *group);
+extern int	DeletedRowsRelocate(Relation rel, const RowGroupDirEntry *group,
+								BlockNumber cut, BlockNumber *cursor);
+
 #endif							/* DELETED_ROWS_H */

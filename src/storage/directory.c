@@ -8,7 +8,9 @@
  * RowGroupDirEntry slots filled in order.  Entry i lives in slot
  * i % DIR_ENTRIES_PER_PAGE of the (i / DIR_ENTRIES_PER_PAGE)-th page.
  * Entries are appended (row groups and reservations) and changed in place
- * (flags, by VACUUM and by killed speculative insertions); never removed.
+ * (flags, by VACUUM and by killed speculative insertions; a row group's
+ * header, sources and promotion map root, by VACUUM's moving of the file's
+ * end, storage/space_relocate.c); never removed.
  *
  * Every append and every change updates the metapage in the same WAL record
  * (cm_dir_count, cm_dir_changes), so a backend can keep a copy of the
@@ -944,6 +946,9 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
 	return index;
 }
 
+static void WriteEntryMoving(Relation rel, uint32 index, const RowGroupDirEntry *newentry,
+							 Buffer oldbuf, Buffer newbuf);
+
 /*
  * WriteEntry
  *		Overwrite entry index with *newentry and count the change in the
@@ -952,6 +957,20 @@ DirectoryAppend(Relation rel, const RowGroupDirEntry *entry,
  */
 static void
 WriteEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
+{
+	WriteEntryMoving(rel, index, newentry, InvalidBuffer, InvalidBuffer);
+}
+
+/*
+ * WriteEntryMoving
+ *		WriteEntry, and if oldbuf is valid, in the same WAL record: a full
+ *		image of the exclusively locked page oldbuf put on newbuf (a new
+ *		page, exclusively locked), and the old page flagged
+ *		COLSTORE_PAGE_F_MOVED (for DirectoryMoveStateRoot).
+ */
+static void
+WriteEntryMoving(Relation rel, uint32 index, const RowGroupDirEntry *newentry,
+				 Buffer oldbuf, Buffer newbuf)
 {
 	ColstoreDirectory *dir = DirectoryGetEntries(rel);
 	GenericXLogState *state;
@@ -979,6 +998,15 @@ WriteEntry(Relation rel, uint32 index, const RowGroupDirEntry *newentry)
 		   (index % DIR_ENTRIES_PER_PAGE) * sizeof(RowGroupDirEntry),
 		   newentry, sizeof(RowGroupDirEntry));
 	ColstorePageGetMeta(metapage)->cm_dir_changes++;
+	if (BufferIsValid(oldbuf))
+	{
+		Page		oldpage = GenericXLogRegisterBuffer(state, oldbuf, 0);
+		Page		newpage = GenericXLogRegisterBuffer(state, newbuf,
+														GENERIC_XLOG_FULL_IMAGE);
+
+		memcpy(newpage, oldpage, BLCKSZ);
+		ColstorePageGetOpaque(oldpage)->cp_flags |= COLSTORE_PAGE_F_MOVED;
+	}
 	GenericXLogFinish(state);
 
 	/* keep our copy current, so a series of updates does not reload it */
@@ -1046,6 +1074,33 @@ DirectoryMoveGroup(Relation rel, uint32 index, StreamPointer header, StreamPoint
 	if (moved.rg_flags & RG_FLAG_MOVED_ROWS)
 		moved.rg_sources = sources;
 	WriteEntry(rel, index, &moved);
+}
+
+/*
+ * DirectoryMoveStateRoot
+ *		Put a copy of row group entry index's promotion map root page (the
+ *		exclusively locked oldbuf, the group's only root page) on newbuf (a
+ *		new page, exclusively locked), point the entry's rg_state_root at it,
+ *		flag the old page COLSTORE_PAGE_F_MOVED and count the change in the
+ *		metapage, in one WAL record (storage/promotion_map.c,
+ *		PromotionMapMoveRoot, says why that is safe).  Caller holds the
+ *		writer lock and releases both buffers.
+ */
+void
+DirectoryMoveStateRoot(Relation rel, uint32 index, Buffer oldbuf, Buffer newbuf)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+	RowGroupDirEntry moved;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (index >= dir->count || dir->entries[index].rg_kind != RG_KIND_ROWGROUP ||
+		dir->entries[index].rg_state_root != BufferGetBlockNumber(oldbuf))
+		elog(ERROR, "could not find the promotion map root of row group entry %u of colstore table \"%s\"",
+			 index, RelationGetRelationName(rel));
+	/* under the writer lock our copy is current */
+	moved = dir->entries[index];
+	moved.rg_state_root = BufferGetBlockNumber(newbuf);
+	WriteEntryMoving(rel, index, &moved, oldbuf, newbuf);
 }
 
 /* DirectoryPageCount: the number of pages in rel's directory chain. */

@@ -75,5 +75,7 @@ extern void DirectoryMoveGroup(Relation rel, uint32 index, StreamPointer header,
 extern int	DirectoryPageCount(Relation rel);
 extern BlockNumber DirectoryPageBlock(Relation rel, int pageno);
 extern void DirectoryMovePage(Relation rel, int pageno, Buffer newbuf);
+extern void DirectoryMoveStateRoot(Relation rel, uint32 index, Buffer oldbuf,
+								   Buffer newbuf);
 
 #endif							/* DIRECTORY_H */

@@ -641,9 +641,10 @@ static Buffer RecentRootBuffer = InvalidBuffer;
  *		root page (shared) and leaf (shared, if any): a promoter makes the
  *		leaf under the root's exclusive lock and sets the slot under the
  *		leaf's, and checks the run there (PromotionMapSet).  entry is the
- *		group's directory entry as the caller read it (its promotion map
- *		root, if it has one, is set once and for all; one made since is
- *		found under the writer lock), saving a directory read per row.
+ *		group's directory entry as the caller read it, saving a directory
+ *		read per row: a promotion map root made since is found under the
+ *		writer lock, and one VACUUM moved since is flagged moved, which is
+ *		checked under the root's lock (the entry is then read again).
  */
 DeleteLogResult
 PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry,
@@ -668,10 +669,26 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
 	if (segment == InvalidBlockNumber)
 		return DELETE_LOG_CONTENDED;
 
-	rootblk = FindRootPage(rel, &group, row);
-	rootbuf = ColstoreReadRecent(rel, rootblk, &RecentRootBuffer);
-	LockBuffer(rootbuf, BUFFER_LOCK_SHARE);
-	ColstoreCheckPage(rel, rootblk, BufferGetPage(rootbuf), COLSTORE_PAGE_STATE_ROOT);
+	for (;;)
+	{
+		rootblk = FindRootPage(rel, &group, row);
+		rootbuf = ColstoreReadRecent(rel, rootblk, &RecentRootBuffer);
+		LockBuffer(rootbuf, BUFFER_LOCK_SHARE);
+		ColstoreCheckPage(rel, rootblk, BufferGetPage(rootbuf), COLSTORE_PAGE_STATE_ROOT);
+		if (!(ColstorePageGetOpaque(BufferGetPage(rootbuf))->cp_flags & COLSTORE_PAGE_F_MOVED))
+			break;
+
+		/*
+		 * VACUUM moved the root page since the caller read the entry
+		 * (PromotionMapMoveRoot): a promoter makes leaves in the new one, so
+		 * look there
+		 */
+		UnlockReleaseBuffer(rootbuf);
+		group = DirectoryGet(rel)->entries[dir_index];
+		if (group.rg_first_row != entry->rg_first_row || group.rg_state_root == 0)
+			elog(ERROR, "row group entry %u of colstore table \"%s\" changed under a delete",
+				 dir_index, RelationGetRelationName(rel));
+	}
 	leaf = RootSlots(BufferGetPage(rootbuf))[(row % ROWS_PER_ROOT) / STATE_LEAF_SLOTS];
 	if (leaf != 0)
 	{
@@ -688,6 +705,65 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
 		UnlockReleaseBuffer(leafbuf);
 	UnlockReleaseBuffer(rootbuf);
 	return result;
+}
+
+/*
+ * PromotionMapMoveRoot
+ *		For VACUUM's moving of the file's end (storage/space_relocate.c):
+ *		if the row group at dir_index has a promotion map of one root page
+ *		at or after block cut, put a copy of it on a freed page below cut
+ *		(ColstoreNewPageBelow from *cursor) and point the directory entry
+ *		there, flagging the old page COLSTORE_PAGE_F_MOVED, in one WAL
+ *		record (DirectoryMoveStateRoot).  Returns whether it moved.  Caller
+ *		holds the writer lock.
+ *
+ * Why that is safe.  Leaves are made, and root slots set or cleared, only
+ * under the writer lock, by callers that read the entry under it
+ * (PromotionMapSet; VACUUM's leaf detaching, which the moving VACUUM does
+ * before it moves): they use the new page.  The
+ * old page is held exclusively during the move, so a deleter holding it
+ * shared (PromotionMapLogDelete: the root lock is what orders its "no leaf
+ * yet" with a promoter making the leaf) finishes first, and one that locks
+ * it after sees the flag and reads the entry again.  Readers that read the
+ * old block number read the old page, whose contents are those of the new
+ * one at the move (it is never written again, nor taken by a writer, until
+ * truncation removes it under an AccessExclusiveLock): the state a lookup
+ * a moment earlier would have read.  A crash before the record leaks the
+ * new page; after it the old one is flagged and unreferenced.
+ */
+bool
+PromotionMapMoveRoot(Relation rel, uint32 dir_index, BlockNumber cut, BlockNumber *cursor)
+{
+	RowGroupDirEntry group = DirectoryGet(rel)->entries[dir_index];
+	Buffer		newbuf;
+	Buffer		oldbuf;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	if (group.rg_kind != RG_KIND_ROWGROUP || group.rg_state_root == 0 ||
+		group.rg_state_root < cut || !PromotionMapRootMovable(&group))
+		return false;
+	newbuf = ColstoreNewPageBelow(rel, cursor, cut);
+	if (!BufferIsValid(newbuf))
+		return false;
+	oldbuf = ReadBuffer(rel, group.rg_state_root);
+	LockBuffer(oldbuf, BUFFER_LOCK_EXCLUSIVE);
+	ColstoreCheckPage(rel, group.rg_state_root, BufferGetPage(oldbuf), COLSTORE_PAGE_STATE_ROOT);
+	DirectoryMoveStateRoot(rel, dir_index, oldbuf, newbuf);
+	UnlockReleaseBuffer(oldbuf);
+	UnlockReleaseBuffer(newbuf);
+	return true;
+}
+
+/*
+ * PromotionMapRootMovable
+ *		Has group a promotion map whose root page PromotionMapMoveRoot may
+ *		move: one root page (a chain's later pages are named by the page
+ *		before, and are not moved)?
+ */
+bool
+PromotionMapRootMovable(const RowGroupDirEntry *group)
+{
+	return group->rg_state_root != 0 && group->rg_nrows <= ROWS_PER_ROOT;
 }
 
 /*

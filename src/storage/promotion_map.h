@@ -55,4 +55,8 @@ extern DeleteLogResult PromotionMapLogDelete(Relation rel, uint32 dir_index,
 											 uint32 row, TransactionId xid,
 											 CommandId cid);
 
+extern bool PromotionMapMoveRoot(Relation rel, uint32 dir_index, BlockNumber cut,
+								 BlockNumber *cursor);
+extern bool PromotionMapRootMovable(const RowGroupDirEntry *group);
+
 #endif							/* PROMOTION_MAP_H */

@@ -19,9 +19,12 @@
  * of a committed row group, can be moved; a stream page no row group's run
  * holds (left by a write or a move that a crash interrupted) but the
  * stream's tail page is nobody's and is flagged; anything else (the
- * metapage, a promotion map, deleted-rows or delete log page, a heap page
+ * metapage, a promotion map leaf, a delete log segment page, a heap page
  * with an item in use, a stream page of a group not yet freed) ends the
- * look.  The cut C is the lowest block such that every page from C
+ * look.  A committed group's row state pages also move: its promotion map
+ * root page if it is the only one (promotion_map.c, PromotionMapMoveRoot),
+ * its DELETED_ROOT and bitmap pages and its delete log's root page
+ * (deleted_rows_move.c); its leaves and delete log segment pages do not.  The cut C is the lowest block such that every page from C
  * on is skipped or can be moved, every row group with a page from C on has
  * all its pages from C on (it moves whole: its old pages are then nobody's),
  * and the freed pages below C (the free space map's) can take what moves,
@@ -47,6 +50,9 @@
  *	  header cache image for the new place is dropped first (it could only
  *	  be an older copy's).  Rows, row numbers, flags, xmin and promotion map
  *	  do not change: every snapshot, index entry and TID reads the same rows.
+ * 2b. Each committed group's row state pages at or after C move, one WAL
+ *	  record each (its promotion map root: PromotionMapMoveRoot; then its
+ *	  bitmap, delete log root and DELETED_ROOT pages: DeletedRowsRelocate).
  * 3. If the stream's tail page is at or after C, the metapage's tail is
  *	  cleared: the next row group starts on a new page.
  * 4. Each directory page from C on is copied to a freed page below C and
@@ -91,12 +97,14 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "storage/deleted_rows.h"
 #include "storage/delta_heap.h"
 #include "storage/directory.h"
 #include "storage/header_cache.h"
 #include "storage/metapage.h"
 #include "storage/page_reuse.h"
 #include "storage/page_stream.h"
+#include "storage/promotion_map.h"
 #include "storage/rowgroup_reader.h"
 #include "storage/space_relocate.h"
 #include "storage/space_truncate.h"
@@ -114,6 +122,13 @@
 #define END_ORPHAN		5		/* a stream page no row group's run holds, not
 								 * the tail: left by a write or a move a crash
 								 * interrupted; it is flagged */
+#define END_STATE		6		/* a committed row group's promotion map root,
+								 * DELETED_ROOT, bitmap or delete log root
+								 * page: it moves (promotion_map.c,
+								 * deleted_rows_move.c) */
+
+/* owner[] of such a page of a group that stays (see EndPageKind) */
+#define OWNER_STATE		(-3)
 
 /* One row group's run of stream pages. */
 typedef struct GroupRun
@@ -247,7 +262,8 @@ CompareHighestPage(const void *a, const void *b)
 /*
  * Classify page blkno for the cut (see END_*).  owner[blkno] is -1 for a
  * page no row group's run holds, -2 for one a group that cannot move holds,
- * else the index in runs of a group that holds it, all of which can move.
+ * OWNER_STATE for a committed group's movable row state page, else
+ * the index in runs of a group that holds it, all of which can move.
  * orphans_known: every group's run was read, so a stream page none holds
  * (but the tail) is nobody's.
  */
@@ -269,6 +285,12 @@ EndPageKind(Relation rel, BlockNumber blkno, BlockNumber tail, const int *owner,
 
 		if (type == COLSTORE_PAGE_DIRECTORY)
 			kind = END_DIRECTORY;
+		else if ((type == COLSTORE_PAGE_DELETED_ROOT ||
+				  type == COLSTORE_PAGE_DELETED_BITS ||
+				  type == COLSTORE_PAGE_DELETE_LOG_ROOT ||
+				  type == COLSTORE_PAGE_STATE_ROOT) &&
+				 owner[blkno] == OWNER_STATE)
+			kind = END_STATE;
 		else if (type == COLSTORE_PAGE_DATA)
 		{
 			if (owner[blkno] >= 0)
@@ -380,13 +402,15 @@ ClearStreamTail(Relation rel)
  *		Move what holds up the end of rel's file into freed pages lower down
  *		(see the file header), if truncation would then pay.  Returns the
  *		block the file could then be truncated to (its size if nothing
- *		moved); *moved_groups and *moved_dir_pages count what moved.  Called
+ *		moved); *moved_groups, *moved_dir_pages and *moved_state_pages
+ *		(promotion map roots, deleted-rows and delete log root pages)
+ *		count what moved.  Called
  *		by VACUUM holding its ShareUpdateExclusiveLock and no writer lock,
  *		before SpaceTruncateEnd.
  */
 BlockNumber
 SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
-				 int *moved_dir_pages)
+				 int *moved_dir_pages, int *moved_state_pages)
 {
 	MemoryContext cxt;
 	MemoryContext oldcxt;
@@ -404,6 +428,8 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	int		   *kind;
 	GroupRun   *runs;
 	GroupRun  **by_hi;
+	int		   *del_groups;
+	int			ndel_groups = 0;
 	int			nruns = 0;
 	int			nby_hi = 0;
 	bool		orphans_known = true;
@@ -415,6 +441,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 
 	*moved_groups = 0;
 	*moved_dir_pages = 0;
+	*moved_state_pages = 0;
 	nblocks = ColstorePhysicalBlocks(rel);
 	if (nblocks <= 1)
 		return nblocks;
@@ -434,7 +461,11 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		may_go = PageIsUnreferenced(page) ||
 			(PageGetSpecialSize(page) == MAXALIGN(sizeof(ColstorePageOpaqueData)) &&
 			 (ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY ||
-			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA));
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_ROOT ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_BITS ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETE_LOG_ROOT ||
+			  ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_STATE_ROOT));
 		UnlockReleaseBuffer(buf);
 		if (!may_go)
 			break;
@@ -457,6 +488,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	for (blkno = 0; blkno < nblocks; blkno++)
 		owner[blkno] = -1;
 	runs = palloc0(sizeof(GroupRun) * Max(dir->ngroups, 1));
+	del_groups = palloc(sizeof(int) * Max(dir->ngroups, 1));
 	for (i = 0; i < dir->ngroups; i++)
 	{
 		int			index = dir->groups[i];
@@ -481,6 +513,29 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		if (run->movable && run->npages == 0)
 			run->movable = false;	/* not reached: a group has a header */
 		nruns++;
+
+		/*
+		 * a committed group's promotion map root (if it is its only one) and
+		 * deleted-rows pages from low on can move
+		 */
+		if (!(e.rg_flags & RG_FLAG_INVALID) && e.rg_state_root != 0)
+		{
+			BlockNumber *dpages = palloc(sizeof(BlockNumber) * (DeletedRowsMovableMax(&e) + 1));
+			int			ndpages = DeletedRowsMovable(rel, &e, dpages);
+			bool		any = false;
+
+			if (PromotionMapRootMovable(&e))
+				dpages[ndpages++] = e.rg_state_root;
+			for (p = 0; p < ndpages; p++)
+				if (dpages[p] >= low && dpages[p] < nblocks && owner[dpages[p]] == -1)
+				{
+					owner[dpages[p]] = OWNER_STATE;
+					any = true;
+				}
+			if (any)
+				del_groups[ndel_groups++] = index;
+			pfree(dpages);
+		}
 		dir = DirectoryGet(rel);
 	}
 
@@ -516,7 +571,7 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		kind[b] = EndPageKind(rel, b, meta.cm_stream_tail, owner, orphans_known, strategy);
 		if (kind[b] == END_STOP)
 			break;
-		if (kind[b] == END_DIRECTORY)
+		if (kind[b] == END_DIRECTORY || kind[b] == END_STATE)
 			cost++;
 		for (; k < nby_hi && by_hi[k]->hi >= b; k++)
 		{
@@ -579,6 +634,20 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 		MoveGroup(rel, run, cut, &cursor, meta.cm_identity, &at);
 		prev_moved = run->index;
 		(*moved_groups)++;
+	}
+
+	/*
+	 * 2b: the row state pages from the cut on: the promotion map root first,
+	 * then (found from the entry as it now is) the deleted-rows pages
+	 */
+	for (i = 0; i < ndel_groups; i++)
+	{
+		RowGroupDirEntry e;
+
+		if (PromotionMapMoveRoot(rel, del_groups[i], cut, &cursor))
+			(*moved_state_pages)++;
+		e = DirectoryGet(rel)->entries[del_groups[i]];
+		*moved_state_pages += DeletedRowsRelocate(rel, &e, cut, &cursor);
 	}
 
 	/* 3: the stream's tail */

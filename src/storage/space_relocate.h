@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * space_relocate.h
- *	  VACUUM's moving of the row groups and directory pages that hold up the
- *	  end of a colstore relation into freed pages lower in the file, so that
- *	  truncation can give the end back.
+ *	  VACUUM's moving of the row groups, directory pages and deleted-rows
+ *	  pages that hold up the end of a colstore relation into freed pages
+ *	  lower in the file, so that truncation can give the end back.
  *
  * IDENTIFICATION
  *	  src/storage/space_relocate.h
@@ -17,6 +17,7 @@
 #include "utils/rel.h"
 
 extern BlockNumber SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy,
-									int *moved_groups, int *moved_dir_pages);
+									int *moved_groups, int *moved_dir_pages,
+									int *moved_state_pages);
 
 #endif							/* SPACE_RELOCATE_H */

@@ -68,8 +68,10 @@
  * PageIsUnreferenced
  *		Is the locked page one truncation may cut: new, a heap page none of
  *		whose line pointers is in use, or a colstore page whose contents
- *		VACUUM moved lower in the file (COLSTORE_PAGE_F_MOVED,
- *		space_relocate.c)?
+ *		VACUUM moved lower in the file (COLSTORE_PAGE_F_MOVED: a directory
+ *		or stream page, space_relocate.c, a deleted-rows or delete log
+ *		root page, deleted_rows_move.c, or a promotion map root page,
+ *		promotion_map.c)?
  */
 bool
 PageIsUnreferenced(Page page)
@@ -79,7 +81,11 @@ PageIsUnreferenced(Page page)
 	return PageGetSpecialSize(page) == MAXALIGN(sizeof(ColstorePageOpaqueData)) &&
 		(ColstorePageGetOpaque(page)->cp_flags & COLSTORE_PAGE_F_MOVED) != 0 &&
 		(ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DATA ||
-		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY);
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY ||
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_ROOT ||
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETED_BITS ||
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DELETE_LOG_ROOT ||
+		 ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_STATE_ROOT);
 }
 
 /*

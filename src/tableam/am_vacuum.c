@@ -693,13 +693,19 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		BlockNumber removed;
 		int			moved_groups;
 		int			moved_dir_pages;
+		int			moved_state_pages;
 
 		/* what holds the end up moves into freed pages lower down first */
-		(void) SpaceRelocateEnd(rel, bstrategy, &moved_groups, &moved_dir_pages);
+		(void) SpaceRelocateEnd(rel, bstrategy, &moved_groups, &moved_dir_pages,
+								&moved_state_pages);
 		if (moved_groups > 0 || moved_dir_pages > 0)
 			ereport(elevel,
 					(errmsg("colstore table \"%s\": moved %d row groups and %d directory pages from the end of the file into freed pages",
 							RelationGetRelationName(rel), moved_groups, moved_dir_pages)));
+		if (moved_state_pages > 0)
+			ereport(elevel,
+					(errmsg("colstore table \"%s\": moved %d row state pages (promotion map roots, deleted-rows and delete log pages) from the end of the file into freed pages",
+							RelationGetRelationName(rel), moved_state_pages)));
 		removed = SpaceTruncateEnd(rel, bstrategy, &old_blocks);
 
 		if (removed > 0)

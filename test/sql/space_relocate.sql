@@ -86,7 +86,11 @@ VACUUM rl;
 SELECT * FROM same_rows();
 SELECT colstore.verify('rl') > 0 AS verified;
 
--- 4. Nothing to move: a second VACUUM leaves the size as it is
+-- 4. Nothing to move: a second VACUUM leaves the size as it is (the
+-- VACUUM before it may still move the row state pages the last one made
+-- once the heap pages below them are freed)
+SELECT settle();
+VACUUM rl;
 INSERT INTO sizes VALUES ('again', pages());
 VACUUM rl;
 SELECT pages() = (SELECT pages FROM sizes WHERE step = 'again') AS unchanged;

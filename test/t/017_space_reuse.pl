@@ -11,7 +11,8 @@
 # wrote and colstore.verify passes.  Row groups and directory pages at the
 # end of the file are moved into freed pages lower down, replayed, and the
 # server killed during such moves.  Delete log segment pages are detached
-# and freed by VACUUM across crashes.  Last, a row group write interrupted after its
+# and freed by VACUUM across crashes; deleted-rows pages at the end are
+# moved down, replayed, and survive a crash and kills during the move.  Last, a row group write interrupted after its
 # pages reached disk (made on a stopped server) must not keep later writes
 # from working.
 use strict;
@@ -429,12 +430,178 @@ unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'delete log pages: no inconsistent page on the standby');
 dl_same($standby, 'standby after the delete log pages were freed');
 
+# Deleted-rows pages at the end of the file (storage/deleted_rows_move.c):
+# an UPDATE of a tenth of the last row group fills heap pages, the first
+# VACUUM puts the group's DELETED_ROOT and bitmap pages after them, and
+# once the heap pages are freed a VACUUM moves those pages (with the row
+# group compaction wrote after them) into freed pages lower down and
+# truncates.  The standby replays the moves (wal_consistency_checking); the
+# primary crashes right after the moving VACUUM, and after recovery the
+# table equals its heap twin, the bitmap still holds the updated rows, and
+# new deletes in the group get bits on the moved pages.
+sub bm_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bbm\b/bmh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+sub bm_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $summary . 'bm'),
+		$primary->safe_psql('postgres', $summary . 'bmh'), "$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $indexed . 'bm WHERE id BETWEEN 90000 AND 100000'),
+		$primary->safe_psql('postgres', $indexed . 'bmh WHERE id BETWEEN 90000 AND 100000'),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('bm') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+$primary->safe_psql('postgres', q{
+	CREATE TABLE bm (id int PRIMARY KEY, v int, t text) USING colstore
+		WITH (row_group_size = 20000);
+	CREATE TABLE bmh (id int PRIMARY KEY, v int, t text);
+});
+bm_both(q{INSERT INTO bm SELECT i, i % 97, md5(i::text) FROM generate_series(1, 100000) i});
+my $bm_loaded = pages($primary, 'bm');
+bm_both(q{UPDATE bm SET v = v + 1000 WHERE id > 98000});
+$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bm');
+$primary->safe_psql('postgres', q{SELECT colstore.compact('bm')});
+for (1 .. 4)
+{
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bm');
+}
+my $bm_freed = pages($primary, 'bm');
+$primary->psql('postgres', 'VACUUM (VERBOSE) bm', stderr => \my $bm_verbose);
+like($bm_verbose, qr/moved [1-9][0-9]* row state pages/,
+	'VACUUM moves the deleted-rows pages at the end of the file');
+my $bm_moved = pages($primary, 'bm');
+ok($bm_moved <= $bm_loaded + 10,
+	"and truncates the end ($bm_loaded pages loaded, $bm_freed after the UPDATE, $bm_moved after the move)");
+bm_same($primary, 'primary after moving deleted-rows pages');
+$primary->safe_psql('postgres', 'INSERT INTO dl_flush VALUES (1)');
+$primary->stop('immediate');
+$primary->start;
+bm_same($primary, 'primary after a crash after moving deleted-rows pages');
+is($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('bm')}),
+	'2000', 'the moved bitmap still holds the updated rows');
+bm_both(q{DELETE FROM bm WHERE id > 90000 AND id % 7 = 0});
+for (1 .. 2)
+{
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM bm');
+}
+bm_same($primary, 'primary after deletes on the moved pages');
+ok($primary->safe_psql('postgres', q{SELECT sum(deleted_rows) FROM colstore.row_group_deletes('bm')}) > 2000,
+	'new bits are set on the moved bitmap');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'moving deleted-rows pages: no inconsistent page on the standby');
+bm_same($standby, 'standby after moving deleted-rows pages');
+
+# kills during VACUUMs that move row state pages, timed as for m above:
+# each round loads a fresh twin pair, prepares it as bm was, and kills the
+# VACUUM that moves a random time into it; after crash recovery the table
+# equals its twin, and a VACUUM moves and truncates what is left
+sub bk_prepare
+{
+	my ($round) = @_;
+	$primary->safe_psql('postgres', qq{
+		DROP TABLE IF EXISTS bk, bkh;
+		CREATE TABLE bk (id int PRIMARY KEY, v int, t text) USING colstore
+			WITH (row_group_size = 20000);
+		CREATE TABLE bkh (id int PRIMARY KEY, v int, t text);
+		INSERT INTO bk SELECT i, i % 97, md5(i::text) FROM generate_series(1, 100000) i;
+		INSERT INTO bkh SELECT * FROM bk;
+		UPDATE bk SET v = v + $round WHERE id > 98000;
+		UPDATE bkh SET v = v + $round WHERE id > 98000;
+	});
+	$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bk');
+	$primary->safe_psql('postgres', q{SELECT colstore.compact('bk')});
+	for (1 .. 4)
+	{
+		$primary->safe_psql('postgres', 'SELECT txid_current()');
+		$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) bk');
+	}
+	$primary->safe_psql('postgres', 'CHECKPOINT');
+	return pages($primary, 'bk');
+}
+sub bk_same
+{
+	my ($what) = @_;
+	is($primary->safe_psql('postgres', $summary . 'bk'),
+		$primary->safe_psql('postgres', $summary . 'bkh'), "$what: rows equal the heap twin's");
+	is($primary->safe_psql('postgres', $indexed . 'bk WHERE id BETWEEN 90000 AND 100000'),
+		$primary->safe_psql('postgres', $indexed . 'bkh WHERE id BETWEEN 90000 AND 100000'),
+		"$what: index scan equals the heap twin's");
+	is($primary->safe_psql('postgres', q{SELECT colstore.verify('bk') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+bk_prepare(1);
+my @bk_clock = split /\n/, $primary->safe_psql('postgres',
+	q{SELECT extract(epoch FROM clock_timestamp())}
+	. q{; VACUUM bk; SELECT extract(epoch FROM clock_timestamp())});
+my $bk_vacuum_ms = int(1000 * ($bk_clock[1] - $bk_clock[0])) + 1;
+note("a VACUUM that moves row state pages takes $bk_vacuum_ms ms");
+my ($bk_landed, $bk_round) = (0, 1);
+while ($bk_landed < 3 && $bk_round < 12)
+{
+	$bk_round++;
+	my $before = bk_prepare($bk_round);
+	my ($out, $err) = ('', '');
+	my $log_offset = -s $primary->logfile;
+	my $h = IPC::Run::start(
+		[
+			'psql', '-X', '-d', $primary->connstr('postgres') . ' application_name=reuse_kill_bk',
+			'-c', 'SELECT pg_sleep(1)', '-c', 'VACUUM bk'
+		],
+		'>', \$out, '2>', \$err);
+	my ($pid, $wait_ms) = ('', '');
+	for (1 .. 200)
+	{
+		($pid, $wait_ms) = split /\|/, $primary->safe_psql('postgres', q{
+			SELECT pid, greatest(0, 1000 - 1000 * extract(epoch FROM clock_timestamp() - query_start))::int
+			FROM pg_stat_activity
+			WHERE application_name = 'reuse_kill_bk' AND query = 'SELECT pg_sleep(1)'});
+		last if defined $pid && $pid ne '';
+		usleep(10_000);
+	}
+	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
+	usleep(1000 * ($wait_ms + int(rand(0.9 * $bk_vacuum_ms))));
+	kill 'KILL', $pid;
+	eval { $h->finish; };
+	for (1 .. 600)
+	{
+		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
+		usleep(100_000);
+	}
+	my $log = substr(slurp_file($primary->logfile), $log_offset);
+	my $during = $log =~ /\[$pid\][^\n]*statement: VACUUM bk\n/
+	  && $log =~ /(?:server process|client backend) \(PID $pid\) was terminated by signal 9/;
+	$bk_landed++ if $during;
+	note("row state round $bk_round: the kill landed " . ($during ? 'during the VACUUM' : 'outside it'));
+	bk_same("primary after a kill near a VACUUM moving row state pages (round $bk_round)");
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM bk');
+	bk_same("primary after the VACUUM after recovery (row state round $bk_round)");
+	my $now = pages($primary, 'bk');
+	ok($now <= $before - 20,
+		"the VACUUM after recovery moves and truncates (row state round $bk_round: $before pages, then $now)");
+}
+is($bk_landed, 3, "three kills landed during a VACUUM that moves row state pages ($bk_round rounds)");
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'kills while moving row state pages: no inconsistent page on the standby');
+
 # the standby promoted: it takes pages from the free space map replay left
+# (its VACUUMs do not truncate: the end they would cut, now that the row
+# state pages there move down, is what the new rows are to take)
 my $old_rows = $primary->safe_psql('postgres', $summary . 'rh WHERE id <= 300000');
 $primary->stop;
 $standby->promote;
 $standby->safe_psql('postgres', q{DELETE FROM r WHERE id > 305000});
-free_groups($standby, 'r', '');
+free_groups($standby, 'r', '(TRUNCATE false)');
 my $before = pages($standby, 'r');
 $standby->safe_psql('postgres',
 	q{INSERT INTO r SELECT i, i % 97, md5(i::text) FROM generate_series(400001, 405000) i});
