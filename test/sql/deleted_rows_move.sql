@@ -33,15 +33,9 @@ BEGIN
 END $$;
 -- VACUUM frees what it retired once no snapshot from before can be left:
 -- wait until no other backend of this database holds one, and use an xid
-CREATE FUNCTION settle() RETURNS bool LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1 .. 300 LOOP
-		EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database()
-							  AND pid <> pg_backend_pid() AND backend_xmin IS NOT NULL);
-		PERFORM pg_sleep(0.1);
-	END LOOP;
-	RETURN txid_current() > 0;
-END $$;
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set settle_sql :abs_srcdir '/sql/include/settle.sql'
+\i :settle_sql
 CREATE FUNCTION pages() RETURNS bigint LANGUAGE sql AS $$
 	SELECT pg_relation_size('dm') / current_setting('block_size')::bigint
 $$;
