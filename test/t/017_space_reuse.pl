@@ -212,6 +212,50 @@ unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'freeing heap pages: no inconsistent page on the standby');
 d_same($standby, 'standby after freeing heap pages');
 
+# kill_during_vacuum(TABLE, VACUUM_MS): run VACUUM TABLE in a new session
+# after a one-second sleep there, SIGKILL that session at a random point
+# within VACUUM_MS of the sleep's end (timed from the server's clock: the
+# sleep's query_start), wait until crash recovery has let connections in
+# again, and return whether the server log shows the killed backend's VACUUM
+# statement and its termination (15 and 17+ word the latter differently)
+sub kill_during_vacuum
+{
+	my ($table, $vacuum_ms) = @_;
+	my $app = "reuse_kill_$table";
+	my ($out, $err) = ('', '');
+	my $log_offset = -s $primary->logfile;
+	my $h = IPC::Run::start(
+		[
+			'psql', '-X', '-d', $primary->connstr('postgres') . " application_name=$app",
+			'-c', 'SELECT pg_sleep(1)', '-c', "VACUUM $table"
+		],
+		'>', \$out, '2>', \$err);
+	my ($pid, $wait_ms) = ('', '');
+	for (1 .. 200)
+	{
+		($pid, $wait_ms) = split /\|/, $primary->safe_psql('postgres', qq{
+			SELECT pid, greatest(0, 1000 - 1000 * extract(epoch FROM clock_timestamp() - query_start))::int
+			FROM pg_stat_activity
+			WHERE application_name = '$app' AND query = 'SELECT pg_sleep(1)'});
+		last if defined $pid && $pid ne '';
+		usleep(10_000);
+	}
+	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
+	usleep(1000 * ($wait_ms + int(rand(0.9 * $vacuum_ms))));
+	kill 'KILL', $pid;
+	# psql may exit before reading its input while the server resets: IPC::Run
+	# then dies of the broken pipe, which is one more failed try
+	eval { $h->finish; };
+	for (1 .. 600)
+	{
+		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
+		usleep(100_000);
+	}
+	my $log = substr(slurp_file($primary->logfile), $log_offset);
+	return $log =~ /\[$pid\][^\n]*statement: VACUUM $table\n/
+	  && $log =~ /(?:server process|client backend) \(PID $pid\) was terminated by signal 9/;
+}
+
 # Moving the end of the file down (storage/space_relocate.c): an UPDATE's
 # heap pages, compaction's row groups written after them and directory
 # pages taken among them.  Once VACUUM has freed the heap pages, the next
@@ -295,39 +339,7 @@ while ($landed < 5 && $round < 22)
 	$round++;
 	m_prepare($round);
 	my $before = pages($primary, 'm');
-	my ($out, $err) = ('', '');
-	my $log_offset = -s $primary->logfile;
-	my $h = IPC::Run::start(
-		[
-			'psql', '-X', '-d', $primary->connstr('postgres') . ' application_name=reuse_kill',
-			'-c', 'SELECT pg_sleep(1)', '-c', 'VACUUM m'
-		],
-		'>', \$out, '2>', \$err);
-	my ($pid, $wait_ms) = ('', '');
-	for (1 .. 200)
-	{
-		($pid, $wait_ms) = split /\|/, $primary->safe_psql('postgres', q{
-			SELECT pid, greatest(0, 1000 - 1000 * extract(epoch FROM clock_timestamp() - query_start))::int
-			FROM pg_stat_activity
-			WHERE application_name = 'reuse_kill' AND query = 'SELECT pg_sleep(1)'});
-		last if defined $pid && $pid ne '';
-		usleep(10_000);
-	}
-	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
-	usleep(1000 * ($wait_ms + int(rand(0.9 * $vacuum_ms))));
-	kill 'KILL', $pid;
-	eval { $h->finish; };
-	# the postmaster resets and runs crash recovery
-	# (psql may exit before reading its input while the server resets:
-	# IPC::Run then dies of the broken pipe, which is one more failed try)
-	for (1 .. 600)
-	{
-		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
-		usleep(100_000);
-	}
-	my $log = substr(slurp_file($primary->logfile), $log_offset);
-	my $during = $log =~ /\[$pid\][^\n]*statement: VACUUM m\n/
-	  && $log =~ /(?:server process|client backend) \(PID $pid\) was terminated by signal 9/;
+	my $during = kill_during_vacuum('m', $vacuum_ms);
 	$landed++ if $during;
 	note("round $round: the kill landed " . ($during ? 'during the VACUUM' : 'outside it'));
 	m_same($primary, "primary after a kill near VACUUM (round $round)");
@@ -549,36 +561,7 @@ while ($bk_landed < 3 && $bk_round < 12)
 {
 	$bk_round++;
 	my $before = bk_prepare($bk_round);
-	my ($out, $err) = ('', '');
-	my $log_offset = -s $primary->logfile;
-	my $h = IPC::Run::start(
-		[
-			'psql', '-X', '-d', $primary->connstr('postgres') . ' application_name=reuse_kill_bk',
-			'-c', 'SELECT pg_sleep(1)', '-c', 'VACUUM bk'
-		],
-		'>', \$out, '2>', \$err);
-	my ($pid, $wait_ms) = ('', '');
-	for (1 .. 200)
-	{
-		($pid, $wait_ms) = split /\|/, $primary->safe_psql('postgres', q{
-			SELECT pid, greatest(0, 1000 - 1000 * extract(epoch FROM clock_timestamp() - query_start))::int
-			FROM pg_stat_activity
-			WHERE application_name = 'reuse_kill_bk' AND query = 'SELECT pg_sleep(1)'});
-		last if defined $pid && $pid ne '';
-		usleep(10_000);
-	}
-	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
-	usleep(1000 * ($wait_ms + int(rand(0.9 * $bk_vacuum_ms))));
-	kill 'KILL', $pid;
-	eval { $h->finish; };
-	for (1 .. 600)
-	{
-		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
-		usleep(100_000);
-	}
-	my $log = substr(slurp_file($primary->logfile), $log_offset);
-	my $during = $log =~ /\[$pid\][^\n]*statement: VACUUM bk\n/
-	  && $log =~ /(?:server process|client backend) \(PID $pid\) was terminated by signal 9/;
+	my $during = kill_during_vacuum('bk', $bk_vacuum_ms);
 	$bk_landed++ if $during;
 	note("row state round $bk_round: the kill landed " . ($during ? 'during the VACUUM' : 'outside it'));
 	bk_same("primary after a kill near a VACUUM moving row state pages (round $bk_round)");
