@@ -59,6 +59,8 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 	agg->batch_cxt = NULL;		/* was a child of cxt, which was reset */
 	agg->filter_mask = NULL;	/* was in cxt */
 	agg->filter_mask_size = 0;
+	agg->rows = NULL;			/* was in cxt */
+	agg->rows_size = 0;
 	agg->nstates = 0;
 	agg->ints = NULL;
 	agg->numerics = NULL;
@@ -192,28 +194,53 @@ FoldInteger(AggFold *agg, AggIntState *state, int64 v)
 }
 
 /*
+ * The row list of a batch's selection: rows[0 .. *nsel - 1], ascending, in
+ * the aggregate's memory; NULL (and *nsel = nrows) for every row.
+ */
+static const int *
+SelectedRows(AggFold *agg, int nrows, const bool *selected, int *nsel)
+{
+	int			n = 0;
+	int			i;
+
+	*nsel = nrows;
+	if (selected == NULL)
+		return NULL;
+	if (nrows > agg->rows_size)
+	{
+		if (agg->rows != NULL)
+			pfree(agg->rows);
+		agg->rows = MemoryContextAlloc(agg->cxt, sizeof(int) * nrows);
+		agg->rows_size = nrows;
+	}
+	for (i = 0; i < nrows; i++)
+	{
+		agg->rows[n] = i;
+		n += selected[i];
+	}
+	*nsel = n;
+	return agg->rows;
+}
+
+/*
  * Fold a numeric column stored in the scaled-integer encoding without
- * building numerics; false if the batch's chunk is in another form.
+ * building numerics (few selected rows are read alone, not the chunk
+ * decoded); false if the batch's chunk is in another form.
  */
 static bool
 FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
-				   const bool *selected, const uint32 *groups)
+				   const bool *selected, const uint32 *groups, uint32 ngroups)
 {
-	int64	   *values;
-	int64	   *dscales;
-	bool	   *isnull;
-	int			scale;
-	int			i;
+	ColstoreScaledValues sv;
+	const int  *rows;
+	int			nsel;
 
-	if (!ColstoreScanBatchScaled(scan, agg->attno, &values, &dscales, &isnull, &scale))
+	rows = SelectedRows(agg, nrows, selected, &nsel);
+	if (!ColstoreScanBatchScaledRows(scan, agg->attno, rows, nsel, nsel, &sv))
 		return false;
-	for (i = 0; i < nrows; i++)
-	{
-		if ((selected != NULL && !selected[i]) || isnull[i])
-			continue;
-		NumericSumAddScaled(&agg->numerics[groups != NULL ? groups[i] : 0],
-							values[i], scale, dscales[i], agg->cxt);
-	}
+	NumericSumFoldInt64(agg->numerics, groups, ngroups, sv.values, sv.dscales, 0,
+						sv.nonull ? NULL : sv.isnull, sv.scale, rows, nsel,
+						agg->cxt);
 	return true;
 }
 
@@ -223,44 +250,42 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
  */
 static void
 FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-				const uint32 *groups)
+				const uint32 *groups, uint32 ngroups)
 {
 	NumericBatch batch;
 	MemoryContext old;
-	int		   *rows = NULL;
-	int			nsel = nrows;
+	const int  *rows;
+	int			nsel;
 	int			i;
 	int			j;
 
 	if (agg->batch_cxt == NULL)
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
+	rows = SelectedRows(agg, nrows, selected, &nsel);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
-	if (selected != NULL)
-	{
-		rows = palloc(sizeof(int) * nrows);
-		nsel = 0;
-		for (i = 0; i < nrows; i++)
-		{
-			rows[nsel] = i;
-			nsel += selected[i];
-		}
-	}
 	NumericExprEvaluate(agg->expr, scan, nrows, rows, nsel, &batch);
 	MemoryContextSwitchTo(old);
-	for (j = 0; j < nsel; j++)
+	if (batch.values64 != NULL)
+		NumericSumFoldInt64(agg->numerics, groups, ngroups, batch.values64, NULL,
+							batch.dscale, batch.isnull, batch.scale, rows, nsel,
+							agg->cxt);
+	else
 	{
-		NumericSum *acc;
+		for (j = 0; j < nsel; j++)
+		{
+			NumericSum *acc;
 
-		i = rows != NULL ? rows[j] : j;
-		if (batch.isnull[i])
-			continue;
-		acc = &agg->numerics[groups != NULL ? groups[i] : 0];
-		if (batch.datums != NULL)
-			NumericSumAdd(acc, batch.datums[i], agg->cxt);
-		else
-			NumericSumAddScaled(acc, batch.values[i], batch.scale,
-								batch.dscales[i], agg->cxt);
+			i = rows != NULL ? rows[j] : j;
+			if (batch.isnull[i])
+				continue;
+			acc = &agg->numerics[groups != NULL ? groups[i] : 0];
+			if (batch.datums != NULL)
+				NumericSumAdd(acc, batch.datums[i], agg->cxt);
+			else
+				NumericSumAddScaled(acc, batch.values[i], batch.scale,
+									batch.dscales[i], agg->cxt);
+		}
 	}
 	MemoryContextReset(agg->batch_cxt);
 }
@@ -314,7 +339,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 #define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
 	if (agg->expr != NULL)
 	{
-		FoldNumericExpr(agg, scan, nrows, selected, groups);
+		FoldNumericExpr(agg, scan, nrows, selected, groups, Max(ngroups, 1));
 		return;
 	}
 	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
@@ -343,7 +368,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		return;
 	}
 	if (agg->states == AGG_STATES_NUMERIC &&
-		FoldScaledNumerics(agg, scan, nrows, selected, groups))
+		FoldScaledNumerics(agg, scan, nrows, selected, groups, Max(ngroups, 1)))
 		return;
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
 	if (agg->kind == COLSTORE_AGG_COUNT)

@@ -53,6 +53,8 @@ typedef struct AggFold
 	int			filter_mask_size;
 	MemoryContext cxt;			/* states and numeric sums' side values */
 	MemoryContext batch_cxt;	/* the expression's values for one batch */
+	int		   *rows;			/* the batch's selected rows, in cxt */
+	int			rows_size;
 	AggStateKind states;		/* derived from kind, type and compare */
 	uint32		nstates;		/* groups with a state */
 	AggIntState *ints;			/* [nstates], integer kinds and counts */

@@ -19,9 +19,16 @@
 
 typedef struct NumericExpr NumericExpr;
 
-/* One batch's values of an expression: value * 10^-scale per row. */
+/*
+ * One batch's values of an expression: value * 10^-scale per row, as int64s
+ * of one display scale (values64 set; isnull NULL if no listed row is NULL),
+ * else as int128s with a display scale per row (values, dscales, isnull),
+ * else as numeric datums (datums, isnull).
+ */
 typedef struct NumericBatch
 {
+	int64	   *values64;		/* int64 values, all of display scale dscale */
+	int			dscale;
 	int128	   *values;
 	int16	   *dscales;		/* display scale per row */
 	bool	   *isnull;

@@ -112,6 +112,91 @@ AddToRest(NumericSum *acc, Datum value, MemoryContext cxt)
 	MemoryContextSwitchTo(old);
 }
 
+/* groups up to which NumericSumFoldInt64 sums a batch on its stack */
+#define FOLD_LOCAL_GROUPS 256
+
+/*
+ * NumericSumFoldInt64
+ *		Fold the listed rows of a batch (rows[0 .. nsel - 1], or rows
+ *		0 .. nsel - 1 if rows is NULL) of int64 values times 10^-scale into
+ *		accs[groups[i]] (accs[0] if groups is NULL; ngroups states), skipping
+ *		rows isnull marks (none if NULL).  Display scales are dscales[i], or
+ *		dscale for every row if dscales is NULL.
+ *
+ * With few groups, each group's rows are summed exactly in an int128 on the
+ * stack (a batch's int64s cannot overflow it) and added to its state once,
+ * by NumericSumAddTotal: the same sums, counts and display scales as adding
+ * value after value, with one addition per row.
+ */
+void
+NumericSumFoldInt64(NumericSum *accs, const uint32 *groups, uint32 ngroups,
+					const int64 *values, const int64 *dscales, int dscale,
+					const bool *isnull, int scale, const int *rows, int nsel,
+					MemoryContext cxt)
+{
+	int128		sums[FOLD_LOCAL_GROUPS];
+	int64		counts[FOLD_LOCAL_GROUPS];
+	int64		maxd[FOLD_LOCAL_GROUPS];
+	uint32		g;
+	int			i;
+	int			j;
+
+#define ROW_OF(j) (rows != NULL ? rows[j] : (j))
+	if (groups == NULL)
+		ngroups = 1;
+	if (ngroups > FOLD_LOCAL_GROUPS)
+	{
+		for (j = 0; j < nsel; j++)
+		{
+			i = ROW_OF(j);
+			if (isnull == NULL || !isnull[i])
+				NumericSumAddScaled(&accs[groups[i]], values[i], scale,
+									dscales != NULL ? (int) dscales[i] : dscale,
+									cxt);
+		}
+		return;
+	}
+	if (groups == NULL && isnull == NULL && dscales == NULL)
+	{
+		/* Q6's case: one plain sum */
+		int128		sum = 0;
+
+		if (rows == NULL)
+		{
+			for (j = 0; j < nsel; j++)
+				sum += values[j];
+		}
+		else
+		{
+			for (j = 0; j < nsel; j++)
+				sum += values[rows[j]];
+		}
+		NumericSumAddTotal(&accs[0], sum, nsel, scale, dscale, cxt);
+		return;
+	}
+	for (g = 0; g < ngroups; g++)
+	{
+		sums[g] = 0;
+		counts[g] = 0;
+		maxd[g] = dscale;
+	}
+	for (j = 0; j < nsel; j++)
+	{
+		i = ROW_OF(j);
+		if (isnull != NULL && isnull[i])
+			continue;
+		g = groups != NULL ? groups[i] : 0;
+		Assert(g < ngroups);
+		sums[g] += values[i];
+		counts[g]++;
+		if (dscales != NULL && dscales[i] > maxd[g])
+			maxd[g] = dscales[i];
+	}
+	for (g = 0; g < ngroups; g++)
+		NumericSumAddTotal(&accs[g], sums[g], counts[g], scale, (int) maxd[g], cxt);
+#undef ROW_OF
+}
+
 /*
  * NumericSumAddSlow
  *		Add the finite value * 10^-scale to acc's sum (already counted):

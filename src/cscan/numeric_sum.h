@@ -61,6 +61,35 @@ NumericSumAddScaled(NumericSum *acc, int128 value, int scale, int dscale,
 	else
 		NumericSumAddSlow(acc, value, scale, cxt);
 }
+/*
+ * NumericSumAddTotal
+ *		Add count finite values whose exact sum is total * 10^-scale and
+ *		whose largest display scale is dscale: what count calls of
+ *		NumericSumAddScaled would do, since the sum is exact either way.
+ */
+static inline void
+NumericSumAddTotal(NumericSum *acc, int128 total, int64 count, int scale,
+				   int dscale, MemoryContext cxt)
+{
+	int128		sum;
+
+	if (count == 0)
+		return;
+	acc->count += count;
+	if (dscale > acc->max_dscale)
+		acc->max_dscale = dscale;
+	if (likely(scale == acc->scale) &&
+		!__builtin_add_overflow(acc->sum, total, &sum))
+		acc->sum = sum;
+	else
+		NumericSumAddSlow(acc, total, scale, cxt);
+}
+
+extern void NumericSumFoldInt64(NumericSum *accs, const uint32 *groups,
+								uint32 ngroups, const int64 *values,
+								const int64 *dscales, int dscale,
+								const bool *isnull, int scale,
+								const int *rows, int nsel, MemoryContext cxt);
 extern void NumericSumSerialize(const NumericSum *acc, StringInfo buf);
 extern void NumericSumMergeSerialized(NumericSum *acc, const char **p,
 									  MemoryContext cxt);
