@@ -72,6 +72,7 @@ typedef struct ColstoreAggState
 	MemoryContext batch_cxt;	/* scratch memory of one batch */
 	GroupTable *groups;			/* NULL without GROUP BY */
 	bool	   *selected;		/* [batch_size] */
+	int		   *rows;			/* [batch_size]: the row list of selected */
 	uint32	   *row_groups;		/* [batch_size] */
 	int			batch_size;
 	bool		computed;		/* the groups are complete */
@@ -312,9 +313,11 @@ EnsureBatchArrays(ColstoreAggState *state, int nrows)
 	if (state->selected != NULL)
 	{
 		pfree(state->selected);
+		pfree(state->rows);
 		pfree(state->row_groups);
 	}
 	state->selected = MemoryContextAlloc(cxt, nrows);
+	state->rows = MemoryContextAlloc(cxt, sizeof(int) * nrows);
 	state->row_groups = MemoryContextAlloc(cxt, sizeof(uint32) * nrows);
 	state->batch_size = nrows;
 }
@@ -411,6 +414,7 @@ ComputeAggregates(ColstoreAggState *state)
 	{
 		const uint32 *groups;
 		bool		select;
+		int			nsel;
 
 		CHECK_FOR_INTERRUPTS();
 		/* what folding allocates on the way (detoasting, numerics) */
@@ -427,11 +431,28 @@ ComputeAggregates(ColstoreAggState *state)
 			select = true;
 		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
+		nsel = nrows;
+		if (select)
+		{
+			int			r;
+
+			/* the row list of the selection, for the aggregates without FILTER */
+			nsel = 0;
+			for (r = 0; r < nrows; r++)
+			{
+				state->rows[nsel] = r;
+				nsel += state->selected[r];
+			}
+		}
 		for (i = 0; i < state->naggs; i++)
-			AggFoldBatch(&state->aggs[i], scan, nrows,
-						 FilterMask(&state->aggs[i], scan, nrows,
-									select ? state->selected : NULL),
+		{
+			AggFold    *agg = &state->aggs[i];
+
+			AggFoldBatch(agg, scan, nrows,
+						 FilterMask(agg, scan, nrows, select ? state->selected : NULL),
+						 agg->filter == NULL && select ? state->rows : NULL, nsel,
 						 groups, state->groups ? GroupTableSize(state->groups) : 1);
+		}
 		MemoryContextSwitchTo(old);
 	}
 	MemoryContextReset(state->batch_cxt);

@@ -194,11 +194,13 @@ FoldInteger(AggFold *agg, AggIntState *state, int64 v)
 }
 
 /*
- * The row list of a batch's selection: rows[0 .. *nsel - 1], ascending, in
- * the aggregate's memory; NULL (and *nsel = nrows) for every row.
+ * AggFoldRowList
+ *		The row list of a batch's selection: rows[0 .. *nsel - 1], ascending,
+ *		in the aggregate's memory until the next call; NULL (and *nsel =
+ *		nrows) for every row (selected NULL).
  */
-static const int *
-SelectedRows(AggFold *agg, int nrows, const bool *selected, int *nsel)
+const int *
+AggFoldRowList(AggFold *agg, int nrows, const bool *selected, int *nsel)
 {
 	int			n = 0;
 	int			i;
@@ -228,14 +230,11 @@ SelectedRows(AggFold *agg, int nrows, const bool *selected, int *nsel)
  * decoded); false if the batch's chunk is in another form.
  */
 static bool
-FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
-				   const bool *selected, const uint32 *groups, uint32 ngroups)
+FoldScaledNumerics(AggFold *agg, TableScanDesc scan, const int *rows, int nsel,
+				   const uint32 *groups, uint32 ngroups)
 {
 	ColstoreScaledValues sv;
-	const int  *rows;
-	int			nsel;
 
-	rows = SelectedRows(agg, nrows, selected, &nsel);
 	if (!ColstoreScanBatchScaledRows(scan, agg->attno, rows, nsel, nsel, &sv))
 		return false;
 	NumericSumFoldInt64(agg->numerics, groups, ngroups, sv.values, sv.dscales, 0,
@@ -249,20 +248,17 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
  * selected rows are listed first, so that few selected rows cost little.
  */
 static void
-FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-				const uint32 *groups, uint32 ngroups)
+FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const int *rows,
+				int nsel, const uint32 *groups, uint32 ngroups)
 {
 	NumericBatch batch;
 	MemoryContext old;
-	const int  *rows;
-	int			nsel;
 	int			i;
 	int			j;
 
 	if (agg->batch_cxt == NULL)
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
-	rows = SelectedRows(agg, nrows, selected, &nsel);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
 	NumericExprEvaluate(agg->expr, scan, nrows, rows, nsel, &batch);
 	MemoryContextSwitchTo(old);
@@ -324,31 +320,44 @@ FoldCompared(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
  *		Fold the rows of the scan's current batch (nrows rows) that selected
  *		marks (all if NULL) into the states of their groups: groups[i] for
  *		row i, or group 0 for every row if groups is NULL.  ngroups is the
- *		number of groups there are so far.
+ *		number of groups there are so far.  rows[0 .. nsel - 1] is the row
+ *		list of selected if the caller has it (AggFoldRowList), else rows is
+ *		NULL (and nsel ignored).
  */
 void
 AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-			 const uint32 *groups, uint32 ngroups)
+			 const int *rows, int nsel, const uint32 *groups, uint32 ngroups)
 {
 	Datum	   *values;
 	bool	   *isnull;
 	int			i;
 
 	EnsureStates(agg, Max(ngroups, 1));
+	if (selected == NULL)
+	{
+		rows = NULL;
+		nsel = nrows;
+	}
+	else if (rows == NULL)
+		rows = AggFoldRowList(agg, nrows, selected, &nsel);
 #define ROW_SKIPPED(i) (selected != NULL && !selected[i])
 #define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
 	if (agg->expr != NULL)
 	{
-		FoldNumericExpr(agg, scan, nrows, selected, groups, Max(ngroups, 1));
+		FoldNumericExpr(agg, scan, nrows, rows, nsel, groups, Max(ngroups, 1));
 		return;
 	}
 	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
 	{
 		/* groups[i] is unset for rows not selected: never read it there */
-		for (i = 0; i < nrows; i++)
+		if (groups == NULL)
+			agg->ints[0].count += nsel;
+		else
 		{
-			if (!ROW_SKIPPED(i))
-				agg->ints[ROW_GROUP(i)].count++;
+			int			j;
+
+			for (j = 0; j < nsel; j++)
+				agg->ints[groups[rows != NULL ? rows[j] : j]].count++;
 		}
 		return;
 	}
@@ -368,7 +377,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		return;
 	}
 	if (agg->states == AGG_STATES_NUMERIC &&
-		FoldScaledNumerics(agg, scan, nrows, selected, groups, Max(ngroups, 1)))
+		FoldScaledNumerics(agg, scan, rows, nsel, groups, Max(ngroups, 1)))
 		return;
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
 	if (agg->kind == COLSTORE_AGG_COUNT)

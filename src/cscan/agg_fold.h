@@ -65,9 +65,11 @@ typedef struct AggFold
 } AggFold;
 
 extern void AggFoldReset(AggFold *agg, MemoryContext cxt);
+extern const int *AggFoldRowList(AggFold *agg, int nrows, const bool *selected,
+								 int *nsel);
 extern void AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows,
-						 const bool *selected, const uint32 *groups,
-						 uint32 ngroups);
+						 const bool *selected, const int *rows, int nsel,
+						 const uint32 *groups, uint32 ngroups);
 extern Datum AggFoldResult(AggFold *agg, uint32 group, bool *isnull);
 extern void AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf);
 extern void AggFoldMerge(AggFold *agg, uint32 group, const char **p);

@@ -156,22 +156,63 @@ NumericSumFoldInt64(NumericSum *accs, const uint32 *groups, uint32 ngroups,
 		}
 		return;
 	}
-	if (groups == NULL && isnull == NULL && dscales == NULL)
+	if (dscales != NULL)
 	{
-		/* Q6's case: one plain sum */
-		int128		sum = 0;
+		/* a numeric(p, s) column's rows share one display scale */
+		int64		first = -1;
+		bool		same = true;
 
-		if (rows == NULL)
+		for (j = 0; j < nsel; j++)
 		{
-			for (j = 0; j < nsel; j++)
-				sum += values[j];
+			i = ROW_OF(j);
+			if (isnull != NULL && isnull[i])
+				continue;
+			if (first < 0)
+				first = dscales[i];
+			same &= (dscales[i] == first);
 		}
-		else
+		if (same)
 		{
-			for (j = 0; j < nsel; j++)
-				sum += values[rows[j]];
+			dscales = NULL;
+			dscale = first < 0 ? 0 : (int) first;
 		}
-		NumericSumAddTotal(&accs[0], sum, nsel, scale, dscale, cxt);
+	}
+	if (isnull == NULL && dscales == NULL)
+	{
+		if (groups == NULL)
+		{
+			/* Q6's case: one plain sum */
+			int128		sum = 0;
+
+			if (rows == NULL)
+			{
+				for (j = 0; j < nsel; j++)
+					sum += values[j];
+			}
+			else
+			{
+				for (j = 0; j < nsel; j++)
+					sum += values[rows[j]];
+			}
+			NumericSumAddTotal(&accs[0], sum, nsel, scale, dscale, cxt);
+			return;
+		}
+		/* Q1's case: a few groups, no NULLs */
+		for (g = 0; g < ngroups; g++)
+		{
+			sums[g] = 0;
+			counts[g] = 0;
+		}
+		for (j = 0; j < nsel; j++)
+		{
+			i = ROW_OF(j);
+			g = groups[i];
+			Assert(g < ngroups);
+			sums[g] += values[i];
+			counts[g]++;
+		}
+		for (g = 0; g < ngroups; g++)
+			NumericSumAddTotal(&accs[g], sums[g], counts[g], scale, dscale, cxt);
 		return;
 	}
 	for (g = 0; g < ngroups; g++)
