@@ -414,6 +414,7 @@ ComputeAggregates(ColstoreAggState *state)
 	{
 		const uint32 *groups;
 		bool		select;
+		const int  *rows;
 		int			nsel;
 
 		CHECK_FOR_INTERRUPTS();
@@ -423,34 +424,37 @@ ComputeAggregates(ColstoreAggState *state)
 		EnsureBatchArrays(state, nrows);
 		/* deleted rows are in the batch but not returned by the scan */
 		select = ColstoreScanBatchSelect(scan, state->selected);
+		rows = NULL;
+		nsel = nrows;
 		if (filtered)
 		{
 			if (!select)
 				memset(state->selected, true, nrows);
-			ChunkPrunerFilterRows(state->pruner, scan, nrows, state->selected);
+			rows = ChunkPrunerFilterRowList(state->pruner, scan, nrows,
+											state->selected, &nsel);
 			select = true;
 		}
-		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
-		nsel = nrows;
-		if (select)
+		else if (select)
 		{
 			int			r;
 
-			/* the row list of the selection, for the aggregates without FILTER */
+			/* the row list of the selection, for the aggregates */
 			nsel = 0;
 			for (r = 0; r < nrows; r++)
 			{
 				state->rows[nsel] = r;
 				nsel += state->selected[r];
 			}
+			rows = state->rows;
 		}
+		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
 		for (i = 0; i < state->naggs; i++)
 		{
 			AggFold    *agg = &state->aggs[i];
 
 			AggFoldBatch(agg, scan, nrows,
 						 FilterMask(agg, scan, nrows, select ? state->selected : NULL),
-						 agg->filter == NULL && select ? state->rows : NULL, nsel,
+						 agg->filter == NULL ? rows : NULL, nsel,
 						 groups, state->groups ? GroupTableSize(state->groups) : 1);
 		}
 		MemoryContextSwitchTo(old);
