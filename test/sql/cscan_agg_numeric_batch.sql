@@ -1,0 +1,100 @@
+-- ColstoreAgg's numeric sums and averages on the scaled-integer encoding:
+-- columns and +, -, * expressions evaluated on int64s of one display scale
+-- and folded into per-batch sums per group (numeric_expr.c, numeric_sum.c),
+-- against heap's results: NULLs, negative values, values at the limits of
+-- the scaled int64 (products and sums that overflow it go to the int128 and
+-- numeric paths), display scales that differ, NaN, many groups, FILTER,
+-- deleted rows, few and many selected rows.
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE nb (g "char", k int, d date, q numeric(15, 2), p numeric(15, 2),
+	x numeric(15, 2), t numeric(15, 2), u numeric, big numeric(24, 4))
+	USING colstore WITH (chunk_size = 1000);
+-- rows 1 .. 20000: chunks 1-4 without NULLs; later ones with some; u has
+-- one display scale in chunks 1-10 and mixed ones after; big holds the
+-- largest int64 (and its negation) as a scaled integer, 922337203685477.5807,
+-- in chunk 7, and ordinary values elsewhere
+INSERT INTO nb SELECT
+	(ARRAY['A', 'N', 'R'])[1 + i % 3]::"char",
+	i % 300,
+	date '1992-01-01' + i % 2500,
+	CASE WHEN i > 4000 AND i % 97 = 0 THEN NULL ELSE (1 + i % 50)::numeric END,
+	CASE WHEN i > 4000 AND i % 89 = 0 THEN NULL
+		ELSE round((900 + (i * 7919) % 104000) / 100.0 * (CASE WHEN i % 11 = 0 THEN -1 ELSE 1 END), 2) END,
+	(i % 11) / 100.0,
+	(i % 9) / 100.0,
+	CASE WHEN i <= 10000 THEN (i % 1000) / 100.0
+		WHEN i % 3 = 0 THEN (i % 1000)::numeric / 10
+		WHEN i % 3 = 1 THEN round((i % 1000) / 7.0, 5)
+		ELSE (i % 1000)::numeric END,
+	CASE WHEN i BETWEEN 6001 AND 7000 THEN
+		CASE WHEN i % 4 = 0 THEN 922337203685477.5807
+			WHEN i % 4 = 1 THEN -922337203685477.5807 + i
+			WHEN i % 4 = 2 THEN 922337203685477.5807 - i * 3
+			ELSE NULL END
+		ELSE (i % 1000) * 1.25 END
+	FROM generate_series(1, 20000) i;
+-- NaN is no scaled integer: batches with it are evaluated as numerics
+UPDATE nb SET u = 'NaN' WHERE k = 7 AND d = date '1992-01-01' + 7;
+SELECT count(*) FROM nb WHERE u = 'NaN';
+CREATE TABLE nbh USING heap AS SELECT * FROM nb;
+-- the scaled-integer encoding holds what it is meant to hold
+SELECT column_name, count(*) FILTER (WHERE encoding = 'scaled_numeric') AS scaled,
+	count(*) FILTER (WHERE encoding <> 'scaled_numeric') AS other
+	FROM colstore.chunks('nb') WHERE column_name IN ('q', 'p', 'x', 't', 'u', 'big')
+	GROUP BY column_name ORDER BY column_name;
+
+-- TPC-H Q1's shape: a few groups, most rows selected
+\set q1 'SELECT g, sum(q) AS sq, sum(p) AS sp, sum(p * (1 - x)) AS sdp, sum(p * (1 - x) * (1 + t)) AS sc, avg(q) AS aq, avg(p) AS ap, avg(x) AS ax, count(*) AS n FROM '
+\set q1w ' WHERE d <= date ''1998-09-02'' GROUP BY g'
+EXPLAIN (COSTS OFF) :q1 nb :q1w;
+:q1 nb :q1w ORDER BY g;
+(:q1 nb :q1w EXCEPT :q1 nbh :q1w) UNION ALL (:q1 nbh :q1w EXCEPT :q1 nb :q1w);
+
+-- TPC-H Q6's shape: one sum, few rows selected (read alone from the chunk)
+\set q6 'SELECT sum(p * x) AS revenue, sum(p - x) AS diff, avg(q + t) AS a, count(*) FROM '
+\set q6w ' WHERE d >= date ''1994-01-01'' AND d < date ''1995-01-01'' AND x BETWEEN 0.05 AND 0.07 AND q < 24'
+EXPLAIN (COSTS OFF) :q6 nb :q6w;
+:q6 nb :q6w;
+(:q6 nb :q6w EXCEPT :q6 nbh :q6w) UNION ALL (:q6 nbh :q6w EXCEPT :q6 nb :q6w);
+
+-- no conditions, no groups: every row of the batch
+\set q0 'SELECT sum(p * x) AS a, sum(q) AS b, avg(t + x) AS c, sum(big) AS d, avg(u) AS e FROM '
+EXPLAIN (COSTS OFF) :q0 nb;
+:q0 nb;
+(:q0 nb EXCEPT :q0 nbh) UNION ALL (:q0 nbh EXCEPT :q0 nb);
+
+-- display scales that differ (u after row 10000), NaN, numerics without typmod
+\set qu 'SELECT g, sum(u) AS su, avg(u) AS au, sum(u * 2) AS su2, sum(u - x) AS sux, sum(x * u * t) AS sxut, count(u) FROM '
+EXPLAIN (COSTS OFF) :qu nb GROUP BY g;
+:qu nb GROUP BY g ORDER BY g;
+(:qu nb GROUP BY g EXCEPT :qu nbh GROUP BY g) UNION ALL (:qu nbh GROUP BY g EXCEPT :qu nb GROUP BY g);
+:qu nb WHERE u <> 'NaN' GROUP BY g ORDER BY g;
+(:qu nb WHERE u <> 'NaN' GROUP BY g EXCEPT :qu nbh WHERE u <> 'NaN' GROUP BY g)
+	UNION ALL (:qu nbh WHERE u <> 'NaN' GROUP BY g EXCEPT :qu nb WHERE u <> 'NaN' GROUP BY g);
+
+-- the int64 limits: sums beyond int64, products beyond int64 and int128
+\set qb 'SELECT g, sum(big) AS sb, avg(big) AS ab, sum(big * 1.00) AS sb1, sum(big + big) AS sbb, sum(big - p) AS sbp, sum(big * big) AS sbsq, sum((0 - big) * x) AS snbx, count(big) FROM '
+EXPLAIN (COSTS OFF) :qb nb GROUP BY g;
+:qb nb GROUP BY g ORDER BY g;
+(:qb nb GROUP BY g EXCEPT :qb nbh GROUP BY g) UNION ALL (:qb nbh GROUP BY g EXCEPT :qb nb GROUP BY g);
+:qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g ORDER BY g;
+(:qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g EXCEPT :qb nbh WHERE k BETWEEN 10 AND 20 GROUP BY g)
+	UNION ALL (:qb nbh WHERE k BETWEEN 10 AND 20 GROUP BY g EXCEPT :qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g);
+
+-- more groups than a batch sums on its stack (300), and FILTER
+\set qk 'SELECT k, sum(p) AS sp, avg(q) AS aq, sum(p * (1 - x)) AS sdp, sum(q) FILTER (WHERE x > 0.05) AS sqf, sum(p * t) FILTER (WHERE q < 10) AS sptf, count(*) FROM '
+EXPLAIN (COSTS OFF) :qk nb GROUP BY k;
+SELECT count(*), sum(sp), sum(sdp), sum(sqf), sum(sptf) FROM (:qk nb GROUP BY k) s;
+(:qk nb GROUP BY k EXCEPT :qk nbh GROUP BY k) UNION ALL (:qk nbh GROUP BY k EXCEPT :qk nb GROUP BY k);
+(:qk nb WHERE d < date '1993-01-01' GROUP BY k EXCEPT :qk nbh WHERE d < date '1993-01-01' GROUP BY k)
+	UNION ALL (:qk nbh WHERE d < date '1993-01-01' GROUP BY k EXCEPT :qk nb WHERE d < date '1993-01-01' GROUP BY k);
+
+-- deleted rows (the batch's own selection, no conditions), none selected
+DELETE FROM nb WHERE k % 5 = 1;
+DELETE FROM nbh WHERE k % 5 = 1;
+(:q1 nb GROUP BY g EXCEPT :q1 nbh GROUP BY g) UNION ALL (:q1 nbh GROUP BY g EXCEPT :q1 nb GROUP BY g);
+(:qb nb GROUP BY g EXCEPT :qb nbh GROUP BY g) UNION ALL (:qb nbh GROUP BY g EXCEPT :qb nb GROUP BY g);
+(:q0 nb EXCEPT :q0 nbh) UNION ALL (:q0 nbh EXCEPT :q0 nb);
+:q6 nb WHERE q > 1000;
+:q1 nb WHERE q > 1000 GROUP BY g;
+DROP TABLE nb, nbh;
