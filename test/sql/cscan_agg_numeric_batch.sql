@@ -10,7 +10,8 @@ CREATE TABLE nb (g "char", k int, d date, q numeric(15, 2), p numeric(15, 2),
 	x numeric(15, 2), t numeric(15, 2), u numeric, big numeric(24, 4))
 	USING colstore WITH (chunk_size = 1000);
 -- rows 1 .. 20000: chunks 1-4 without NULLs; later ones with some; u has
--- one display scale in chunks 1-10 and mixed ones after; big holds the
+-- display scale 2 in chunks 1-10, and 0 and 1 after, and 5 in each chunk's
+-- last row (so a batch's first row does not tell the largest); big holds the
 -- largest int64 (and its negation) as a scaled integer, 922337203685477.5807,
 -- in chunk 7, and ordinary values elsewhere
 INSERT INTO nb SELECT
@@ -22,9 +23,9 @@ INSERT INTO nb SELECT
 		ELSE round((900 + (i * 7919) % 104000) / 100.0 * (CASE WHEN i % 11 = 0 THEN -1 ELSE 1 END), 2) END,
 	(i % 11) / 100.0,
 	(i % 9) / 100.0,
-	CASE WHEN i <= 10000 THEN (i % 1000) / 100.0
-		WHEN i % 3 = 0 THEN (i % 1000)::numeric / 10
-		WHEN i % 3 = 1 THEN round((i % 1000) / 7.0, 5)
+	CASE WHEN i <= 10000 THEN ((i % 1000) / 100.0)::numeric(10, 2)
+		WHEN i % 1000 = 999 THEN round((i % 1000) / 7.0, 5)
+		WHEN i % 5 = 0 THEN ((i % 1000) / 10.0)::numeric(10, 1)
 		ELSE (i % 1000)::numeric END,
 	CASE WHEN i BETWEEN 6001 AND 7000 THEN
 		CASE WHEN i % 4 = 0 THEN 922337203685477.5807
@@ -37,6 +38,26 @@ INSERT INTO nb SELECT
 UPDATE nb SET u = 'NaN' WHERE k = 7 AND d = date '1992-01-01' + 7;
 SELECT count(*) FROM nb WHERE u = 'NaN';
 CREATE TABLE nbh USING heap AS SELECT * FROM nb;
+-- the rows of a query over %T (nb, colstore) as text (display scales
+-- count: 1.50 is not 1.5), its plan, and the rows that differ from the
+-- same query's over nbh (heap)
+CREATE FUNCTION nb_rows(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format('SELECT s::text FROM (%s) s ORDER BY 1',
+								replace(query, '%T', 'nb'));
+END $$;
+CREATE FUNCTION nb_plan(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE 'EXPLAIN (COSTS OFF) ' || replace(query, '%T', 'nb');
+END $$;
+CREATE FUNCTION nb_diff(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+	c text := format('SELECT s::text FROM (%s) s', replace(query, '%T', 'nb'));
+	h text := format('SELECT s::text FROM (%s) s', replace(query, '%T', 'nbh'));
+BEGIN
+	RETURN QUERY EXECUTE format('(%s EXCEPT ALL %s) UNION ALL (%s EXCEPT ALL %s)',
+								c, h, h, c);
+END $$;
 -- the scaled-integer encoding holds what it is meant to hold
 SELECT column_name, count(*) FILTER (WHERE encoding = 'scaled_numeric') AS scaled,
 	count(*) FILTER (WHERE encoding <> 'scaled_numeric') AS other
@@ -44,57 +65,63 @@ SELECT column_name, count(*) FILTER (WHERE encoding = 'scaled_numeric') AS scale
 	GROUP BY column_name ORDER BY column_name;
 
 -- TPC-H Q1's shape: a few groups, most rows selected
-\set q1 'SELECT g, sum(q) AS sq, sum(p) AS sp, sum(p * (1 - x)) AS sdp, sum(p * (1 - x) * (1 + t)) AS sc, avg(q) AS aq, avg(p) AS ap, avg(x) AS ax, count(*) AS n FROM '
-\set q1w ' WHERE d <= date ''1998-09-02'' GROUP BY g'
-EXPLAIN (COSTS OFF) :q1 nb :q1w;
-:q1 nb :q1w ORDER BY g;
-(:q1 nb :q1w EXCEPT :q1 nbh :q1w) UNION ALL (:q1 nbh :q1w EXCEPT :q1 nb :q1w);
+\set q1 'SELECT g, sum(q) AS sq, sum(p) AS sp, sum(p * (1 - x)) AS sdp, sum(p * (1 - x) * (1 + t)) AS sc, avg(q) AS aq, avg(p) AS ap, avg(x) AS ax, count(*) AS n FROM %T WHERE d <= date ''1998-09-02'' GROUP BY g'
+SELECT nb_plan(:'q1');
+SELECT nb_rows(:'q1');
+SELECT nb_diff(:'q1');
 
 -- TPC-H Q6's shape: one sum, few rows selected (read alone from the chunk)
-\set q6 'SELECT sum(p * x) AS revenue, sum(p - x) AS diff, avg(q + t) AS a, count(*) FROM '
-\set q6w ' WHERE d >= date ''1994-01-01'' AND d < date ''1995-01-01'' AND x BETWEEN 0.05 AND 0.07 AND q < 24'
-EXPLAIN (COSTS OFF) :q6 nb :q6w;
-:q6 nb :q6w;
-(:q6 nb :q6w EXCEPT :q6 nbh :q6w) UNION ALL (:q6 nbh :q6w EXCEPT :q6 nb :q6w);
+\set q6 'SELECT sum(p * x) AS revenue, sum(p - x) AS diff, avg(q + t) AS a, count(*) FROM %T WHERE d >= date ''1994-01-01'' AND d < date ''1995-01-01'' AND x BETWEEN 0.05 AND 0.07 AND q < 24'
+SELECT nb_plan(:'q6');
+SELECT nb_rows(:'q6');
+SELECT nb_diff(:'q6');
 
 -- no conditions, no groups: every row of the batch
-\set q0 'SELECT sum(p * x) AS a, sum(q) AS b, avg(t + x) AS c, sum(big) AS d, avg(u) AS e FROM '
-EXPLAIN (COSTS OFF) :q0 nb;
-:q0 nb;
-(:q0 nb EXCEPT :q0 nbh) UNION ALL (:q0 nbh EXCEPT :q0 nb);
+\set q0 'SELECT sum(p * x) AS a, sum(q) AS b, avg(t + x) AS c, sum(big) AS d, avg(u) AS e FROM %T'
+SELECT nb_plan(:'q0');
+SELECT nb_rows(:'q0');
+SELECT nb_diff(:'q0');
 
 -- display scales that differ (u after row 10000), NaN, numerics without typmod
-\set qu 'SELECT g, sum(u) AS su, avg(u) AS au, sum(u * 2) AS su2, sum(u - x) AS sux, sum(x * u * t) AS sxut, count(u) FROM '
-EXPLAIN (COSTS OFF) :qu nb GROUP BY g;
-:qu nb GROUP BY g ORDER BY g;
-(:qu nb GROUP BY g EXCEPT :qu nbh GROUP BY g) UNION ALL (:qu nbh GROUP BY g EXCEPT :qu nb GROUP BY g);
-:qu nb WHERE u <> 'NaN' GROUP BY g ORDER BY g;
-(:qu nb WHERE u <> 'NaN' GROUP BY g EXCEPT :qu nbh WHERE u <> 'NaN' GROUP BY g)
-	UNION ALL (:qu nbh WHERE u <> 'NaN' GROUP BY g EXCEPT :qu nb WHERE u <> 'NaN' GROUP BY g);
+\set qu 'SELECT g, sum(u) AS su, avg(u) AS au, sum(u * 2) AS su2, sum(u - x) AS sux, sum(x * u * t) AS sxut, count(u) FROM %T GROUP BY g'
+SELECT nb_plan(:'qu');
+SELECT nb_rows(:'qu');
+SELECT nb_diff(:'qu');
+\set qun 'SELECT g, sum(u) AS su, avg(u) AS au, sum(u * 2) AS su2, sum(u - x) AS sux, sum(x * u * t) AS sxut, count(u) FROM %T WHERE u <> ''NaN'' GROUP BY g'
+SELECT nb_rows(:'qun');
+SELECT nb_diff(:'qun');
 
 -- the int64 limits: sums beyond int64, products beyond int64 and int128
-\set qb 'SELECT g, sum(big) AS sb, avg(big) AS ab, sum(big * 1.00) AS sb1, sum(big + big) AS sbb, sum(big - p) AS sbp, sum(big * big) AS sbsq, sum((0 - big) * x) AS snbx, count(big) FROM '
-EXPLAIN (COSTS OFF) :qb nb GROUP BY g;
-:qb nb GROUP BY g ORDER BY g;
-(:qb nb GROUP BY g EXCEPT :qb nbh GROUP BY g) UNION ALL (:qb nbh GROUP BY g EXCEPT :qb nb GROUP BY g);
-:qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g ORDER BY g;
-(:qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g EXCEPT :qb nbh WHERE k BETWEEN 10 AND 20 GROUP BY g)
-	UNION ALL (:qb nbh WHERE k BETWEEN 10 AND 20 GROUP BY g EXCEPT :qb nb WHERE k BETWEEN 10 AND 20 GROUP BY g);
+\set qb 'SELECT g, sum(big) AS sb, avg(big) AS ab, sum(big * 1.00) AS sb1, sum(big + big) AS sbb, sum(big - p) AS sbp, sum(big * big) AS sbsq, sum((0 - big) * x) AS snbx, count(big) FROM %T GROUP BY g'
+SELECT nb_plan(:'qb');
+SELECT nb_rows(:'qb');
+SELECT nb_diff(:'qb');
+\set qbk 'SELECT g, sum(big) AS sb, avg(big) AS ab, sum(big * 1.00) AS sb1, sum(big + big) AS sbb, sum(big - p) AS sbp, sum(big * big) AS sbsq, sum((0 - big) * x) AS snbx, count(big) FROM %T WHERE k BETWEEN 10 AND 20 GROUP BY g'
+SELECT nb_rows(:'qbk');
+SELECT nb_diff(:'qbk');
 
 -- more groups than a batch sums on its stack (300), and FILTER
-\set qk 'SELECT k, sum(p) AS sp, avg(q) AS aq, sum(p * (1 - x)) AS sdp, sum(q) FILTER (WHERE x > 0.05) AS sqf, sum(p * t) FILTER (WHERE q < 10) AS sptf, count(*) FROM '
-EXPLAIN (COSTS OFF) :qk nb GROUP BY k;
-SELECT count(*), sum(sp), sum(sdp), sum(sqf), sum(sptf) FROM (:qk nb GROUP BY k) s;
-(:qk nb GROUP BY k EXCEPT :qk nbh GROUP BY k) UNION ALL (:qk nbh GROUP BY k EXCEPT :qk nb GROUP BY k);
-(:qk nb WHERE d < date '1993-01-01' GROUP BY k EXCEPT :qk nbh WHERE d < date '1993-01-01' GROUP BY k)
-	UNION ALL (:qk nbh WHERE d < date '1993-01-01' GROUP BY k EXCEPT :qk nb WHERE d < date '1993-01-01' GROUP BY k);
+\set qk 'SELECT k, sum(p) AS sp, avg(q) AS aq, sum(p * (1 - x)) AS sdp, sum(q) FILTER (WHERE x > 0.05) AS sqf, sum(p * t) FILTER (WHERE q < 10) AS sptf, count(*) FROM %T GROUP BY k'
+SELECT nb_plan(:'qk');
+SELECT count(*) FROM nb_rows(:'qk');
+SELECT nb_diff(:'qk');
+\set qkd 'SELECT k, sum(p) AS sp, avg(q) AS aq, sum(p * (1 - x)) AS sdp, sum(q) FILTER (WHERE x > 0.05) AS sqf, sum(p * t) FILTER (WHERE q < 10) AS sptf, count(*) FROM %T WHERE d < date ''1993-01-01'' GROUP BY k'
+SELECT count(*) FROM nb_rows(:'qkd');
+SELECT nb_diff(:'qkd');
 
 -- deleted rows (the batch's own selection, no conditions), none selected
 DELETE FROM nb WHERE k % 5 = 1;
 DELETE FROM nbh WHERE k % 5 = 1;
-(:q1 nb GROUP BY g EXCEPT :q1 nbh GROUP BY g) UNION ALL (:q1 nbh GROUP BY g EXCEPT :q1 nb GROUP BY g);
-(:qb nb GROUP BY g EXCEPT :qb nbh GROUP BY g) UNION ALL (:qb nbh GROUP BY g EXCEPT :qb nb GROUP BY g);
-(:q0 nb EXCEPT :q0 nbh) UNION ALL (:q0 nbh EXCEPT :q0 nb);
-:q6 nb WHERE q > 1000;
-:q1 nb WHERE q > 1000 GROUP BY g;
+\set q1a 'SELECT g, sum(q) AS sq, sum(p) AS sp, sum(p * (1 - x)) AS sdp, sum(p * (1 - x) * (1 + t)) AS sc, avg(q) AS aq, avg(p) AS ap, avg(x) AS ax, count(*) AS n FROM %T GROUP BY g'
+SELECT nb_rows(:'q1a');
+SELECT nb_diff(:'q1a');
+SELECT nb_diff(:'qb');
+SELECT nb_diff(:'q0');
+SELECT nb_diff(:'qu');
+\set qnone 'SELECT sum(p * x) AS revenue, avg(q) FROM %T WHERE q > 1000'
+SELECT nb_rows(:'qnone');
+SELECT nb_diff(:'qnone');
+\set qnoneg 'SELECT g, sum(p * x) AS revenue, avg(q) FROM %T WHERE q > 1000 GROUP BY g'
+SELECT nb_rows(:'qnoneg');
+DROP FUNCTION nb_rows(text), nb_plan(text), nb_diff(text);
 DROP TABLE nb, nbh;
