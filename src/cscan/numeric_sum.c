@@ -135,7 +135,9 @@ NumericSumFoldInt64(NumericSum *accs, const uint32 *groups, uint32 ngroups,
 					MemoryContext cxt)
 {
 	int128		sums[FOLD_LOCAL_GROUPS];
+	int128		sums2[FOLD_LOCAL_GROUPS];
 	int64		counts[FOLD_LOCAL_GROUPS];
+	int64		counts2[FOLD_LOCAL_GROUPS];
 	int64		maxd[FOLD_LOCAL_GROUPS];
 	uint32		g;
 	int			i;
@@ -197,22 +199,41 @@ NumericSumFoldInt64(NumericSum *accs, const uint32 *groups, uint32 ngroups,
 			NumericSumAddTotal(&accs[0], sum, nsel, scale, dscale, cxt);
 			return;
 		}
-		/* Q1's case: a few groups, no NULLs */
+		/*
+		 * Q1's case: a few groups, no NULLs.  Neighbouring rows are often of
+		 * one group: even and odd rows go to sums of their own, so that an
+		 * addition does not wait for the one before it.
+		 */
 		for (g = 0; g < ngroups; g++)
 		{
 			sums[g] = 0;
+			sums2[g] = 0;
 			counts[g] = 0;
+			counts2[g] = 0;
 		}
-		for (j = 0; j < nsel; j++)
+		for (j = 0; j + 1 < nsel; j += 2)
 		{
+			int			i2 = ROW_OF(j + 1);
+			uint32		g2;
+
 			i = ROW_OF(j);
 			g = groups[i];
-			Assert(g < ngroups);
+			g2 = groups[i2];
+			Assert(g < ngroups && g2 < ngroups);
 			sums[g] += values[i];
+			sums2[g2] += values[i2];
 			counts[g]++;
+			counts2[g2]++;
+		}
+		if (j < nsel)
+		{
+			i = ROW_OF(j);
+			sums[groups[i]] += values[i];
+			counts[groups[i]]++;
 		}
 		for (g = 0; g < ngroups; g++)
-			NumericSumAddTotal(&accs[g], sums[g], counts[g], scale, dscale, cxt);
+			NumericSumAddTotal(&accs[g], sums[g] + sums2[g], counts[g] + counts2[g], scale,
+							   dscale, cxt);
 		return;
 	}
 	for (g = 0; g < ngroups; g++)

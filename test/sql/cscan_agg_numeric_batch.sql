@@ -11,7 +11,8 @@ CREATE TABLE nb (g "char", k int, d date, q numeric(15, 2), p numeric(15, 2),
 	USING colstore WITH (chunk_size = 1000);
 -- rows 1 .. 20000: chunks 1-4 without NULLs; later ones with some; u has
 -- display scale 2 in chunks 1-10, and 0 and 1 after, and 5 in each chunk's
--- last row (so a batch's first row does not tell the largest); big holds the
+-- last row (so a batch's first row does not tell the largest, and the sums
+-- show it as trailing zeros); big holds the
 -- largest int64 (and its negation) as a scaled integer, 922337203685477.5807,
 -- in chunk 7, and ordinary values elsewhere
 INSERT INTO nb SELECT
@@ -24,7 +25,7 @@ INSERT INTO nb SELECT
 	(i % 11) / 100.0,
 	(i % 9) / 100.0,
 	CASE WHEN i <= 10000 THEN ((i % 1000) / 100.0)::numeric(10, 2)
-		WHEN i % 1000 = 999 THEN round((i % 1000) / 7.0, 5)
+		WHEN i % 1000 = 999 THEN ((i % 1000) / 10.0)::numeric(12, 5)
 		WHEN i % 5 = 0 THEN ((i % 1000) / 10.0)::numeric(10, 1)
 		ELSE (i % 1000)::numeric END,
 	CASE WHEN i BETWEEN 6001 AND 7000 THEN
