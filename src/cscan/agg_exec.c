@@ -55,6 +55,9 @@
 #include "storage/integer_order.h"
 #include "tableam/scan_engine.h"
 
+/* groups up to which a batch's rows are sorted by group (SortRowsByGroup) */
+#define AGG_SORT_GROUPS_MAX 256
+
 typedef struct ColstoreAggState
 {
 	CustomScanState css;
@@ -73,6 +76,9 @@ typedef struct ColstoreAggState
 	GroupTable *groups;			/* NULL without GROUP BY */
 	bool	   *selected;		/* [batch_size] */
 	int		   *rows;			/* [batch_size]: the row list of selected */
+	int		   *by_group;		/* [batch_size]: the selected rows by group */
+	int			group_start[AGG_SORT_GROUPS_MAX + 1];
+	bool		sort_by_group;	/* an aggregate folds rows by group */
 	uint32	   *row_groups;		/* [batch_size] */
 	int			batch_size;
 	bool		computed;		/* the groups are complete */
@@ -314,10 +320,12 @@ EnsureBatchArrays(ColstoreAggState *state, int nrows)
 	{
 		pfree(state->selected);
 		pfree(state->rows);
+		pfree(state->by_group);
 		pfree(state->row_groups);
 	}
 	state->selected = MemoryContextAlloc(cxt, nrows);
 	state->rows = MemoryContextAlloc(cxt, sizeof(int) * nrows);
+	state->by_group = MemoryContextAlloc(cxt, sizeof(int) * nrows);
 	state->row_groups = MemoryContextAlloc(cxt, sizeof(uint32) * nrows);
 	state->batch_size = nrows;
 }
@@ -370,6 +378,45 @@ FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
 }
 
 /*
+ * Sort the batch's rows (fr's row list) by group into state->by_group and
+ * state->group_start, a counting sort that keeps row order within a group,
+ * once for all the aggregates, which then fold a group's rows in one run
+ * (NumericSumFoldInt64) instead of updating a state in memory per row.
+ * Only for some groups (AGG_SORT_GROUPS_MAX at most) and aggregates that
+ * use it; otherwise fr->by_group stays NULL.
+ */
+static void
+SortRowsByGroup(ColstoreAggState *state, NumericFoldRows *fr)
+{
+	int		   *start = state->group_start;
+	uint32		g;
+	int			j;
+
+	fr->by_group = NULL;
+	fr->group_start = NULL;
+	if (fr->groups == NULL || fr->ngroups == 0 ||
+		fr->ngroups > AGG_SORT_GROUPS_MAX || !state->sort_by_group)
+		return;
+	memset(start, 0, sizeof(int) * (fr->ngroups + 1));
+	for (j = 0; j < fr->nsel; j++)
+		start[fr->groups[fr->rows != NULL ? fr->rows[j] : j] + 1]++;
+	for (g = 0; g < fr->ngroups; g++)
+		start[g + 1] += start[g];
+	for (j = 0; j < fr->nsel; j++)
+	{
+		int			i = fr->rows != NULL ? fr->rows[j] : j;
+
+		state->by_group[start[fr->groups[i]]++] = i;
+	}
+	/* start[g] is now group g's end: shift back */
+	for (g = fr->ngroups; g > 0; g--)
+		start[g] = start[g - 1];
+	start[0] = 0;
+	fr->by_group = state->by_group;
+	fr->group_start = start;
+}
+
+/*
  * Scan the table (serial, or this participant's share of a parallel scan)
  * and fold every batch into the aggregates; then the groups to return are
  * all of them, or, in parallel, everybody's for the last participant to
@@ -392,8 +439,13 @@ ComputeAggregates(ColstoreAggState *state)
 	old = MemoryContextSwitchTo(state->fold_cxt);
 	state->groups = state->nkeys > 0 ? GroupTableCreate(state->nkeys, state->keys) : NULL;
 	MemoryContextSwitchTo(old);
+	state->sort_by_group = false;
 	for (i = 0; i < state->naggs; i++)
+	{
 		AggFoldReset(&state->aggs[i], state->fold_cxt);
+		if (state->aggs[i].states == AGG_STATES_NUMERIC)
+			state->sort_by_group = true;
+	}
 	state->computed = true;
 	state->next_group = 0;
 	state->ngroups = 0;
@@ -416,6 +468,8 @@ ComputeAggregates(ColstoreAggState *state)
 		bool		select;
 		const int  *rows;
 		int			nsel;
+		NumericFoldRows fr;
+		NumericFoldRows fr_filter;
 
 		CHECK_FOR_INTERRUPTS();
 		/* what folding allocates on the way (detoasting, numerics) */
@@ -448,14 +502,24 @@ ComputeAggregates(ColstoreAggState *state)
 			rows = state->rows;
 		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
+		memset(&fr, 0, sizeof(fr));
+		fr.rows = rows;
+		fr.nsel = nsel;
+		fr.groups = groups;
+		fr.ngroups = state->groups ? GroupTableSize(state->groups) : 1;
+		SortRowsByGroup(state, &fr);
+		/* a FILTER's rows are listed by AggFoldBatch */
+		fr_filter = fr;
+		fr_filter.rows = NULL;
+		fr_filter.by_group = NULL;
+		fr_filter.group_start = NULL;
 		for (i = 0; i < state->naggs; i++)
 		{
 			AggFold    *agg = &state->aggs[i];
 
 			AggFoldBatch(agg, scan, nrows,
 						 FilterMask(agg, scan, nrows, select ? state->selected : NULL),
-						 agg->filter == NULL ? rows : NULL, nsel,
-						 groups, state->groups ? GroupTableSize(state->groups) : 1);
+						 agg->filter == NULL ? &fr : &fr_filter);
 		}
 		MemoryContextSwitchTo(old);
 	}

@@ -230,16 +230,15 @@ AggFoldRowList(AggFold *agg, int nrows, const bool *selected, int *nsel)
  * decoded); false if the batch's chunk is in another form.
  */
 static bool
-FoldScaledNumerics(AggFold *agg, TableScanDesc scan, const int *rows, int nsel,
-				   const uint32 *groups, uint32 ngroups)
+FoldScaledNumerics(AggFold *agg, TableScanDesc scan, const NumericFoldRows *fr)
 {
 	ColstoreScaledValues sv;
 
-	if (!ColstoreScanBatchScaledRows(scan, agg->attno, rows, nsel, nsel, &sv))
+	if (!ColstoreScanBatchScaledRows(scan, agg->attno, fr->rows, fr->nsel,
+									 fr->nsel, &sv))
 		return false;
-	NumericSumFoldInt64(agg->numerics, groups, ngroups, sv.values, sv.dscales, 0,
-						sv.nonull ? NULL : sv.isnull, sv.scale, rows, nsel,
-						agg->cxt);
+	NumericSumFoldInt64(agg->numerics, fr, sv.values, sv.dscales, 0,
+						sv.nonull ? NULL : sv.isnull, sv.scale, agg->cxt);
 	return true;
 }
 
@@ -248,11 +247,12 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, const int *rows, int nsel,
  * selected rows are listed first, so that few selected rows cost little.
  */
 static void
-FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const int *rows,
-				int nsel, const uint32 *groups, uint32 ngroups)
+FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows,
+				const NumericFoldRows *fr)
 {
 	NumericBatch batch;
 	MemoryContext old;
+	const int  *rows = fr->rows;
 	int			i;
 	int			j;
 
@@ -260,22 +260,21 @@ FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const int *rows,
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
-	NumericExprEvaluate(agg->expr, scan, nrows, rows, nsel, &batch);
+	NumericExprEvaluate(agg->expr, scan, nrows, rows, fr->nsel, &batch);
 	MemoryContextSwitchTo(old);
 	if (batch.values64 != NULL)
-		NumericSumFoldInt64(agg->numerics, groups, ngroups, batch.values64, NULL,
-							batch.dscale, batch.isnull, batch.scale, rows, nsel,
-							agg->cxt);
+		NumericSumFoldInt64(agg->numerics, fr, batch.values64, NULL,
+							batch.dscale, batch.isnull, batch.scale, agg->cxt);
 	else
 	{
-		for (j = 0; j < nsel; j++)
+		for (j = 0; j < fr->nsel; j++)
 		{
 			NumericSum *acc;
 
 			i = rows != NULL ? rows[j] : j;
 			if (batch.isnull[i])
 				continue;
-			acc = &agg->numerics[groups != NULL ? groups[i] : 0];
+			acc = &agg->numerics[fr->groups != NULL ? fr->groups[i] : 0];
 			if (batch.datums != NULL)
 				NumericSumAdd(acc, batch.datums[i], agg->cxt);
 			else
@@ -319,32 +318,44 @@ FoldCompared(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
  * AggFoldBatch
  *		Fold the rows of the scan's current batch (nrows rows) that selected
  *		marks (all if NULL) into the states of their groups: groups[i] for
- *		row i, or group 0 for every row if groups is NULL.  ngroups is the
- *		number of groups there are so far.  rows[0 .. nsel - 1] is the row
- *		list of selected if the caller has it (AggFoldRowList), else rows is
- *		NULL (and nsel ignored).
+ *		row i, or group 0 for every row if groups is NULL, where
+ *		groups = batch->groups; batch->ngroups is the number of groups there
+ *		are so far.  batch's row list and rows by group describe selected
+ *		(all rows if NULL), unless batch->rows is NULL while selected is not
+ *		(a FILTER's mask): then the row list is made here.
  */
 void
 AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-			 const int *rows, int nsel, const uint32 *groups, uint32 ngroups)
+			 const NumericFoldRows *batch)
 {
+	NumericFoldRows fr = *batch;
+	const uint32 *groups = batch->groups;
+	const int  *rows;
+	int			nsel;
 	Datum	   *values;
 	bool	   *isnull;
 	int			i;
 
-	EnsureStates(agg, Max(ngroups, 1));
+	EnsureStates(agg, Max(batch->ngroups, 1));
 	if (selected == NULL)
 	{
-		rows = NULL;
-		nsel = nrows;
+		fr.rows = NULL;
+		fr.nsel = nrows;
 	}
-	else if (rows == NULL)
-		rows = AggFoldRowList(agg, nrows, selected, &nsel);
+	else if (fr.rows == NULL)
+	{
+		fr.rows = AggFoldRowList(agg, nrows, selected, &fr.nsel);
+		fr.by_group = NULL;
+		fr.group_start = NULL;
+	}
+	fr.ngroups = Max(fr.ngroups, 1);
+	rows = fr.rows;
+	nsel = fr.nsel;
 #define ROW_SKIPPED(i) (selected != NULL && !selected[i])
 #define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
 	if (agg->expr != NULL)
 	{
-		FoldNumericExpr(agg, scan, nrows, rows, nsel, groups, Max(ngroups, 1));
+		FoldNumericExpr(agg, scan, nrows, &fr);
 		return;
 	}
 	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
@@ -352,6 +363,13 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		/* groups[i] is unset for rows not selected: never read it there */
 		if (groups == NULL)
 			agg->ints[0].count += nsel;
+		else if (fr.by_group != NULL)
+		{
+			uint32		g;
+
+			for (g = 0; g < fr.ngroups; g++)
+				agg->ints[g].count += fr.group_start[g + 1] - fr.group_start[g];
+		}
 		else
 		{
 			int			j;
@@ -377,7 +395,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		return;
 	}
 	if (agg->states == AGG_STATES_NUMERIC &&
-		FoldScaledNumerics(agg, scan, rows, nsel, groups, Max(ngroups, 1)))
+		FoldScaledNumerics(agg, scan, &fr))
 		return;
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
 	if (agg->kind == COLSTORE_AGG_COUNT)

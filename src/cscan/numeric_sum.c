@@ -112,151 +112,114 @@ AddToRest(NumericSum *acc, Datum value, MemoryContext cxt)
 	MemoryContextSwitchTo(old);
 }
 
-/* groups up to which NumericSumFoldInt64 sums a batch on its stack */
-#define FOLD_LOCAL_GROUPS 256
+/*
+ * Fold values[idx[0 .. n - 1]] (values[0 .. n - 1] if idx is NULL) into one
+ * state: their exact sum in an int128 (n int64s cannot overflow it), their
+ * count and largest display scale in registers, then NumericSumAddTotal
+ * once.  NULL rows (isnull, if not NULL) are skipped; display scales are
+ * dscales[i], or dscale for every row if dscales is NULL.
+ */
+static void
+FoldRange(NumericSum *acc, const int64 *values, const int64 *dscales, int dscale,
+		  const bool *isnull, int scale, const int *idx, int n, MemoryContext cxt)
+{
+	int128		sum = 0;
+	int64		count = n;
+	int64		maxd = dscale;
+	int			j;
+
+#define IDX(j) (idx != NULL ? idx[j] : (j))
+	if (isnull == NULL && dscales == NULL)
+	{
+		if (idx == NULL)
+		{
+			for (j = 0; j < n; j++)
+				sum += values[j];
+		}
+		else
+		{
+			for (j = 0; j < n; j++)
+				sum += values[idx[j]];
+		}
+	}
+	else if (isnull == NULL)
+	{
+		for (j = 0; j < n; j++)
+		{
+			int			i = IDX(j);
+
+			sum += values[i];
+			maxd = Max(maxd, dscales[i]);
+		}
+	}
+	else
+	{
+		count = 0;
+		for (j = 0; j < n; j++)
+		{
+			int			i = IDX(j);
+			bool		valid = !isnull[i];
+
+			/* a NULL row's value and display scale may be anything */
+			sum += valid ? values[i] : 0;
+			count += valid;
+			if (dscales != NULL)
+				maxd = Max(maxd, valid ? dscales[i] : 0);
+		}
+	}
+#undef IDX
+	NumericSumAddTotal(acc, sum, count, scale, (int) maxd, cxt);
+}
 
 /*
  * NumericSumFoldInt64
- *		Fold the listed rows of a batch (rows[0 .. nsel - 1], or rows
- *		0 .. nsel - 1 if rows is NULL) of int64 values times 10^-scale into
- *		accs[groups[i]] (accs[0] if groups is NULL; ngroups states), skipping
- *		rows isnull marks (none if NULL).  Display scales are dscales[i], or
- *		dscale for every row if dscales is NULL.
+ *		Fold int64 values times 10^-scale of a batch's listed rows into
+ *		their groups' states (see NumericFoldRows), skipping rows isnull
+ *		marks (none if NULL).  Display scales are dscales[i], or dscale for
+ *		every row if dscales is NULL.
  *
- * With few groups, each group's rows are summed exactly in an int128 on the
- * stack (a batch's int64s cannot overflow it) and added to its state once,
- * by NumericSumAddTotal: the same sums, counts and display scales as adding
- * value after value, with one addition per row.
+ * Each group's rows are summed exactly in an int128 and added to its state
+ * once (FoldRange): the same sums, counts and display scales as adding value
+ * after value, with one addition per row and no state in memory per row.
+ * Without the rows sorted by group, value after value.
  */
 void
-NumericSumFoldInt64(NumericSum *accs, const uint32 *groups, uint32 ngroups,
+NumericSumFoldInt64(NumericSum *accs, const NumericFoldRows *fr,
 					const int64 *values, const int64 *dscales, int dscale,
-					const bool *isnull, int scale, const int *rows, int nsel,
-					MemoryContext cxt)
+					const bool *isnull, int scale, MemoryContext cxt)
 {
-	int128		sums[FOLD_LOCAL_GROUPS];
-	int128		sums2[FOLD_LOCAL_GROUPS];
-	int64		counts[FOLD_LOCAL_GROUPS];
-	int64		counts2[FOLD_LOCAL_GROUPS];
-	int64		maxd[FOLD_LOCAL_GROUPS];
+	const int  *rows = fr->rows;
 	uint32		g;
 	int			i;
 	int			j;
 
-#define ROW_OF(j) (rows != NULL ? rows[j] : (j))
-	if (groups == NULL)
-		ngroups = 1;
-	if (ngroups > FOLD_LOCAL_GROUPS)
+	if (fr->groups == NULL)
 	{
-		for (j = 0; j < nsel; j++)
+		FoldRange(&accs[0], values, dscales, dscale, isnull, scale, rows,
+				  fr->nsel, cxt);
+		return;
+	}
+	if (fr->by_group != NULL)
+	{
+		for (g = 0; g < fr->ngroups; g++)
 		{
-			i = ROW_OF(j);
-			if (isnull == NULL || !isnull[i])
-				NumericSumAddScaled(&accs[groups[i]], values[i], scale,
-									dscales != NULL ? (int) dscales[i] : dscale,
-									cxt);
+			int			first = fr->group_start[g];
+
+			if (fr->group_start[g + 1] > first)
+				FoldRange(&accs[g], values, dscales, dscale, isnull, scale,
+						  fr->by_group + first, fr->group_start[g + 1] - first,
+						  cxt);
 		}
 		return;
 	}
-	if (dscales != NULL)
+	for (j = 0; j < fr->nsel; j++)
 	{
-		/* a numeric(p, s) column's rows share one display scale */
-		int64		first = -1;
-		bool		same = true;
-
-		for (j = 0; j < nsel; j++)
-		{
-			i = ROW_OF(j);
-			if (isnull != NULL && isnull[i])
-				continue;
-			if (first < 0)
-				first = dscales[i];
-			same &= (dscales[i] == first);
-		}
-		if (same)
-		{
-			dscales = NULL;
-			dscale = first < 0 ? 0 : (int) first;
-		}
+		i = rows != NULL ? rows[j] : j;
+		if (isnull == NULL || !isnull[i])
+			NumericSumAddScaled(&accs[fr->groups[i]], values[i], scale,
+								dscales != NULL ? (int) dscales[i] : dscale,
+								cxt);
 	}
-	if (isnull == NULL && dscales == NULL)
-	{
-		if (groups == NULL)
-		{
-			/* Q6's case: one plain sum */
-			int128		sum = 0;
-
-			if (rows == NULL)
-			{
-				for (j = 0; j < nsel; j++)
-					sum += values[j];
-			}
-			else
-			{
-				for (j = 0; j < nsel; j++)
-					sum += values[rows[j]];
-			}
-			NumericSumAddTotal(&accs[0], sum, nsel, scale, dscale, cxt);
-			return;
-		}
-		/*
-		 * Q1's case: a few groups, no NULLs.  Neighbouring rows are often of
-		 * one group: even and odd rows go to sums of their own, so that an
-		 * addition does not wait for the one before it.
-		 */
-		for (g = 0; g < ngroups; g++)
-		{
-			sums[g] = 0;
-			sums2[g] = 0;
-			counts[g] = 0;
-			counts2[g] = 0;
-		}
-		for (j = 0; j + 1 < nsel; j += 2)
-		{
-			int			i2 = ROW_OF(j + 1);
-			uint32		g2;
-
-			i = ROW_OF(j);
-			g = groups[i];
-			g2 = groups[i2];
-			Assert(g < ngroups && g2 < ngroups);
-			sums[g] += values[i];
-			sums2[g2] += values[i2];
-			counts[g]++;
-			counts2[g2]++;
-		}
-		if (j < nsel)
-		{
-			i = ROW_OF(j);
-			sums[groups[i]] += values[i];
-			counts[groups[i]]++;
-		}
-		for (g = 0; g < ngroups; g++)
-			NumericSumAddTotal(&accs[g], sums[g] + sums2[g], counts[g] + counts2[g], scale,
-							   dscale, cxt);
-		return;
-	}
-	for (g = 0; g < ngroups; g++)
-	{
-		sums[g] = 0;
-		counts[g] = 0;
-		maxd[g] = dscale;
-	}
-	for (j = 0; j < nsel; j++)
-	{
-		i = ROW_OF(j);
-		if (isnull != NULL && isnull[i])
-			continue;
-		g = groups != NULL ? groups[i] : 0;
-		Assert(g < ngroups);
-		sums[g] += values[i];
-		counts[g]++;
-		if (dscales != NULL && dscales[i] > maxd[g])
-			maxd[g] = dscales[i];
-	}
-	for (g = 0; g < ngroups; g++)
-		NumericSumAddTotal(&accs[g], sums[g], counts[g], scale, (int) maxd[g], cxt);
-#undef ROW_OF
 }
 
 /*

@@ -85,11 +85,26 @@ NumericSumAddTotal(NumericSum *acc, int128 total, int64 count, int scale,
 		NumericSumAddSlow(acc, total, scale, cxt);
 }
 
-extern void NumericSumFoldInt64(NumericSum *accs, const uint32 *groups,
-								uint32 ngroups, const int64 *values,
-								const int64 *dscales, int dscale,
-								const bool *isnull, int scale,
-								const int *rows, int nsel, MemoryContext cxt);
+/*
+ * The rows of a batch to fold: rows[0 .. nsel - 1] (rows 0 .. nsel - 1 if
+ * rows is NULL), row i of group groups[i] (all of group 0 if groups is
+ * NULL); by_group, if not NULL, holds the same rows sorted by group (stable),
+ * group g's at by_group[group_start[g] .. group_start[g + 1] - 1].
+ */
+typedef struct NumericFoldRows
+{
+	const int  *rows;
+	int			nsel;
+	const uint32 *groups;
+	uint32		ngroups;
+	const int  *by_group;
+	const int  *group_start;	/* [ngroups + 1] */
+} NumericFoldRows;
+
+extern void NumericSumFoldInt64(NumericSum *accs, const NumericFoldRows *fr,
+								const int64 *values, const int64 *dscales,
+								int dscale, const bool *isnull, int scale,
+								MemoryContext cxt);
 extern void NumericSumSerialize(const NumericSum *acc, StringInfo buf);
 extern void NumericSumMergeSerialized(NumericSum *acc, const char **p,
 									  MemoryContext cxt);
