@@ -79,6 +79,9 @@ typedef struct ColstoreAggState
 	int		   *by_group;		/* [batch_size]: the selected rows by group */
 	int			group_start[AGG_SORT_GROUPS_MAX + 1];
 	bool		sort_by_group;	/* an aggregate folds rows by group */
+	uint64		batchno;		/* batches read, in all executions (the
+								 * numeric expressions' results are kept by
+								 * batch number) */
 	uint32	   *row_groups;		/* [batch_size] */
 	int			batch_size;
 	bool		computed;		/* the groups are complete */
@@ -248,6 +251,7 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *table_entry = llast_node(TargetEntry, cscan->custom_scan_tlist);
 	List	   *quals;
+	List	   *expr_pool = NIL;
 	ListCell   *lc;
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
@@ -278,7 +282,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 			/* sum or avg of numeric arithmetic */
 			agg->type = NUMERICOID;
 			agg->expr = NumericExprCompile((Node *) linitial_node(TargetEntry,
-																  ((Aggref *) te->expr)->args)->expr);
+																  ((Aggref *) te->expr)->args)->expr,
+										   &expr_pool);
 		}
 		if ((agg->kind == COLSTORE_AGG_MIN || agg->kind == COLSTORE_AGG_MAX) &&
 			!TypeHasSignedIntegerOrder(agg->type) &&
@@ -507,6 +512,7 @@ ComputeAggregates(ColstoreAggState *state)
 		fr.nsel = nsel;
 		fr.groups = groups;
 		fr.ngroups = state->groups ? GroupTableSize(state->groups) : 1;
+		fr.batchno = ++state->batchno;
 		SortRowsByGroup(state, &fr);
 		/* a FILTER's rows are listed by AggFoldBatch */
 		fr_filter = fr;

@@ -260,7 +260,8 @@ FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows,
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
-	NumericExprEvaluate(agg->expr, scan, nrows, rows, fr->nsel, &batch);
+	NumericExprEvaluate(agg->expr, scan, nrows, rows, fr->nsel, fr->batchno,
+						&batch);
 	MemoryContextSwitchTo(old);
 	if (batch.values64 != NULL)
 		NumericSumFoldInt64(agg->numerics, fr, batch.values64, NULL,

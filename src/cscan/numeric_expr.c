@@ -79,6 +79,11 @@ struct NumericExpr
 	int64	   *v64;
 	bool	   *null64;
 	NumericBatch batch64;
+	/* batch64 holds the values of this batch and row list (if memo_valid) */
+	bool		memo_valid;
+	uint64		memo_batch;
+	const int  *memo_rows;
+	int			memo_nsel;
 };
 
 /* The operator kind of an OpExpr, or NEXPR_COLUMN if it is none of ours. */
@@ -151,12 +156,28 @@ CompileConstant(NumericExpr *node)
 /*
  * NumericExprCompile
  *		The evaluation tree of an expression NumericExprIsSupported
- *		accepted (Vars of the table), in CurrentMemoryContext.
+ *		accepted (Vars of the table), in CurrentMemoryContext.  *pool lists
+ *		the subexpressions compiled before (pairs of the expression and its
+ *		node; NIL at first): an equal subexpression gets the same node, so
+ *		that within a batch it is evaluated once for all the aggregates
+ *		(TPC-H Q1's l_extendedprice * (1 - l_discount)), and the new ones
+ *		are added.
  */
 NumericExpr *
-NumericExprCompile(Node *expr)
+NumericExprCompile(Node *expr, List **pool)
 {
-	NumericExpr *node = palloc0(sizeof(NumericExpr));
+	NumericExpr *node;
+	ListCell   *lc;
+
+	foreach(lc, *pool)
+	{
+		List	   *pair = lfirst(lc);
+
+		if (equal(linitial(pair), expr))
+			return (NumericExpr *) lsecond(pair);
+	}
+	node = palloc0(sizeof(NumericExpr));
+	*pool = lappend(*pool, list_make2(expr, node));
 
 	node->cxt = CurrentMemoryContext;
 	if (IsA(expr, Var))
@@ -177,8 +198,8 @@ NumericExprCompile(Node *expr)
 		node->kind = OperatorKind(op);
 		if (node->kind == NEXPR_COLUMN || list_length(op->args) != 2)
 			elog(ERROR, "unexpected operator in a ColstoreAgg numeric argument");
-		node->left = NumericExprCompile(linitial(op->args));
-		node->right = NumericExprCompile(lsecond(op->args));
+		node->left = NumericExprCompile(linitial(op->args), pool);
+		node->right = NumericExprCompile(lsecond(op->args), pool);
 	}
 	return node;
 }
@@ -398,6 +419,17 @@ UniformDscale(const int64 *dscales, const bool *isnull, const int *rows, int nse
 	return first < 0 ? 0 : (int) first;
 }
 
+/* Note that e->batch64 holds the values of batch batchno's row list. */
+static NumericBatch *
+Remember(NumericExpr *e, uint64 batchno, const int *rows, int nsel)
+{
+	e->memo_valid = true;
+	e->memo_batch = batchno;
+	e->memo_rows = rows;
+	e->memo_nsel = nsel;
+	return &e->batch64;
+}
+
 /*
  * Evaluate on int64s of one display scale into the node's batch64 for the
  * nsel rows of the row list (see NumericExprEvaluate); NULL if the batch
@@ -409,7 +441,7 @@ UniformDscale(const int64 *dscales, const bool *isnull, const int *rows, int nse
  */
 static NumericBatch *
 EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
-			  int nsel)
+			  int nsel, uint64 batchno)
 {
 	NumericBatch *out = &e->batch64;
 	NumericBatch *l;
@@ -421,6 +453,11 @@ EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 	int			i;
 	int			j;
 
+	/* a node shared with an aggregate evaluated before, for the same rows */
+	if (e->memo_valid && e->memo_batch == batchno && e->memo_rows == rows &&
+		e->memo_nsel == nsel)
+		return out;
+	e->memo_valid = false;
 	memset(out, 0, sizeof(NumericBatch));
 	if (e->kind == NEXPR_CONST)
 	{
@@ -444,10 +481,12 @@ EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 			return NULL;
 		out->values64 = sv.values;
 		out->scale = sv.scale;
-		return out->scale <= NUMERIC_INT128_MAX_SCALE ? out : NULL;
+		if (out->scale > NUMERIC_INT128_MAX_SCALE)
+			return NULL;
+		return Remember(e, batchno, rows, nsel);
 	}
-	if ((l = EvaluateInt64(e->left, scan, nrows, rows, nsel)) == NULL ||
-		(r = EvaluateInt64(e->right, scan, nrows, rows, nsel)) == NULL)
+	if ((l = EvaluateInt64(e->left, scan, nrows, rows, nsel, batchno)) == NULL ||
+		(r = EvaluateInt64(e->right, scan, nrows, rows, nsel, batchno)) == NULL)
 		return NULL;
 	EnsureCapacity64(e, nrows);
 	v = e->v64;
@@ -517,7 +556,7 @@ EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 	if (overflow)
 		return NULL;
 	out->values64 = v;
-	return out;
+	return Remember(e, batchno, rows, nsel);
 }
 
 /*
@@ -586,7 +625,11 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
  * NumericExprEvaluate
  *		The values of expr for the rows of the scan's current batch (nrows
  *		rows) in the row list: rows[0 .. nsel - 1], or all rows if rows is
- *		NULL (nsel = nrows); entries of other rows are unset.  On int128s
+ *		NULL (nsel = nrows); entries of other rows are unset.  batchno
+ *		numbers the scan's batches: nodes shared among expressions
+ *		(NumericExprCompile) keep their int64 values for the batch's row
+ *		list, so the next expression needing them does not compute them
+ *		again.  On int128s
  *		where it can (out->datums NULL; the arrays belong to expr and stay
  *		valid until the next call), else as numeric datums (out->datums and
  *		out->isnull set, allocated in CurrentMemoryContext, which the caller
@@ -594,9 +637,9 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
  */
 void
 NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-					const int *rows, int nsel, NumericBatch *out)
+					const int *rows, int nsel, uint64 batchno, NumericBatch *out)
 {
-	NumericBatch *scaled = EvaluateInt64(expr, scan, nrows, rows, nsel);
+	NumericBatch *scaled = EvaluateInt64(expr, scan, nrows, rows, nsel, batchno);
 
 	if (scaled != NULL)
 	{

@@ -37,8 +37,9 @@ typedef struct NumericBatch
 } NumericBatch;
 
 extern bool NumericExprIsSupported(Node *expr, Index relid, int *ncolumns);
-extern NumericExpr *NumericExprCompile(Node *expr);
+extern NumericExpr *NumericExprCompile(Node *expr, List **pool);
 extern void NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-								const int *rows, int nsel, NumericBatch *out);
+								const int *rows, int nsel, uint64 batchno,
+								NumericBatch *out);
 
 #endif							/* NUMERIC_EXPR_H */

@@ -99,6 +99,7 @@ typedef struct NumericFoldRows
 	uint32		ngroups;
 	const int  *by_group;
 	const int  *group_start;	/* [ngroups + 1] */
+	uint64		batchno;		/* the batch's number in the scan, from 1 */
 } NumericFoldRows;
 
 extern void NumericSumFoldInt64(NumericSum *accs, const NumericFoldRows *fr,

@@ -110,6 +110,13 @@ SELECT nb_diff(:'qk');
 SELECT count(*) FROM nb_rows(:'qkd');
 SELECT nb_diff(:'qkd');
 
+-- rescans: a subquery's ColstoreAgg per outer row, with a subexpression
+-- the two aggregates share (kept per batch, never across executions)
+\set qr 'SELECT g2, (SELECT sum(p * (1 - x)) + sum(p * (1 - x) * (1 + t)) FROM %T WHERE k <> g2) FROM generate_series(0, 4) g2'
+SELECT nb_plan(:'qr');
+SELECT nb_rows(:'qr');
+SELECT nb_diff(:'qr');
+
 -- deleted rows (the batch's own selection, no conditions), none selected
 DELETE FROM nb WHERE k % 5 = 1;
 DELETE FROM nbh WHERE k % 5 = 1;
