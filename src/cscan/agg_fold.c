@@ -199,7 +199,7 @@ FoldInteger(AggFold *agg, AggIntState *state, int64 v)
  *		in the aggregate's memory until the next call; NULL (and *nsel =
  *		nrows) for every row (selected NULL).
  */
-const int *
+const int  *
 AggFoldRowList(AggFold *agg, int nrows, const bool *selected, int *nsel)
 {
 	int			n = 0;

@@ -844,7 +844,7 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
  *		memory until its next call; NULL if the pruner has no keys (selected
  *		is left as it was).
  */
-const int *
+const int  *
 ChunkPrunerFilterRowList(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 						 bool *selected, int *nsel)
 {

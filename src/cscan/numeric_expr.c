@@ -405,14 +405,15 @@ UniformDscale(const int64 *dscales, const bool *isnull, const int *rows, int nse
 	}
 	else
 	{
-		ROWS_LOOP(
-				  if (!isnull[i])
-				  {
-					  if (first < 0)
-						  first = dscales[i];
-					  same &= (dscales[i] == first);
-				  }
-		);
+		for (j = 0; j < nsel; j++)
+		{
+			i = rows != NULL ? rows[j] : j;
+			if (isnull[i])
+				continue;
+			if (first < 0)
+				first = dscales[i];
+			same &= (dscales[i] == first);
+		}
 	}
 	if (!same || first > NUM_DSCALE_MASK)
 		return -1;
@@ -528,15 +529,18 @@ EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 			int64		a;
 			int64		b;
 
-			ROWS_LOOP(
-					  overflow |= __builtin_mul_overflow(lv[i], lf, &a);
-					  overflow |= __builtin_mul_overflow(rv[i], rf, &b);
-					  overflow |= (e->kind == NEXPR_ADD ?
-								   __builtin_add_overflow(a, b, &v[i]) :
-								   __builtin_sub_overflow(a, b, &v[i]));
-			);
+			for (j = 0; j < nsel; j++)
+			{
+				i = rows != NULL ? rows[j] : j;
+				overflow |= __builtin_mul_overflow(lv[i], lf, &a);
+				overflow |= __builtin_mul_overflow(rv[i], rf, &b);
+				overflow |= (e->kind == NEXPR_ADD ?
+							 __builtin_add_overflow(a, b, &v[i]) :
+							 __builtin_sub_overflow(a, b, &v[i]));
+			}
 		}
 	}
+
 	/*
 	 * NULL rows may hold anything: an overflow there sends the batch to
 	 * EvaluateScaled too, which is only slower

@@ -61,6 +61,7 @@ NumericSumAddScaled(NumericSum *acc, int128 value, int scale, int dscale,
 	else
 		NumericSumAddSlow(acc, value, scale, cxt);
 }
+
 /*
  * NumericSumAddTotal
  *		Add count finite values whose exact sum is total * 10^-scale and
