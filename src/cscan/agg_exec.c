@@ -55,6 +55,9 @@
 #include "storage/integer_order.h"
 #include "tableam/scan_engine.h"
 
+/* groups up to which a batch's rows are sorted by group (SortRowsByGroup) */
+#define AGG_SORT_GROUPS_MAX 256
+
 typedef struct ColstoreAggState
 {
 	CustomScanState css;
@@ -72,6 +75,13 @@ typedef struct ColstoreAggState
 	MemoryContext batch_cxt;	/* scratch memory of one batch */
 	GroupTable *groups;			/* NULL without GROUP BY */
 	bool	   *selected;		/* [batch_size] */
+	int		   *rows;			/* [batch_size]: the row list of selected */
+	int		   *by_group;		/* [batch_size]: the selected rows by group */
+	int			group_start[AGG_SORT_GROUPS_MAX + 1];
+	bool		sort_by_group;	/* an aggregate folds rows by group */
+	uint64		batchno;		/* batches read, in all executions (the
+								 * numeric expressions' results are kept by
+								 * batch number) */
 	uint32	   *row_groups;		/* [batch_size] */
 	int			batch_size;
 	bool		computed;		/* the groups are complete */
@@ -241,6 +251,7 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	TargetEntry *table_entry = llast_node(TargetEntry, cscan->custom_scan_tlist);
 	List	   *quals;
+	List	   *expr_pool = NIL;
 	ListCell   *lc;
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
@@ -271,7 +282,8 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 			/* sum or avg of numeric arithmetic */
 			agg->type = NUMERICOID;
 			agg->expr = NumericExprCompile((Node *) linitial_node(TargetEntry,
-																  ((Aggref *) te->expr)->args)->expr);
+																  ((Aggref *) te->expr)->args)->expr,
+										   &expr_pool);
 		}
 		if ((agg->kind == COLSTORE_AGG_MIN || agg->kind == COLSTORE_AGG_MAX) &&
 			!TypeHasSignedIntegerOrder(agg->type) &&
@@ -312,9 +324,13 @@ EnsureBatchArrays(ColstoreAggState *state, int nrows)
 	if (state->selected != NULL)
 	{
 		pfree(state->selected);
+		pfree(state->rows);
+		pfree(state->by_group);
 		pfree(state->row_groups);
 	}
 	state->selected = MemoryContextAlloc(cxt, nrows);
+	state->rows = MemoryContextAlloc(cxt, sizeof(int) * nrows);
+	state->by_group = MemoryContextAlloc(cxt, sizeof(int) * nrows);
 	state->row_groups = MemoryContextAlloc(cxt, sizeof(uint32) * nrows);
 	state->batch_size = nrows;
 }
@@ -367,6 +383,45 @@ FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
 }
 
 /*
+ * Sort the batch's rows (fr's row list) by group into state->by_group and
+ * state->group_start, a counting sort that keeps row order within a group,
+ * once for all the aggregates, which then fold a group's rows in one run
+ * (NumericSumFoldInt64) instead of updating a state in memory per row.
+ * Only for some groups (AGG_SORT_GROUPS_MAX at most) and aggregates that
+ * use it; otherwise fr->by_group stays NULL.
+ */
+static void
+SortRowsByGroup(ColstoreAggState *state, NumericFoldRows *fr)
+{
+	int		   *start = state->group_start;
+	uint32		g;
+	int			j;
+
+	fr->by_group = NULL;
+	fr->group_start = NULL;
+	if (fr->groups == NULL || fr->ngroups == 0 ||
+		fr->ngroups > AGG_SORT_GROUPS_MAX || !state->sort_by_group)
+		return;
+	memset(start, 0, sizeof(int) * (fr->ngroups + 1));
+	for (j = 0; j < fr->nsel; j++)
+		start[fr->groups[fr->rows != NULL ? fr->rows[j] : j] + 1]++;
+	for (g = 0; g < fr->ngroups; g++)
+		start[g + 1] += start[g];
+	for (j = 0; j < fr->nsel; j++)
+	{
+		int			i = fr->rows != NULL ? fr->rows[j] : j;
+
+		state->by_group[start[fr->groups[i]]++] = i;
+	}
+	/* start[g] is now group g's end: shift back */
+	for (g = fr->ngroups; g > 0; g--)
+		start[g] = start[g - 1];
+	start[0] = 0;
+	fr->by_group = state->by_group;
+	fr->group_start = start;
+}
+
+/*
  * Scan the table (serial, or this participant's share of a parallel scan)
  * and fold every batch into the aggregates; then the groups to return are
  * all of them, or, in parallel, everybody's for the last participant to
@@ -389,8 +444,13 @@ ComputeAggregates(ColstoreAggState *state)
 	old = MemoryContextSwitchTo(state->fold_cxt);
 	state->groups = state->nkeys > 0 ? GroupTableCreate(state->nkeys, state->keys) : NULL;
 	MemoryContextSwitchTo(old);
+	state->sort_by_group = false;
 	for (i = 0; i < state->naggs; i++)
+	{
 		AggFoldReset(&state->aggs[i], state->fold_cxt);
+		if (state->aggs[i].states == AGG_STATES_NUMERIC)
+			state->sort_by_group = true;
+	}
 	state->computed = true;
 	state->next_group = 0;
 	state->ngroups = 0;
@@ -411,6 +471,10 @@ ComputeAggregates(ColstoreAggState *state)
 	{
 		const uint32 *groups;
 		bool		select;
+		const int  *rows;
+		int			nsel;
+		NumericFoldRows fr;
+		NumericFoldRows fr_filter;
 
 		CHECK_FOR_INTERRUPTS();
 		/* what folding allocates on the way (detoasting, numerics) */
@@ -419,19 +483,50 @@ ComputeAggregates(ColstoreAggState *state)
 		EnsureBatchArrays(state, nrows);
 		/* deleted rows are in the batch but not returned by the scan */
 		select = ColstoreScanBatchSelect(scan, state->selected);
+		rows = NULL;
+		nsel = nrows;
 		if (filtered)
 		{
 			if (!select)
 				memset(state->selected, true, nrows);
-			ChunkPrunerFilterRows(state->pruner, scan, nrows, state->selected);
+			rows = ChunkPrunerFilterRowList(state->pruner, scan, nrows,
+											state->selected, &nsel);
 			select = true;
 		}
+		else if (select)
+		{
+			int			r;
+
+			/* the row list of the selection, for the aggregates */
+			nsel = 0;
+			for (r = 0; r < nrows; r++)
+			{
+				state->rows[nsel] = r;
+				nsel += state->selected[r];
+			}
+			rows = state->rows;
+		}
 		groups = AssignGroups(state, scan, nrows, select ? state->selected : NULL);
+		memset(&fr, 0, sizeof(fr));
+		fr.rows = rows;
+		fr.nsel = nsel;
+		fr.groups = groups;
+		fr.ngroups = state->groups ? GroupTableSize(state->groups) : 1;
+		fr.batchno = ++state->batchno;
+		SortRowsByGroup(state, &fr);
+		/* a FILTER's rows are listed by AggFoldBatch */
+		fr_filter = fr;
+		fr_filter.rows = NULL;
+		fr_filter.by_group = NULL;
+		fr_filter.group_start = NULL;
 		for (i = 0; i < state->naggs; i++)
-			AggFoldBatch(&state->aggs[i], scan, nrows,
-						 FilterMask(&state->aggs[i], scan, nrows,
-									select ? state->selected : NULL),
-						 groups, state->groups ? GroupTableSize(state->groups) : 1);
+		{
+			AggFold    *agg = &state->aggs[i];
+
+			AggFoldBatch(agg, scan, nrows,
+						 FilterMask(agg, scan, nrows, select ? state->selected : NULL),
+						 agg->filter == NULL ? &fr : &fr_filter);
+		}
 		MemoryContextSwitchTo(old);
 	}
 	MemoryContextReset(state->batch_cxt);

@@ -59,6 +59,8 @@ AggFoldReset(AggFold *agg, MemoryContext cxt)
 	agg->batch_cxt = NULL;		/* was a child of cxt, which was reset */
 	agg->filter_mask = NULL;	/* was in cxt */
 	agg->filter_mask_size = 0;
+	agg->rows = NULL;			/* was in cxt */
+	agg->rows_size = 0;
 	agg->nstates = 0;
 	agg->ints = NULL;
 	agg->numerics = NULL;
@@ -192,28 +194,51 @@ FoldInteger(AggFold *agg, AggIntState *state, int64 v)
 }
 
 /*
- * Fold a numeric column stored in the scaled-integer encoding without
- * building numerics; false if the batch's chunk is in another form.
+ * AggFoldRowList
+ *		The row list of a batch's selection: rows[0 .. *nsel - 1], ascending,
+ *		in the aggregate's memory until the next call; NULL (and *nsel =
+ *		nrows) for every row (selected NULL).
  */
-static bool
-FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
-				   const bool *selected, const uint32 *groups)
+const int  *
+AggFoldRowList(AggFold *agg, int nrows, const bool *selected, int *nsel)
 {
-	int64	   *values;
-	int64	   *dscales;
-	bool	   *isnull;
-	int			scale;
+	int			n = 0;
 	int			i;
 
-	if (!ColstoreScanBatchScaled(scan, agg->attno, &values, &dscales, &isnull, &scale))
-		return false;
+	*nsel = nrows;
+	if (selected == NULL)
+		return NULL;
+	if (nrows > agg->rows_size)
+	{
+		if (agg->rows != NULL)
+			pfree(agg->rows);
+		agg->rows = MemoryContextAlloc(agg->cxt, sizeof(int) * nrows);
+		agg->rows_size = nrows;
+	}
 	for (i = 0; i < nrows; i++)
 	{
-		if ((selected != NULL && !selected[i]) || isnull[i])
-			continue;
-		NumericSumAddScaled(&agg->numerics[groups != NULL ? groups[i] : 0],
-							values[i], scale, dscales[i], agg->cxt);
+		agg->rows[n] = i;
+		n += selected[i];
 	}
+	*nsel = n;
+	return agg->rows;
+}
+
+/*
+ * Fold a numeric column stored in the scaled-integer encoding without
+ * building numerics (few selected rows are read alone, not the chunk
+ * decoded); false if the batch's chunk is in another form.
+ */
+static bool
+FoldScaledNumerics(AggFold *agg, TableScanDesc scan, const NumericFoldRows *fr)
+{
+	ColstoreScaledValues sv;
+
+	if (!ColstoreScanBatchScaledRows(scan, agg->attno, fr->rows, fr->nsel,
+									 fr->nsel, &sv))
+		return false;
+	NumericSumFoldInt64(agg->numerics, fr, sv.values, sv.dscales, 0,
+						sv.nonull ? NULL : sv.isnull, sv.scale, agg->cxt);
 	return true;
 }
 
@@ -222,13 +247,12 @@ FoldScaledNumerics(AggFold *agg, TableScanDesc scan, int nrows,
  * selected rows are listed first, so that few selected rows cost little.
  */
 static void
-FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-				const uint32 *groups)
+FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows,
+				const NumericFoldRows *fr)
 {
 	NumericBatch batch;
 	MemoryContext old;
-	int		   *rows = NULL;
-	int			nsel = nrows;
+	const int  *rows = fr->rows;
 	int			i;
 	int			j;
 
@@ -236,31 +260,28 @@ FoldNumericExpr(AggFold *agg, TableScanDesc scan, int nrows, const bool *selecte
 		agg->batch_cxt = AllocSetContextCreate(agg->cxt, "ColstoreAgg expression",
 											   ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(agg->batch_cxt);
-	if (selected != NULL)
-	{
-		rows = palloc(sizeof(int) * nrows);
-		nsel = 0;
-		for (i = 0; i < nrows; i++)
-		{
-			rows[nsel] = i;
-			nsel += selected[i];
-		}
-	}
-	NumericExprEvaluate(agg->expr, scan, nrows, rows, nsel, &batch);
+	NumericExprEvaluate(agg->expr, scan, nrows, rows, fr->nsel, fr->batchno,
+						&batch);
 	MemoryContextSwitchTo(old);
-	for (j = 0; j < nsel; j++)
+	if (batch.values64 != NULL)
+		NumericSumFoldInt64(agg->numerics, fr, batch.values64, NULL,
+							batch.dscale, batch.isnull, batch.scale, agg->cxt);
+	else
 	{
-		NumericSum *acc;
+		for (j = 0; j < fr->nsel; j++)
+		{
+			NumericSum *acc;
 
-		i = rows != NULL ? rows[j] : j;
-		if (batch.isnull[i])
-			continue;
-		acc = &agg->numerics[groups != NULL ? groups[i] : 0];
-		if (batch.datums != NULL)
-			NumericSumAdd(acc, batch.datums[i], agg->cxt);
-		else
-			NumericSumAddScaled(acc, batch.values[i], batch.scale,
-								batch.dscales[i], agg->cxt);
+			i = rows != NULL ? rows[j] : j;
+			if (batch.isnull[i])
+				continue;
+			acc = &agg->numerics[fr->groups != NULL ? fr->groups[i] : 0];
+			if (batch.datums != NULL)
+				NumericSumAdd(acc, batch.datums[i], agg->cxt);
+			else
+				NumericSumAddScaled(acc, batch.values[i], batch.scale,
+									batch.dscales[i], agg->cxt);
+		}
 	}
 	MemoryContextReset(agg->batch_cxt);
 }
@@ -298,32 +319,64 @@ FoldCompared(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
  * AggFoldBatch
  *		Fold the rows of the scan's current batch (nrows rows) that selected
  *		marks (all if NULL) into the states of their groups: groups[i] for
- *		row i, or group 0 for every row if groups is NULL.  ngroups is the
- *		number of groups there are so far.
+ *		row i, or group 0 for every row if groups is NULL, where
+ *		groups = batch->groups; batch->ngroups is the number of groups there
+ *		are so far.  batch's row list and rows by group describe selected
+ *		(all rows if NULL), unless batch->rows is NULL while selected is not
+ *		(a FILTER's mask): then the row list is made here.
  */
 void
 AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
-			 const uint32 *groups, uint32 ngroups)
+			 const NumericFoldRows *batch)
 {
+	NumericFoldRows fr = *batch;
+	const uint32 *groups = batch->groups;
+	const int  *rows;
+	int			nsel;
 	Datum	   *values;
 	bool	   *isnull;
 	int			i;
 
-	EnsureStates(agg, Max(ngroups, 1));
+	EnsureStates(agg, Max(batch->ngroups, 1));
+	if (selected == NULL)
+	{
+		fr.rows = NULL;
+		fr.nsel = nrows;
+	}
+	else if (fr.rows == NULL)
+	{
+		fr.rows = AggFoldRowList(agg, nrows, selected, &fr.nsel);
+		fr.by_group = NULL;
+		fr.group_start = NULL;
+	}
+	fr.ngroups = Max(fr.ngroups, 1);
+	rows = fr.rows;
+	nsel = fr.nsel;
 #define ROW_SKIPPED(i) (selected != NULL && !selected[i])
 #define ROW_GROUP(i) (groups != NULL ? groups[i] : 0)
 	if (agg->expr != NULL)
 	{
-		FoldNumericExpr(agg, scan, nrows, selected, groups);
+		FoldNumericExpr(agg, scan, nrows, &fr);
 		return;
 	}
 	if (agg->kind == COLSTORE_AGG_COUNT_STAR)
 	{
 		/* groups[i] is unset for rows not selected: never read it there */
-		for (i = 0; i < nrows; i++)
+		if (groups == NULL)
+			agg->ints[0].count += nsel;
+		else if (fr.by_group != NULL)
 		{
-			if (!ROW_SKIPPED(i))
-				agg->ints[ROW_GROUP(i)].count++;
+			uint32		g;
+
+			for (g = 0; g < fr.ngroups; g++)
+				agg->ints[g].count += fr.group_start[g + 1] - fr.group_start[g];
+		}
+		else
+		{
+			int			j;
+
+			for (j = 0; j < nsel; j++)
+				agg->ints[groups[rows != NULL ? rows[j] : j]].count++;
 		}
 		return;
 	}
@@ -343,7 +396,7 @@ AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected,
 		return;
 	}
 	if (agg->states == AGG_STATES_NUMERIC &&
-		FoldScaledNumerics(agg, scan, nrows, selected, groups))
+		FoldScaledNumerics(agg, scan, &fr))
 		return;
 	ColstoreScanBatchColumn(scan, agg->attno, &values, &isnull);
 	if (agg->kind == COLSTORE_AGG_COUNT)

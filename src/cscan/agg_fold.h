@@ -53,6 +53,8 @@ typedef struct AggFold
 	int			filter_mask_size;
 	MemoryContext cxt;			/* states and numeric sums' side values */
 	MemoryContext batch_cxt;	/* the expression's values for one batch */
+	int		   *rows;			/* the batch's selected rows, in cxt */
+	int			rows_size;
 	AggStateKind states;		/* derived from kind, type and compare */
 	uint32		nstates;		/* groups with a state */
 	AggIntState *ints;			/* [nstates], integer kinds and counts */
@@ -63,9 +65,10 @@ typedef struct AggFold
 } AggFold;
 
 extern void AggFoldReset(AggFold *agg, MemoryContext cxt);
+extern const int *AggFoldRowList(AggFold *agg, int nrows, const bool *selected,
+								 int *nsel);
 extern void AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows,
-						 const bool *selected, const uint32 *groups,
-						 uint32 ngroups);
+						 const bool *selected, const NumericFoldRows *batch);
 extern Datum AggFoldResult(AggFold *agg, uint32 group, bool *isnull);
 extern void AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf);
 extern void AggFoldMerge(AggFold *agg, uint32 group, const char **p);

@@ -832,13 +832,30 @@ void
 ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 					  bool *selected)
 {
+	int			nsel;
+
+	(void) ChunkPrunerFilterRowList(pruner, scan, nrows, selected, &nsel);
+}
+
+/*
+ * ChunkPrunerFilterRowList
+ *		ChunkPrunerFilterRows, which also returns the row list of the rows
+ *		left selected: rows[0 .. *nsel - 1], ascending, in the pruner's
+ *		memory until its next call; NULL if the pruner has no keys (selected
+ *		is left as it was).
+ */
+const int  *
+ChunkPrunerFilterRowList(ChunkPruner *pruner, TableScanDesc scan, int nrows,
+						 bool *selected, int *nsel)
+{
 	int		   *rows;
 	int			n = 0;
 	int			i;
 	int			k;
 
+	*nsel = 0;
 	if (pruner->nkeys == 0 || nrows <= 0)
-		return;
+		return pruner->nkeys == 0 ? NULL : pruner->rows;
 	if (pruner->order == NULL)
 	{
 		pruner->order = MemoryContextAlloc(pruner->cxt, sizeof(int) * pruner->nkeys);
@@ -914,4 +931,6 @@ ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan, int nrows,
 	for (i = 0; i < n; i++)
 		selected[rows[i]] = true;
 	OrderKeys(pruner);
+	*nsel = n;
+	return rows;
 }

@@ -29,6 +29,9 @@ extern void ChunkPrunerEvaluate(ChunkPruner *pruner, ExprContext *econtext);
 extern bool ChunkPrunerRefutes(void *arg, const RowGroupHeader *h,
 							   uint32 chunkno);
 extern int	ChunkPrunerNumKeys(const ChunkPruner *pruner);
+extern const int *ChunkPrunerFilterRowList(ChunkPruner *pruner,
+										   TableScanDesc scan, int nrows,
+										   bool *selected, int *nsel);
 extern void ChunkPrunerFilterRows(ChunkPruner *pruner, TableScanDesc scan,
 								  int nrows, bool *selected);
 

@@ -16,6 +16,14 @@
  * those values, with the largest display scale, is exactly what sum() over
  * PostgreSQL's numerics gives.
  *
+ * Nearly always every value of such a tree fits in an int64 and every row
+ * of a column has the same display scale (a numeric(p, s) column), so the
+ * tree is first evaluated on int64s of one display scale
+ * (EvaluateInt64): one multiplication or addition per row and node with
+ * an overflow flag, no per-row scales, and a column's values read where
+ * the scan keeps them, not copied.  A batch where that does not hold (an
+ * int64 overflows, display scales differ) is evaluated on int128s instead.
+ *
  * When a column of the batch is in another form (another encoding, a delta
  * page), a constant does not fit (NaN, more than 36 fractional digits), a
  * node's scale would exceed 36 digits, a product's display scale would
@@ -66,6 +74,16 @@ struct NumericExpr
 	MemoryContext cxt;
 	int			capacity;		/* rows the arrays hold */
 	NumericBatch batch;
+	/* the same on int64s of one display scale (EvaluateInt64) */
+	int			capacity64;		/* rows v64 and null64 hold */
+	int64	   *v64;
+	bool	   *null64;
+	NumericBatch batch64;
+	/* batch64 holds the values of this batch and row list (if memo_valid) */
+	bool		memo_valid;
+	uint64		memo_batch;
+	const int  *memo_rows;
+	int			memo_nsel;
 };
 
 /* The operator kind of an OpExpr, or NEXPR_COLUMN if it is none of ours. */
@@ -138,12 +156,28 @@ CompileConstant(NumericExpr *node)
 /*
  * NumericExprCompile
  *		The evaluation tree of an expression NumericExprIsSupported
- *		accepted (Vars of the table), in CurrentMemoryContext.
+ *		accepted (Vars of the table), in CurrentMemoryContext.  *pool lists
+ *		the subexpressions compiled before (pairs of the expression and its
+ *		node; NIL at first): an equal subexpression gets the same node, so
+ *		that within a batch it is evaluated once for all the aggregates
+ *		(TPC-H Q1's l_extendedprice * (1 - l_discount)), and the new ones
+ *		are added.
  */
 NumericExpr *
-NumericExprCompile(Node *expr)
+NumericExprCompile(Node *expr, List **pool)
 {
-	NumericExpr *node = palloc0(sizeof(NumericExpr));
+	NumericExpr *node;
+	ListCell   *lc;
+
+	foreach(lc, *pool)
+	{
+		List	   *pair = lfirst(lc);
+
+		if (equal(linitial(pair), expr))
+			return (NumericExpr *) lsecond(pair);
+	}
+	node = palloc0(sizeof(NumericExpr));
+	*pool = lappend(*pool, list_make2(expr, node));
 
 	node->cxt = CurrentMemoryContext;
 	if (IsA(expr, Var))
@@ -164,8 +198,8 @@ NumericExprCompile(Node *expr)
 		node->kind = OperatorKind(op);
 		if (node->kind == NEXPR_COLUMN || list_length(op->args) != 2)
 			elog(ERROR, "unexpected operator in a ColstoreAgg numeric argument");
-		node->left = NumericExprCompile(linitial(op->args));
-		node->right = NumericExprCompile(lsecond(op->args));
+		node->left = NumericExprCompile(linitial(op->args), pool);
+		node->right = NumericExprCompile(lsecond(op->args), pool);
 	}
 	return node;
 }
@@ -302,6 +336,233 @@ EvaluateScaled(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
 	return out;
 }
 
+/* Room for nrows rows in the node's int64 arrays. */
+static void
+EnsureCapacity64(NumericExpr *e, int nrows)
+{
+	if (nrows <= e->capacity64)
+		return;
+	if (e->capacity64 > 0)
+	{
+		pfree(e->v64);
+		pfree(e->null64);
+	}
+	e->v64 = MemoryContextAlloc(e->cxt, sizeof(int64) * nrows);
+	e->null64 = MemoryContextAlloc(e->cxt, sizeof(bool) * nrows);
+	e->capacity64 = nrows;
+	if (e->kind == NEXPR_CONST)
+	{
+		int			i;
+
+		for (i = 0; i < nrows; i++)
+			e->v64[i] = (int64) e->const_value;
+	}
+}
+
+/*
+ * For every row of the row list (rows[0 .. nsel - 1], or 0 .. nsel - 1 if
+ * rows is NULL), BODY with i the row: two loops, so that the common all-rows
+ * case reads no list.
+ */
+#define ROWS_LOOP(BODY) \
+	do { \
+		if (rows == NULL) \
+		{ \
+			for (j = 0; j < nsel; j++) \
+			{ \
+				i = j; \
+				BODY; \
+			} \
+		} \
+		else \
+		{ \
+			for (j = 0; j < nsel; j++) \
+			{ \
+				i = rows[j]; \
+				BODY; \
+			} \
+		} \
+	} while (0)
+
+/*
+ * A column's display scale for the listed rows, if every non-NULL one has
+ * the same (0 if all are NULL); -1 if they differ.
+ */
+static int
+UniformDscale(const int64 *dscales, const bool *isnull, const int *rows, int nsel)
+{
+	int64		first = -1;
+	bool		same = true;
+	int			i;
+	int			j;
+
+	if (isnull == NULL)
+	{
+		if (nsel == 0)
+			return 0;
+		first = dscales[rows != NULL ? rows[0] : 0];
+		ROWS_LOOP(same &= (dscales[i] == first));
+	}
+	else
+	{
+		for (j = 0; j < nsel; j++)
+		{
+			i = rows != NULL ? rows[j] : j;
+			if (isnull[i])
+				continue;
+			if (first < 0)
+				first = dscales[i];
+			same &= (dscales[i] == first);
+		}
+	}
+	if (!same || first > NUM_DSCALE_MASK)
+		return -1;
+	return first < 0 ? 0 : (int) first;
+}
+
+/* Note that e->batch64 holds the values of batch batchno's row list. */
+static NumericBatch *
+Remember(NumericExpr *e, uint64 batchno, const int *rows, int nsel)
+{
+	e->memo_valid = true;
+	e->memo_batch = batchno;
+	e->memo_rows = rows;
+	e->memo_nsel = nsel;
+	return &e->batch64;
+}
+
+/*
+ * Evaluate on int64s of one display scale into the node's batch64 for the
+ * nsel rows of the row list (see NumericExprEvaluate); NULL if the batch
+ * needs EvaluateScaled: a column not in the scaled-integer encoding or with
+ * display scales that differ, a constant beyond an int64, a scale above 36
+ * digits, a product's display scale above numeric's largest, an overflow.
+ * A column's values are the scan's own arrays (read only); entries of rows
+ * not listed, and of NULL rows, are unset.
+ */
+static NumericBatch *
+EvaluateInt64(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
+			  int nsel, uint64 batchno)
+{
+	NumericBatch *out = &e->batch64;
+	NumericBatch *l;
+	NumericBatch *r;
+	int64	   *v;
+	const int64 *lv;
+	const int64 *rv;
+	bool		overflow = false;
+	int			i;
+	int			j;
+
+	/* a node shared with an aggregate evaluated before, for the same rows */
+	if (e->memo_valid && e->memo_batch == batchno && e->memo_rows == rows &&
+		e->memo_nsel == nsel)
+		return out;
+	e->memo_valid = false;
+	memset(out, 0, sizeof(NumericBatch));
+	if (e->kind == NEXPR_CONST)
+	{
+		if (!e->const_fits || e->const_value != (int64) e->const_value)
+			return NULL;
+		EnsureCapacity64(e, nrows);
+		out->values64 = e->v64;
+		out->scale = e->const_scale;
+		out->dscale = e->const_dscale;
+		return out;
+	}
+	if (e->kind == NEXPR_COLUMN)
+	{
+		ColstoreScaledValues sv;
+
+		if (!ColstoreScanBatchScaledRows(scan, e->attno, rows, nsel, nsel, &sv))
+			return NULL;
+		out->isnull = sv.nonull ? NULL : sv.isnull;
+		out->dscale = UniformDscale(sv.dscales, out->isnull, rows, nsel);
+		if (out->dscale < 0)
+			return NULL;
+		out->values64 = sv.values;
+		out->scale = sv.scale;
+		if (out->scale > NUMERIC_INT128_MAX_SCALE)
+			return NULL;
+		return Remember(e, batchno, rows, nsel);
+	}
+	if ((l = EvaluateInt64(e->left, scan, nrows, rows, nsel, batchno)) == NULL ||
+		(r = EvaluateInt64(e->right, scan, nrows, rows, nsel, batchno)) == NULL)
+		return NULL;
+	EnsureCapacity64(e, nrows);
+	v = e->v64;
+	lv = l->values64;
+	rv = r->values64;
+	if (e->kind == NEXPR_MUL)
+	{
+		/* numeric_mul rounds past the largest display scale: not here */
+		if (l->scale + r->scale > NUMERIC_INT128_MAX_SCALE ||
+			l->dscale + r->dscale > NUM_DSCALE_MASK)
+			return NULL;
+		out->scale = l->scale + r->scale;
+		out->dscale = l->dscale + r->dscale;
+		ROWS_LOOP(overflow |= __builtin_mul_overflow(lv[i], rv[i], &v[i]));
+	}
+	else
+	{
+		int64		lf = 1;
+		int64		rf = 1;
+
+		/* + and -: align the scales to the larger */
+		out->scale = Max(l->scale, r->scale);
+		out->dscale = Max(l->dscale, r->dscale);
+		if (out->scale - l->scale > 18 || out->scale - r->scale > 18)
+			return NULL;
+		for (i = l->scale; i < out->scale; i++)
+			lf *= 10;
+		for (i = r->scale; i < out->scale; i++)
+			rf *= 10;
+		if (lf == 1 && rf == 1)
+		{
+			if (e->kind == NEXPR_ADD)
+				ROWS_LOOP(overflow |= __builtin_add_overflow(lv[i], rv[i], &v[i]));
+			else
+				ROWS_LOOP(overflow |= __builtin_sub_overflow(lv[i], rv[i], &v[i]));
+		}
+		else
+		{
+			int64		a;
+			int64		b;
+
+			for (j = 0; j < nsel; j++)
+			{
+				i = rows != NULL ? rows[j] : j;
+				overflow |= __builtin_mul_overflow(lv[i], lf, &a);
+				overflow |= __builtin_mul_overflow(rv[i], rf, &b);
+				overflow |= (e->kind == NEXPR_ADD ?
+							 __builtin_add_overflow(a, b, &v[i]) :
+							 __builtin_sub_overflow(a, b, &v[i]));
+			}
+		}
+	}
+
+	/*
+	 * NULL rows may hold anything: an overflow there sends the batch to
+	 * EvaluateScaled too, which is only slower
+	 */
+	if (l->isnull != NULL || r->isnull != NULL)
+	{
+		bool	   *n = e->null64;
+		const bool *ln = l->isnull;
+		const bool *rn = r->isnull;
+
+		if (ln != NULL && rn != NULL)
+			ROWS_LOOP(n[i] = ln[i] | rn[i]);
+		else
+			ROWS_LOOP(n[i] = ln != NULL ? ln[i] : rn[i]);
+		out->isnull = n;
+	}
+	if (overflow)
+		return NULL;
+	out->values64 = v;
+	return Remember(e, batchno, rows, nsel);
+}
+
 /*
  * Evaluate row by row with PostgreSQL's numeric functions into datums and
  * isnull for the rows of the row list; other rows read as NULL.
@@ -368,7 +629,11 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
  * NumericExprEvaluate
  *		The values of expr for the rows of the scan's current batch (nrows
  *		rows) in the row list: rows[0 .. nsel - 1], or all rows if rows is
- *		NULL (nsel = nrows); entries of other rows are unset.  On int128s
+ *		NULL (nsel = nrows); entries of other rows are unset.  batchno
+ *		numbers the scan's batches: nodes shared among expressions
+ *		(NumericExprCompile) keep their int64 values for the batch's row
+ *		list, so the next expression needing them does not compute them
+ *		again.  On int128s
  *		where it can (out->datums NULL; the arrays belong to expr and stay
  *		valid until the next call), else as numeric datums (out->datums and
  *		out->isnull set, allocated in CurrentMemoryContext, which the caller
@@ -376,10 +641,16 @@ EvaluateDatums(NumericExpr *e, TableScanDesc scan, int nrows, const int *rows,
  */
 void
 NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-					const int *rows, int nsel, NumericBatch *out)
+					const int *rows, int nsel, uint64 batchno, NumericBatch *out)
 {
-	NumericBatch *scaled = EvaluateScaled(expr, scan, nrows, rows, nsel);
+	NumericBatch *scaled = EvaluateInt64(expr, scan, nrows, rows, nsel, batchno);
 
+	if (scaled != NULL)
+	{
+		*out = *scaled;
+		return;
+	}
+	scaled = EvaluateScaled(expr, scan, nrows, rows, nsel);
 	if (scaled != NULL)
 	{
 		*out = *scaled;

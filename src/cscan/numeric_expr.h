@@ -19,9 +19,16 @@
 
 typedef struct NumericExpr NumericExpr;
 
-/* One batch's values of an expression: value * 10^-scale per row. */
+/*
+ * One batch's values of an expression: value * 10^-scale per row, as int64s
+ * of one display scale (values64 set; isnull NULL if no listed row is NULL),
+ * else as int128s with a display scale per row (values, dscales, isnull),
+ * else as numeric datums (datums, isnull).
+ */
 typedef struct NumericBatch
 {
+	int64	   *values64;		/* int64 values, all of display scale dscale */
+	int			dscale;
 	int128	   *values;
 	int16	   *dscales;		/* display scale per row */
 	bool	   *isnull;
@@ -30,8 +37,9 @@ typedef struct NumericBatch
 } NumericBatch;
 
 extern bool NumericExprIsSupported(Node *expr, Index relid, int *ncolumns);
-extern NumericExpr *NumericExprCompile(Node *expr);
+extern NumericExpr *NumericExprCompile(Node *expr, List **pool);
 extern void NumericExprEvaluate(NumericExpr *expr, TableScanDesc scan, int nrows,
-								const int *rows, int nsel, NumericBatch *out);
+								const int *rows, int nsel, uint64 batchno,
+								NumericBatch *out);
 
 #endif							/* NUMERIC_EXPR_H */

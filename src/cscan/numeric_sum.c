@@ -113,6 +113,116 @@ AddToRest(NumericSum *acc, Datum value, MemoryContext cxt)
 }
 
 /*
+ * Fold values[idx[0 .. n - 1]] (values[0 .. n - 1] if idx is NULL) into one
+ * state: their exact sum in an int128 (n int64s cannot overflow it), their
+ * count and largest display scale in registers, then NumericSumAddTotal
+ * once.  NULL rows (isnull, if not NULL) are skipped; display scales are
+ * dscales[i], or dscale for every row if dscales is NULL.
+ */
+static void
+FoldRange(NumericSum *acc, const int64 *values, const int64 *dscales, int dscale,
+		  const bool *isnull, int scale, const int *idx, int n, MemoryContext cxt)
+{
+	int128		sum = 0;
+	int64		count = n;
+	int64		maxd = dscale;
+	int			j;
+
+#define IDX(j) (idx != NULL ? idx[j] : (j))
+	if (isnull == NULL && dscales == NULL)
+	{
+		if (idx == NULL)
+		{
+			for (j = 0; j < n; j++)
+				sum += values[j];
+		}
+		else
+		{
+			for (j = 0; j < n; j++)
+				sum += values[idx[j]];
+		}
+	}
+	else if (isnull == NULL)
+	{
+		for (j = 0; j < n; j++)
+		{
+			int			i = IDX(j);
+
+			sum += values[i];
+			maxd = Max(maxd, dscales[i]);
+		}
+	}
+	else
+	{
+		count = 0;
+		for (j = 0; j < n; j++)
+		{
+			int			i = IDX(j);
+			bool		valid = !isnull[i];
+
+			/* a NULL row's value and display scale may be anything */
+			sum += valid ? values[i] : 0;
+			count += valid;
+			if (dscales != NULL)
+				maxd = Max(maxd, valid ? dscales[i] : 0);
+		}
+	}
+#undef IDX
+	NumericSumAddTotal(acc, sum, count, scale, (int) maxd, cxt);
+}
+
+/*
+ * NumericSumFoldInt64
+ *		Fold int64 values times 10^-scale of a batch's listed rows into
+ *		their groups' states (see NumericFoldRows), skipping rows isnull
+ *		marks (none if NULL).  Display scales are dscales[i], or dscale for
+ *		every row if dscales is NULL.
+ *
+ * Each group's rows are summed exactly in an int128 and added to its state
+ * once (FoldRange): the same sums, counts and display scales as adding value
+ * after value, with one addition per row and no state in memory per row.
+ * Without the rows sorted by group, value after value.
+ */
+void
+NumericSumFoldInt64(NumericSum *accs, const NumericFoldRows *fr,
+					const int64 *values, const int64 *dscales, int dscale,
+					const bool *isnull, int scale, MemoryContext cxt)
+{
+	const int  *rows = fr->rows;
+	uint32		g;
+	int			i;
+	int			j;
+
+	if (fr->groups == NULL)
+	{
+		FoldRange(&accs[0], values, dscales, dscale, isnull, scale, rows,
+				  fr->nsel, cxt);
+		return;
+	}
+	if (fr->by_group != NULL)
+	{
+		for (g = 0; g < fr->ngroups; g++)
+		{
+			int			first = fr->group_start[g];
+
+			if (fr->group_start[g + 1] > first)
+				FoldRange(&accs[g], values, dscales, dscale, isnull, scale,
+						  fr->by_group + first, fr->group_start[g + 1] - first,
+						  cxt);
+		}
+		return;
+	}
+	for (j = 0; j < fr->nsel; j++)
+	{
+		i = rows != NULL ? rows[j] : j;
+		if (isnull == NULL || !isnull[i])
+			NumericSumAddScaled(&accs[fr->groups[i]], values[i], scale,
+								dscales != NULL ? (int) dscales[i] : dscale,
+								cxt);
+	}
+}
+
+/*
  * NumericSumAddSlow
  *		Add the finite value * 10^-scale to acc's sum (already counted):
  *		the sum's scale grows to the value's (up to

@@ -61,6 +61,52 @@ NumericSumAddScaled(NumericSum *acc, int128 value, int scale, int dscale,
 	else
 		NumericSumAddSlow(acc, value, scale, cxt);
 }
+
+/*
+ * NumericSumAddTotal
+ *		Add count finite values whose exact sum is total * 10^-scale and
+ *		whose largest display scale is dscale: what count calls of
+ *		NumericSumAddScaled would do, since the sum is exact either way.
+ */
+static inline void
+NumericSumAddTotal(NumericSum *acc, int128 total, int64 count, int scale,
+				   int dscale, MemoryContext cxt)
+{
+	int128		sum;
+
+	if (count == 0)
+		return;
+	acc->count += count;
+	if (dscale > acc->max_dscale)
+		acc->max_dscale = dscale;
+	if (likely(scale == acc->scale) &&
+		!__builtin_add_overflow(acc->sum, total, &sum))
+		acc->sum = sum;
+	else
+		NumericSumAddSlow(acc, total, scale, cxt);
+}
+
+/*
+ * The rows of a batch to fold: rows[0 .. nsel - 1] (rows 0 .. nsel - 1 if
+ * rows is NULL), row i of group groups[i] (all of group 0 if groups is
+ * NULL); by_group, if not NULL, holds the same rows sorted by group (stable),
+ * group g's at by_group[group_start[g] .. group_start[g + 1] - 1].
+ */
+typedef struct NumericFoldRows
+{
+	const int  *rows;
+	int			nsel;
+	const uint32 *groups;
+	uint32		ngroups;
+	const int  *by_group;
+	const int  *group_start;	/* [ngroups + 1] */
+	uint64		batchno;		/* the batch's number in the scan, from 1 */
+} NumericFoldRows;
+
+extern void NumericSumFoldInt64(NumericSum *accs, const NumericFoldRows *fr,
+								const int64 *values, const int64 *dscales,
+								int dscale, const bool *isnull, int scale,
+								MemoryContext cxt);
 extern void NumericSumSerialize(const NumericSum *acc, StringInfo buf);
 extern void NumericSumMergeSerialized(NumericSum *acc, const char **p,
 									  MemoryContext cxt);

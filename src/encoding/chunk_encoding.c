@@ -730,8 +730,26 @@ decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
 		intenc_iter_read(&it, iv, nn);
 		if (typlen != 8 || (void *) iv != (void *) values)
 		{
-			for (i = 0; i < nn; i++)
-				values[i] = intenc_u64_to_datum(iv[i], typlen);
+			/* one loop per width, not a switch per value */
+			switch (typlen)
+			{
+				case 1:
+					for (i = 0; i < nn; i++)
+						values[i] = intenc_u64_to_datum(iv[i], 1);
+					break;
+				case 2:
+					for (i = 0; i < nn; i++)
+						values[i] = intenc_u64_to_datum(iv[i], 2);
+					break;
+				case 4:
+					for (i = 0; i < nn; i++)
+						values[i] = intenc_u64_to_datum(iv[i], 4);
+					break;
+				default:
+					for (i = 0; i < nn; i++)
+						values[i] = intenc_u64_to_datum(iv[i], 8);
+					break;
+			}
 		}
 		if ((void *) iv != (void *) values)
 			pfree(iv);
