@@ -115,7 +115,7 @@
 #define COMPACT_FIRST_IDLE_ROUNDS	3
 #define COMPACT_GATE_WAITS			6
 #define COMPACT_BULK_WAITS			6
-#define COMPACT_BUSY_ROUNDS			200
+#define COMPACT_BUSY_ROUNDS			6000
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -288,6 +288,7 @@ CompactInOwnTransaction(Oid relid, int round, CompactBulk *bulk, bool *busy)
 
 	bulk->n = bulk->next = 0;
 	bulk->waiting_for = InvalidTransactionId;
+	bulk->held_back = 0;
 	*busy = true;
 
 	SetCurrentStatementStartTimestamp();
@@ -320,10 +321,11 @@ CompactInOwnTransaction(Oid relid, int round, CompactBulk *bulk, bool *busy)
  * transaction that moved rows, or InvalidTransactionId; *gated is set to
  * whether versions were left because the gate closed.  Stops, leaving the
  * rest for the next round, when another compaction or a VACUUM holds the
- * table.
+ * table, and then sets *busy.
  */
 static TransactionId
-MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated)
+MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated,
+				 bool *busy)
 {
 	TransactionId last = InvalidTransactionId;
 
@@ -342,6 +344,7 @@ MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated)
 		{
 			PopActiveSnapshot();
 			CommitTransactionCommand();
+			*busy = true;
 			break;
 		}
 		rel = try_relation_open(relid, NoLock);
@@ -478,6 +481,7 @@ colstore_compaction_main(Datum main_arg)
 	int			busy_rounds = 0;
 	int			round = 0;
 	bool		moved_any = false;
+	bool		try_quiet = true;
 	MemoryContext vacuum_cxt;
 	CompactBulk bulk;
 
@@ -524,10 +528,26 @@ colstore_compaction_main(Datum main_arg)
 		round++;
 		CompactionProgressSetRound(round);
 		MemoryContextReset(bulk.cxt);
+
+		/*
+		 * a quiet table has every settled version moved and its small and
+		 * partly deleted groups rewritten (compaction_bulk.c); looked for
+		 * first, after a busy round, when the last round held versions back,
+		 * and after a quiet round that moved rows
+		 */
+		bulk.quiet = false;
+		if (try_quiet)
+		{
+			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_WRITERS);
+			ReportRound(relid, round, "looking for a quiet table");
+			bulk.quiet = CompactionTableQuiet(relid, COMPACT_QUIET_MS);
+		}
 		mover = CompactInOwnTransaction(relid, round, &bulk, &busy);
-		bulk_mover = MoveBulkVersions(relid, round, &bulk, &gated);
+		bulk_mover = MoveBulkVersions(relid, round, &bulk, &gated, &busy);
 		if (TransactionIdIsValid(bulk_mover))
 			mover = bulk_mover;
+		try_quiet = busy || bulk.held_back > 0 ||
+			(bulk.quiet && TransactionIdIsValid(mover));
 
 		if (TransactionIdIsValid(mover))
 		{
