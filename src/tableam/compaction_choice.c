@@ -27,6 +27,17 @@
  * quarter group ended 009_auto_compaction's table of small inserts near or
  * above heap's size (src/README.md, "Merging small row groups").
  *
+ * The quiet rules (QuietGroups).  When nobody writes the table (the worker
+ * found it quiet: tableam/compaction_bulk.c), the reason for the worker's
+ * stricter rules, rows being rewritten while writers keep changing them,
+ * is gone: a round takes the groups of fewer than SMALL_GROUP_SHARE live
+ * rows, deleted rows or not, up to a row group's worth of live rows and
+ * as many as fit in MergeRoom (at least two), and the larger groups whose
+ * rewrite pays by colstore.compact()'s rule (a fifth deleted), until
+ * REWRITE_ROUND_GROUPS groups' rows.  Single-row upserts leave many small
+ * groups (each worker round's moves) about half of whose rows they later
+ * updated: 146 such groups held 140,703 rows for 99,981 live ones.
+ *
  * IDENTIFICATION
  *	  src/tableam/compaction_choice.c
  *
