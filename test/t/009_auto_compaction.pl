@@ -16,7 +16,8 @@
 # clients end smaller than half their heap twin), any
 # UPDATE's new versions are compacted with that age set to 0 (and rows stay
 # equal to heap's when single-row updates overlap the worker's batches of a
-# bulk UPDATE's versions), and small row
+# bulk UPDATE's versions), a worker that finds the table held by a VACUUM
+# waits for it rather than give up, and small row
 # groups are merged by the worker a VACUUM starts for them,
 # within half the size of their rows in heap.
 use strict;
@@ -359,7 +360,8 @@ $node->safe_psql('postgres', q{
 });
 ok($node->poll_query_until('postgres', q{
 	SELECT EXISTS (SELECT FROM colstore.compaction_progress
-		WHERE relid = 'qb'::regclass AND phase = 'moving bulk versions')}),
+		WHERE relid = 'qb'::regclass
+		AND (phase = 'moving bulk versions' OR heap_tuples_moved > 0))}),
 	'the worker moves the quiet table\'s single-row versions');
 my $qb_script = $node->basedir . '/qb.sql';
 PostgreSQL::Test::Utils::append_to_file($qb_script,
@@ -385,6 +387,34 @@ is($node->safe_psql('postgres', q{
 $node->safe_psql('postgres', "SELECT colstore.verify('qb')");
 is($node->safe_psql('postgres', "SELECT colstore.compact('qb')"), '0',
 	'once the writers left, the worker moved every version');
+
+# A worker that finds the table held by a VACUUM or an autovacuum (here a
+# session holding SHARE UPDATE EXCLUSIVE, as they do, for 20 s) waits for it
+# instead of giving up: an INSERT whose rows become heap tuples registers
+# new heap pages and starts a worker while the lock is held, and once it is
+# released the worker moves the rows.  (With ten seconds of such rounds the
+# worker gave up, and a batch upsert's versions stayed on the heap pages.)
+$node->safe_psql('postgres', 'CREATE TABLE bz (id int PRIMARY KEY, v int) USING colstore');
+my $holder = $node->background_psql('postgres');
+$holder->query_safe('BEGIN; LOCK TABLE bz IN SHARE UPDATE EXCLUSIVE MODE');
+$node->safe_psql('postgres', q{
+	SET colstore.delta_insert_rows = 100000;
+	INSERT INTO bz SELECT i, i FROM generate_series(1, 20000) i});
+ok($node->poll_query_until('postgres', q{
+	SELECT EXISTS (SELECT FROM colstore.compaction_progress WHERE relid = 'bz'::regclass)}),
+	'the INSERT\'s new heap pages started a worker');
+sleep(20);
+$holder->query_safe('COMMIT');
+$holder->quit;
+my $bz_rows = q{
+	SELECT count(*) FROM bz u JOIN colstore.row_groups('bz') g
+	ON g.state IN ('committed', 'frozen')
+	AND (u.ctid::text::point)[0]::bigint * 291 + (u.ctid::text::point)[1]::bigint - 1
+		BETWEEN g.first_row AND g.first_row + g.row_count - 1};
+ok($node->poll_query_until('postgres', $bz_rows, '20000'),
+	'after 20 s of the table held, the worker moved the inserted rows into row groups');
+wait_for_workers();
+$node->safe_psql('postgres', "SELECT colstore.verify('bz')");
 
 $node->safe_psql('postgres', q{
 	ALTER SYSTEM SET colstore.compaction_update_age = 0;
