@@ -335,10 +335,10 @@ $node->safe_psql('postgres', "SELECT colstore.verify('pu')");
 is($node->safe_psql('postgres', "SELECT colstore.compact('pu')"), '0',
 	'no version was left on the heap pages');
 
-# Writers that arrive while the worker moves a quiet table's versions: 6,000
+# Writers that arrive while the worker moves a quiet table's versions: 18,000
 # single-row updates (each its own transaction, so none wrote in bulk) leave
 # versions the age rule keeps; the VACUUM after them starts a worker that
-# finds the table quiet and moves them in batches of 1,000 (the row group
+# finds the table quiet and moves them in 18 batches of 1,000 (the row group
 # size), behind the gate; as soon as it shows moving them, two clients
 # update single rows of the table and its heap twin.  A batch the writers
 # catch is rolled back and the rest wait; one that committed first makes a
@@ -350,9 +350,9 @@ $node->safe_psql('postgres', q{
 	INSERT INTO qb_heap SELECT i, i FROM generate_series(1, 20000) i;
 	DO $$
 	BEGIN
-		FOR i IN 1 .. 6000 LOOP
-			UPDATE qb SET v = v + 1 WHERE id = i * 3;
-			UPDATE qb_heap SET v = v + 1 WHERE id = i * 3;
+		FOR i IN 1 .. 18000 LOOP
+			UPDATE qb SET v = v + 1 WHERE id = i;
+			UPDATE qb_heap SET v = v + 1 WHERE id = i;
 			COMMIT;
 		END LOOP;
 	END $$;
