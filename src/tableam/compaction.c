@@ -362,8 +362,9 @@ FindMovable(CompactBatch *batch, BlockNumber blkno, MovableList *list,
 
 /*
  * Once every heap page is scanned: keep, of the recent UPDATE versions in
- * bulk's lists, those whose inserter wrote in bulk (order kept), and note
- * the newest such inserter some snapshot does not see yet.
+ * bulk's lists, those whose inserter wrote in bulk (all of them if the
+ * table is quiet; order kept), count the others in bulk->held_back, and
+ * note the newest bulk inserter some snapshot does not see yet.
  */
 static void
 BulkFilter(CompactBulk *bulk, BulkCounter *counter, TransactionId oldest_xmin)
@@ -374,8 +375,11 @@ BulkFilter(CompactBulk *bulk, BulkCounter *counter, TransactionId oldest_xmin)
 	BulkCounterFinish(counter);
 	for (i = 0; i < bulk->n; i++)
 	{
-		if (!BulkCounterIsBulk(counter, bulk->xmins[i]))
+		if (!bulk->quiet && !BulkCounterIsBulk(counter, bulk->xmins[i]))
+		{
+			bulk->held_back++;
 			continue;
+		}
 		bulk->items[kept] = bulk->items[i];
 		bulk->xmins[kept] = bulk->xmins[i];
 		kept++;
@@ -456,7 +460,7 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
  * rewrites now (compaction_choice.c; bounded for the worker), sorted.
  */
 static void
-FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
+FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
 {
 	Relation	rel = batch->rel;
 	int			ngroups;
@@ -467,7 +471,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker)
 
 	groups = CompactionGroupsToRewrite(rel, batch->oldest_xmin,
 									   batch->opts.row_group_size, worker,
-									   &ngroups, &nrewritten, &nmerged);
+									   quiet, &ngroups, &nrewritten, &nmerged);
 	for (g = 0; g < ngroups; g++)
 	{
 		RowGroupDirEntry e = DirectoryGet(rel)->entries[groups[g]];
@@ -561,6 +565,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 		bulk->xmins = MemoryContextAlloc(bulk->cxt,
 										 sizeof(TransactionId) * bulk->capacity);
 		bulk->waiting_for = InvalidTransactionId;
+		bulk->held_back = 0;
 		BulkCounterInit(&counter);
 	}
 	for (i = 0; i < nblocks; i++)
@@ -572,7 +577,8 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 		BulkCounterFree(&counter);
 		CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, bulk->n);
 	}
-	if (movable.n < min_rows)
+	/* a quiet table's last few versions move too (quiet rules) */
+	if (movable.n < min_rows && (bulk == NULL || !bulk->quiet))
 		movable.n = 0;
 	CompactionProgressAdd(COMPACTION_HEAP_TUPLES_FOUND, movable.n);
 
@@ -592,9 +598,9 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	 * old groups of its last rewrite wait to be freed (file header)
 	 */
 	if (min_rows <= 1)
-		FindGroupRows(&batch, &movable, false);
+		FindGroupRows(&batch, &movable, false, false);
 	else if (!CompactionReclaimPending(rel))
-		FindGroupRows(&batch, &movable, true);
+		FindGroupRows(&batch, &movable, true, bulk != NULL && bulk->quiet);
 	MoveTuples(&batch, &movable);
 
 	BatchEnd(&batch);

@@ -21,7 +21,8 @@
  * The recent UPDATE versions of transactions that wrote in bulk
  * (tableam/compaction_bulk.c), as ColstoreCompact lists them for the
  * compaction worker, which moves them in later transactions of their own
- * (ColstoreCompactBulk).
+ * (ColstoreCompactBulk); or, when the table is quiet, every recent UPDATE
+ * version.
  */
 typedef struct CompactBulk
 {
@@ -35,6 +36,13 @@ typedef struct CompactBulk
 	TransactionId waiting_for;	/* the newest transaction that wrote in bulk
 								 * and some snapshot does not see yet, or
 								 * InvalidTransactionId */
+	bool		quiet;			/* set by the caller: the table is quiet
+								 * (CompactionTableQuiet), so every recent
+								 * UPDATE version is listed, and row groups
+								 * are chosen by the quiet rules
+								 * (compaction_choice.c) */
+	uint64		held_back;		/* recent UPDATE versions every snapshot sees
+								 * that were not listed (not quiet, not bulk) */
 } CompactBulk;
 
 extern uint64 ColstoreCompact(Relation rel, uint64 min_rows, int update_age,

@@ -69,6 +69,21 @@
  * a table written all the time gets its bulk versions moved only by the age
  * rule.
  *
+ * Quiet tables.  The age rule is for a table being written: a row updated
+ * lately is likely to be updated again.  Once nobody writes the table, that
+ * reason is gone, and a table that single-row upserts or updates left with
+ * many recent versions on its heap pages (each one a heap tuple, its old row
+ * a deleted row of a small row group) would keep them for
+ * colstore.compaction_update_age transactions.  So the worker also moves
+ * every settled version UPDATE wrote, whatever its inserter wrote, once the
+ * table is quiet (CompactionTableQuiet: the gate stayed open through a
+ * window of COMPACT_QUIET_MS, polled every few milliseconds), in the same
+ * batches and behind the same gate as bulk versions; a writer arriving
+ * meanwhile closes the gate, the batch in flight is rolled back, and the
+ * rest waits, exactly as for bulk versions.  A table written all the time
+ * never looks quiet for a whole window (each writer holds its lock from
+ * parse to commit), so its versions keep the age rule.
+ *
  * IDENTIFICATION
  *	  src/tableam/compaction_bulk.c
  *
@@ -79,7 +94,10 @@
 #include "access/transam.h"
 #include "access/xlogutils.h"
 #include "miscadmin.h"
+#include "storage/latch.h"
 #include "storage/lock.h"
+#include "storage/proc.h"
+#include "utils/wait_event.h"
 
 #include "tableam/compaction_bulk.h"
 
@@ -219,4 +237,31 @@ CompactionGateOpen(Oid relid)
 	if (!InHotStandby)
 		pfree(holders);
 	return n == 0;
+}
+
+/*
+ * CompactionTableQuiet
+ *		Whether the gate of relid stays open (CompactionGateOpen) at every
+ *		look through window_ms, looking every COMPACT_QUIET_POLL_MS: no
+ *		writer or row locker held the table at any of them (see "Quiet
+ *		tables" in the file header).  Returns false at the first closed
+ *		look.  Needs no transaction.
+ */
+bool
+CompactionTableQuiet(Oid relid, int window_ms)
+{
+	int			waited = 0;
+
+	for (;;)
+	{
+		if (!CompactionGateOpen(relid))
+			return false;
+		if (waited >= window_ms)
+			return true;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 COMPACT_QUIET_POLL_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		waited += COMPACT_QUIET_POLL_MS;
+	}
 }

@@ -23,6 +23,15 @@
  */
 #define COMPACT_BULK_VERSIONS	1000
 
+/*
+ * A table is quiet when no writer or row locker held it at any look through
+ * a window of COMPACT_QUIET_MS, looking every COMPACT_QUIET_POLL_MS
+ * (CompactionTableQuiet); the worker then moves every settled version UPDATE
+ * wrote, not only bulk ones.
+ */
+#define COMPACT_QUIET_MS		1000
+#define COMPACT_QUIET_POLL_MS	5
+
 /* One run of live versions with the same inserter, in scan order. */
 typedef struct BulkRun
 {
@@ -51,5 +60,6 @@ extern TransactionId BulkCounterNewestYoung(const BulkCounter *counter,
 extern void BulkCounterFree(BulkCounter *counter);
 
 extern bool CompactionGateOpen(Oid relid);
+extern bool CompactionTableQuiet(Oid relid, int window_ms);
 
 #endif							/* COMPACTION_BULK_H */

@@ -14,8 +14,8 @@
 #include "utils/rel.h"
 
 extern int *CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
-									  int row_group_size, bool worker, int *ngroups,
-									  int *nrewritten, int *nmerged);
+									  int row_group_size, bool worker, bool quiet,
+									  int *ngroups, int *nrewritten, int *nmerged);
 extern bool CompactionReclaimPending(Relation rel);
 extern uint64 CompactionMergeableRows(Relation rel);
 

@@ -27,10 +27,17 @@
  *    worth of the live rows of row groups whose rewrite pays, and small
  *    row groups the merge bound allows, unless another compaction or a
  *    VACUUM holds the table (it does not wait for them); versions UPDATE
- *    wrote move once colstore.compaction_update_age transactions old;
+ *    wrote move once colstore.compaction_update_age transactions old, or,
+ *    once the table is quiet (no writer or row locker held it through
+ *    COMPACT_QUIET_MS, looked for after a round that held such versions
+ *    back or moved a quiet table's or a bulk write's rows), as soon as every
+ *    snapshot sees them, listed for step 2, and then small and partly
+ *    deleted row groups are merged by the quiet rules
+ *    (tableam/compaction_choice.c);
  * 2. move the versions of transactions that wrote in bulk (at least
  *    COMPACT_BULK_VERSIONS of them: a bulk UPDATE or upsert), which step 1
- *    listed, as soon as every snapshot sees them, a row group's worth per
+ *    listed (all recent UPDATE versions, for a quiet table), as soon as
+ *    every snapshot sees them, a row group's worth per
  *    transaction, while no other backend holds a lock on the table that a
  *    writer or row locker takes (tableam/compaction_bulk.c: the gate, and
  *    what a writer can still overlap); a batch that finds the gate closed
@@ -57,9 +64,12 @@
  * manager only, and starts the next round once it does; when a snapshot
  * older than a bulk write still needs its versions, it waits for that
  * snapshot (as long, up to COMPACT_BULK_WAITS times); and up to
- * COMPACT_BUSY_ROUNDS rounds that found the table held by a VACUUM (most
- * likely the one that started the worker, still finishing) or another
- * compaction do not count.  So the
+ * COMPACT_BUSY_ROUNDS rounds (about five minutes) that found the table held
+ * by a VACUUM (most likely the one that started the worker, still
+ * finishing, or an autovacuum) or another compaction do not count: with 200
+ * (ten seconds), a worker started by the VACUUM after a batch upsert of a
+ * million rows could give up while that VACUUM or an autovacuum still ran,
+ * and leave the whole upsert on the heap pages.  So the
  * heap pages of a table fed by small inserts stay a bounded share of it,
  * reused round after round, and its rows end up in row groups.  The worker
  * connects to the table's database as the bootstrap superuser (compaction
@@ -115,7 +125,7 @@
 #define COMPACT_FIRST_IDLE_ROUNDS	3
 #define COMPACT_GATE_WAITS			6
 #define COMPACT_BULK_WAITS			6
-#define COMPACT_BUSY_ROUNDS			200
+#define COMPACT_BUSY_ROUNDS			6000
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -288,6 +298,7 @@ CompactInOwnTransaction(Oid relid, int round, CompactBulk *bulk, bool *busy)
 
 	bulk->n = bulk->next = 0;
 	bulk->waiting_for = InvalidTransactionId;
+	bulk->held_back = 0;
 	*busy = true;
 
 	SetCurrentStatementStartTimestamp();
@@ -320,10 +331,11 @@ CompactInOwnTransaction(Oid relid, int round, CompactBulk *bulk, bool *busy)
  * transaction that moved rows, or InvalidTransactionId; *gated is set to
  * whether versions were left because the gate closed.  Stops, leaving the
  * rest for the next round, when another compaction or a VACUUM holds the
- * table.
+ * table, and then sets *busy.
  */
 static TransactionId
-MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated)
+MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated,
+				 bool *busy)
 {
 	TransactionId last = InvalidTransactionId;
 
@@ -342,6 +354,7 @@ MoveBulkVersions(Oid relid, int round, CompactBulk *bulk, bool *gated)
 		{
 			PopActiveSnapshot();
 			CommitTransactionCommand();
+			*busy = true;
 			break;
 		}
 		rel = try_relation_open(relid, NoLock);
@@ -478,6 +491,7 @@ colstore_compaction_main(Datum main_arg)
 	int			busy_rounds = 0;
 	int			round = 0;
 	bool		moved_any = false;
+	bool		try_quiet = false;
 	MemoryContext vacuum_cxt;
 	CompactBulk bulk;
 
@@ -524,10 +538,28 @@ colstore_compaction_main(Datum main_arg)
 		round++;
 		CompactionProgressSetRound(round);
 		MemoryContextReset(bulk.cxt);
+
+		/*
+		 * a quiet table has every settled version moved and its small and
+		 * partly deleted groups rewritten (compaction_bulk.c); looked for
+		 * after a round that held versions back, or that moved a quiet
+		 * table's or a bulk write's versions (whose last batches leave small
+		 * groups), and again after a busy round that was to look
+		 */
+		bulk.quiet = false;
+		if (try_quiet)
+		{
+			CompactionProgressSetPhase(COMPACTION_PHASE_WAITING_WRITERS);
+			ReportRound(relid, round, "looking for a quiet table");
+			bulk.quiet = CompactionTableQuiet(relid, COMPACT_QUIET_MS);
+		}
 		mover = CompactInOwnTransaction(relid, round, &bulk, &busy);
-		bulk_mover = MoveBulkVersions(relid, round, &bulk, &gated);
+		bulk_mover = MoveBulkVersions(relid, round, &bulk, &gated, &busy);
 		if (TransactionIdIsValid(bulk_mover))
 			mover = bulk_mover;
+		try_quiet = (busy && try_quiet) || bulk.held_back > 0 ||
+			((bulk.quiet || TransactionIdIsValid(bulk_mover)) &&
+			 TransactionIdIsValid(mover));
 
 		if (TransactionIdIsValid(mover))
 		{
