@@ -84,6 +84,7 @@
 #include "tableam/am_handler.h"
 
 bool		colstore_enable_custom_agg = true;
+bool		colstore_enable_sorted_agg = true;
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
@@ -545,8 +546,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
 		return;
 	/* sorted grouping (agg_sorted_path.c): no hash table, no memory limit */
-	sorted_pathkeys = SortedAggPathkeys(root, input_rel, rte->relid, group_keys,
-										group_eqops);
+	sorted_pathkeys = !colstore_enable_sorted_agg ? NIL :
+		SortedAggPathkeys(root, input_rel, rte->relid, group_keys, group_eqops);
 	if (!hashed && sorted_pathkeys == NIL)
 		return;
 
@@ -668,6 +669,12 @@ ColstoreAggPathDefineSettings(void)
 							 "Enables the planner's use of the colstore aggregate scan (aggregates folded from decoded chunks).",
 							 NULL,
 							 &colstore_enable_custom_agg,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_sorted_agg",
+							 "Enables the colstore aggregate scan's sorted grouping (groups closed as the keys change, over a table held in key order).",
+							 NULL,
+							 &colstore_enable_sorted_agg,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 }
