@@ -294,8 +294,19 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 				  intVal(linitial(cscan->custom_private)),
 				  lsecond(cscan->custom_private));
 	state->sorted = boolVal(lthird(cscan->custom_private));
-	if (state->sorted && (state->nkeys == 0 || state->key_exprs[0] != NULL))
-		elog(ERROR, "ColstoreAgg plan groups sorted by no column");
+	if (state->sorted)
+	{
+		int			k;
+
+		/* agg_sorted_path.c: plain columns only */
+		if (state->nkeys == 0)
+			elog(ERROR, "ColstoreAgg plan groups sorted by no column");
+		for (k = 0; k < state->nkeys; k++)
+		{
+			if (state->key_exprs[k] != NULL)
+				elog(ERROR, "ColstoreAgg plan groups sorted by an expression");
+		}
+	}
 	state->fold_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg",
 											ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg batch",

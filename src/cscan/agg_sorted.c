@@ -464,6 +464,7 @@ SortedAggBegin(Relation rel, Snapshot snapshot, ChunkPruner *pruner,
 			   const GroupKeySpec *keys, int nkeys, MemoryContext parent)
 {
 	SortedAgg  *sa = MemoryContextAllocZero(parent, sizeof(SortedAgg));
+	MemoryContext old;
 	int			i;
 
 	Assert(nkeys > 0 && nkeys <= INDEX_MAX_KEYS);
@@ -490,11 +491,14 @@ SortedAggBegin(Relation rel, Snapshot snapshot, ChunkPruner *pruner,
 		if (aggs[i].filter != NULL)
 			ChunkPrunerEvaluate(aggs[i].filter, econtext);
 	}
+	/* the scan lives across calls: in the node's memory */
+	old = MemoryContextSwitchTo(parent);
 	sa->scan = table_beginscan(rel, snapshot, 0, NULL);
 	ColstoreScanConfigure(sa->scan, NULL, 0, sa->filtered ? ChunkPrunerRefutes : NULL,
 						  pruner);
 	for (i = 0; i < nkeys && !sa->fallback; i++)
 		sa->fallback = !ColstoreScanReturnsSortedBy(sa->scan, keys[i].attno);
+	MemoryContextSwitchTo(old);
 	if (sa->fallback)
 		HashAndSort(sa);
 	return sa;
