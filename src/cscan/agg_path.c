@@ -18,7 +18,10 @@
  * equality, or of other types through their grouping operator's hash and
  * equality functions, and by expressions over the table's columns without
  * volatile functions, parameters or subqueries (agg_key_expr.c evaluates
- * them), when the estimated groups fit in hash_mem (it does not spill).
+ * them), when the estimated groups fit in hash_mem (it does not spill), or
+ * when every key is a column the table holds in order: then a sorted
+ * ColstoreAgg, which needs no hash table, is offered too, with the keys'
+ * pathkeys (agg_sorted_path.c, agg_sorted.c).
  * The output target may combine those aggregates and grouping keys in any
  * expression (sum(a) / count(*), upper(g)); the node projects it.
  *
