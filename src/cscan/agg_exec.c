@@ -50,6 +50,7 @@
 #include "cscan/agg_groups.h"
 #include "cscan/agg_key_expr.h"
 #include "cscan/agg_parallel.h"
+#include "cscan/agg_sorted.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_exec.h"
 #include "storage/integer_order.h"
@@ -89,6 +90,9 @@ typedef struct ColstoreAggState
 	uint32		ngroups;
 	AggShared  *shared;			/* parallel: in the DSM segment, or NULL */
 	ColstoreScanCounters counters;
+	bool		sorted;			/* sorted grouping (agg_sorted.c) */
+	SortedAgg  *sorted_agg;		/* its execution, or NULL */
+	bool		sorted_fell_back;	/* some execution fell back (EXPLAIN) */
 } ColstoreAggState;
 
 static Node *ColstoreAgg_CreateCustomScanState(CustomScan *cscan);
@@ -256,7 +260,7 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 
 	if (!IsA(table_entry->expr, Var) || table_entry->resname == NULL ||
 		strcmp(table_entry->resname, COLSTORE_AGG_TABLE_ENTRY) != 0 ||
-		list_length(cscan->custom_private) != 2)
+		list_length(cscan->custom_private) != 3)
 		elog(ERROR, "ColstoreAgg plan does not name its table");
 	state->relid = ((Var *) table_entry->expr)->varno;
 	state->rel = ExecOpenScanRelation(estate, state->relid, eflags);
@@ -301,6 +305,20 @@ ColstoreAgg_BeginCustomScan(CustomScanState *node, EState *estate, int eflags)
 	ReadGroupKeys(state, cscan->custom_scan_tlist,
 				  intVal(linitial(cscan->custom_private)),
 				  lsecond(cscan->custom_private));
+	state->sorted = boolVal(lthird(cscan->custom_private));
+	if (state->sorted)
+	{
+		int			k;
+
+		/* agg_sorted_path.c: plain columns only */
+		if (state->nkeys == 0)
+			elog(ERROR, "ColstoreAgg plan groups sorted by no column");
+		for (k = 0; k < state->nkeys; k++)
+		{
+			if (state->key_exprs[k] != NULL)
+				elog(ERROR, "ColstoreAgg plan groups sorted by an expression");
+		}
+	}
 	state->fold_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg",
 											ALLOCSET_DEFAULT_SIZES);
 	state->batch_cxt = AllocSetContextCreate(estate->es_query_cxt, "ColstoreAgg batch",
@@ -559,13 +577,29 @@ ColstoreAggNext(ScanState *ss)
 	TupleTableSlot *slot = ss->ss_ScanTupleSlot;
 	MemoryContext old;
 	uint32		group;
+	Datum		sorted_keys[INDEX_MAX_KEYS];
+	bool		sorted_nulls[INDEX_MAX_KEYS];
 	int			i;
 
-	if (!state->computed)
-		ComputeAggregates(state);
-	if (state->next_group >= state->ngroups)
-		return NULL;
-	group = state->next_group++;
+	if (state->sorted)
+	{
+		/* sorted grouping: the groups come one by one (agg_sorted.c) */
+		if (state->sorted_agg == NULL)
+			state->sorted_agg = SortedAggBegin(state->rel, ss->ps.state->es_snapshot,
+											   state->pruner, ss->ps.ps_ExprContext,
+											   state->aggs, state->naggs, state->keys,
+											   state->nkeys, ss->ps.state->es_query_cxt);
+		if (!SortedAggNext(state->sorted_agg, &group, sorted_keys, sorted_nulls))
+			return NULL;
+	}
+	else
+	{
+		if (!state->computed)
+			ComputeAggregates(state);
+		if (state->next_group >= state->ngroups)
+			return NULL;
+		group = state->next_group++;
+	}
 	/* the results live until the next row (ExecScan resets this memory) */
 	old = MemoryContextSwitchTo(ss->ps.ps_ExprContext->ecxt_per_tuple_memory);
 	ExecClearTuple(slot);
@@ -582,9 +616,17 @@ ColstoreAggNext(ScanState *ss)
 													 &slot->tts_isnull[agg->resno]);
 	}
 	for (i = 0; i < state->nkeys; i++)
-		slot->tts_values[state->naggs + i] =
-			GroupTableKey(state->groups, group, i,
-						  &slot->tts_isnull[state->naggs + i]);
+	{
+		if (state->sorted)
+		{
+			slot->tts_values[state->naggs + i] = sorted_keys[i];
+			slot->tts_isnull[state->naggs + i] = sorted_nulls[i];
+		}
+		else
+			slot->tts_values[state->naggs + i] =
+				GroupTableKey(state->groups, group, i,
+							  &slot->tts_isnull[state->naggs + i]);
+	}
 	MemoryContextSwitchTo(old);
 	return ExecStoreVirtualTuple(slot);
 }
@@ -602,19 +644,32 @@ ColstoreAgg_ExecCustomScan(CustomScanState *node)
 					(ExecScanRecheckMtd) ColstoreAggRecheck);
 }
 
+/* End a sorted grouping's execution, if one runs (its scan may be open). */
+static void
+EndSorted(ColstoreAggState *state)
+{
+	if (state->sorted_agg == NULL)
+		return;
+	state->sorted_fell_back |= SortedAggFellBack(state->sorted_agg);
+	SortedAggEnd(state->sorted_agg, &state->counters);
+	state->sorted_agg = NULL;
+}
+
 static void
 ColstoreAgg_EndCustomScan(CustomScanState *node)
 {
 	/*
-	 * the table scan ends within ComputeAggregates; the relation with the
-	 * executor
+	 * the table scan ends within ComputeAggregates (a sorted grouping's
+	 * here); the relation with the executor
 	 */
+	EndSorted((ColstoreAggState *) node);
 }
 
 static void
 ColstoreAgg_ReScanCustomScan(CustomScanState *node)
 {
 	((ColstoreAggState *) node)->computed = false;
+	EndSorted((ColstoreAggState *) node);
 	ExecScanReScan(&node->ss);
 }
 
@@ -724,10 +779,24 @@ ColstoreAgg_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		}
 		ExplainPropertyList("Group Key", keys, es);
 	}
+	if (state->sorted)
+		ExplainPropertyText("Grouping", "sorted", es);
+	if (state->sorted && es->analyze)
+		ExplainPropertyBool("Sorted Fallback",
+							state->sorted_fell_back ||
+							(state->sorted_agg != NULL &&
+							 SortedAggFellBack(state->sorted_agg)), es);
 	if (cscan->custom_exprs != NIL)
 		ExplainPropertyText("Conditions",
 							deparse_expression((Node *) make_ands_explicit(cscan->custom_exprs),
 											   context, es->verbose, false), es);
 	if (es->analyze)
-		ColstoreScanExplainCounters(&state->counters, es);
+	{
+		ColstoreScanCounters counters = state->counters;
+
+		/* a sorted grouping's scan ends with the node, after EXPLAIN */
+		if (state->sorted_agg != NULL)
+			SortedAggAddCounters(state->sorted_agg, &counters);
+		ColstoreScanExplainCounters(&counters, es);
+	}
 }

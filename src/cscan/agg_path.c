@@ -18,7 +18,10 @@
  * equality, or of other types through their grouping operator's hash and
  * equality functions, and by expressions over the table's columns without
  * volatile functions, parameters or subqueries (agg_key_expr.c evaluates
- * them), when the estimated groups fit in hash_mem (it does not spill).
+ * them), when the estimated groups fit in hash_mem (it does not spill), or
+ * when every key is a column the table holds in order: then a sorted
+ * ColstoreAgg, which needs no hash table, is offered too, with the keys'
+ * pathkeys (agg_sorted_path.c, agg_sorted.c).
  * The output target may combine those aggregates and grouping keys in any
  * expression (sum(a) / count(*), upper(g)); the node projects it.
  *
@@ -75,6 +78,7 @@
 #include "cscan/agg_classify.h"
 #include "cscan/agg_exec.h"
 #include "cscan/agg_path.h"
+#include "cscan/agg_sorted.h"
 #include "cscan/chunk_pruning.h"
 #include "cscan/cscan_path.h"
 #include "cscan/numeric_expr.h"
@@ -83,6 +87,7 @@
 #include "tableam/am_handler.h"
 
 bool		colstore_enable_custom_agg = true;
+bool		colstore_enable_sorted_agg = true;
 
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 
@@ -453,6 +458,43 @@ AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel
 													 &serial->path.rows));
 }
 
+/*
+ * Offer the sorted copy of the (hashed) ColstoreAgg path, with the keys'
+ * pathkeys (agg_sorted.c).  It compares each row's keys with the previous
+ * row's instead of probing a hash table (counted as half the probe), checks
+ * the order of the scan's row groups at run time (an operator per chunk,
+ * as the ordered ColstoreScan), and returns its first group after the
+ * first chunk rather than after the whole table.
+ */
+static void
+AddSortedPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+			  CustomPath *hashed, List *pathkeys, const ColstoreOptions *opts)
+{
+	CustomPath *cpath = makeNode(CustomPath);
+	double		rows_passing = Min(input_rel->rows, input_rel->tuples);
+	double		probe = cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR *
+		rows_passing * list_length(lsecond(hashed->custom_private));
+	double		work;
+
+	memcpy(cpath, hashed, sizeof(CustomPath));
+	cpath->custom_private = list_copy(hashed->custom_private);
+	llast(cpath->custom_private) = makeBoolean(true);
+	cpath->path.pathkeys = pathkeys;
+	/* the hashed path computes everything before its first row */
+	work = hashed->path.startup_cost - probe / 2 +
+		cpu_operator_cost * (input_rel->tuples / Max(opts->chunk_size, 1));
+	cpath->path.total_cost = work +
+		(hashed->path.total_cost - hashed->path.startup_cost);
+#if PG_VERSION_NUM < 180000
+	if (!enable_seqscan)
+		work -= disable_cost;	/* added back below */
+#endif
+	/* the first group: after one chunk's share of the reading */
+	cpath->path.startup_cost = work * Min(1.0, opts->chunk_size / Max(input_rel->tuples, 1.0));
+	DisableUnlessSeqScansEnabled(&cpath->path);
+	add_path(output_rel, (Path *) cpath);
+}
+
 /* create_upper_paths_hook: offer ColstoreAgg for aggregation. */
 static void
 ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
@@ -471,6 +513,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	List	   *group_eqops;
 	double		ngroups = 1;
 	bool		ok;
+	bool		hashed = true;
+	List	   *sorted_pathkeys;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -499,11 +543,15 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	if (group_keys != NIL)
 	{
 		ngroups = estimate_num_groups(root, group_keys, input_rel->rows, NULL, NULL);
-		if (!GroupsFitInMemory(ngroups, rte->relid, group_keys, aggs))
-			return;
+		hashed = GroupsFitInMemory(ngroups, rte->relid, group_keys, aggs);
 	}
-	/* last: reading the options is a catalog lookup */
+	/* last: reading the options and the column order are catalog lookups */
 	if (!ColstoreTableOptions(rte->relid, &opts) || input_rel->tuples <= opts.chunk_size)
+		return;
+	/* sorted grouping (agg_sorted_path.c): no hash table, no memory limit */
+	sorted_pathkeys = !colstore_enable_sorted_agg ? NIL :
+		SortedAggPathkeys(root, input_rel, rte->relid, group_keys, group_eqops);
+	if (!hashed && sorted_pathkeys == NIL)
 		return;
 
 	cpath = makeNode(CustomPath);
@@ -519,6 +567,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->custom_private = list_make5(aggs, group_keys, quals,
 									   makeInteger(input_rel->relid), having);
 	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
+	cpath->custom_private = lappend(cpath->custom_private, makeBoolean(false));
 	cpath->methods = &ColstoreAggPathMethods;
 	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_keys, ngroups, quals,
 					&opts, ColstorePhysicalPages(rte->relid));
@@ -531,6 +580,10 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		cpath->path.startup_cost += having_cost.startup;
 		cpath->path.total_cost += having_cost.startup + ngroups * having_cost.per_tuple;
 	}
+	if (sorted_pathkeys != NIL)
+		AddSortedPath(root, input_rel, output_rel, cpath, sorted_pathkeys, &opts);
+	if (!hashed)
+		return;
 	/* before add_path, which may free the serial path */
 	AddParallelPath(root, input_rel, output_rel, cpath,
 					list_concat(list_concat_copy(quals, having), group_keys));
@@ -596,6 +649,9 @@ ColstoreAgg_PlanCustomPath(PlannerInfo *root, RelOptInfo *rel,
 	cscan->custom_exprs = copyObject(quals);
 	/* the grouping operators of keys grouped by function (else InvalidOid) */
 	cscan->custom_private = list_make2(makeInteger(list_length(group_keys)), group_eqops);
+	/* grouping: sorted (agg_sorted.c) or hashed */
+	cscan->custom_private = lappend(cscan->custom_private,
+									list_nth(best_path->custom_private, 6));
 	cscan->methods = ColstoreAggPlanMethods();
 	return &cscan->scan.plan;
 }
@@ -616,6 +672,12 @@ ColstoreAggPathDefineSettings(void)
 							 "Enables the planner's use of the colstore aggregate scan (aggregates folded from decoded chunks).",
 							 NULL,
 							 &colstore_enable_custom_agg,
+							 true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("colstore.enable_sorted_agg",
+							 "Enables the colstore aggregate scan's sorted grouping (groups closed as the keys change, over a table held in key order).",
+							 NULL,
+							 &colstore_enable_sorted_agg,
 							 true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 
 /* colstore.enable_custom_agg */
 extern bool colstore_enable_custom_agg;
+extern bool colstore_enable_sorted_agg;
 
 extern void ColstoreAggPathInit(void);
 extern void ColstoreAggPathDefineSettings(void);
