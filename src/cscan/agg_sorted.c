@@ -76,6 +76,7 @@ struct SortedAgg
 	bool	   *selected;
 	uint32	   *row_groups;
 	int		   *first_row;		/* [batch_size + 1]: a group's first row */
+	int		   *rows;			/* the selected rows' numbers, for the folds */
 	Datum	   *values[INDEX_MAX_KEYS]; /* the batch's key columns */
 	bool	   *isnull[INDEX_MAX_KEYS];
 
@@ -221,8 +222,10 @@ EnsureBatchArrays(SortedAgg *sa, int nrows)
 		pfree(sa->selected);
 		pfree(sa->row_groups);
 		pfree(sa->first_row);
+		pfree(sa->rows);
 	}
 	sa->selected = MemoryContextAlloc(sa->parent, nrows);
+	sa->rows = MemoryContextAlloc(sa->parent, sizeof(int) * nrows);
 	sa->row_groups = MemoryContextAlloc(sa->parent, sizeof(uint32) * nrows);
 	sa->first_row = MemoryContextAlloc(sa->parent, sizeof(int) * (nrows + 1));
 	sa->batch_size = nrows;
@@ -267,17 +270,48 @@ ReadBatch(SortedAgg *sa, const bool **selected)
 	return -1;
 }
 
-/* Fold the batch's selected rows into the aggregates' states of their groups. */
+/*
+ * Batch numbers of the folds (NumericFoldRows.batchno): equal numeric
+ * subexpressions of the aggregates keep their result for one batch number,
+ * so a number is never given twice in a backend, across rescans and nodes.
+ */
+static uint64 SortedAggBatchNo = 0;
+
+/*
+ * Fold the batch's selected rows (all if selected is NULL) into the
+ * aggregates' states of their groups, as agg_exec.c folds a batch: one row
+ * list for the aggregates without FILTER, each FILTER's own mask for the
+ * others (AggFoldBatch lists its rows).
+ */
 static void
 FoldBatch(SortedAgg *sa, int nrows, const bool *selected, const uint32 *groups,
 		  uint32 ngroups)
 {
+	NumericFoldRows fr;
+	NumericFoldRows fr_filter;
 	int			i;
 
+	memset(&fr, 0, sizeof(fr));
+	fr.groups = groups;
+	fr.ngroups = ngroups;
+	fr.batchno = ++SortedAggBatchNo;
+	if (selected == NULL)
+		fr.nsel = nrows;
+	else
+	{
+		for (i = 0; i < nrows; i++)
+		{
+			sa->rows[fr.nsel] = i;
+			fr.nsel += selected[i];
+		}
+		fr.rows = sa->rows;
+	}
+	fr_filter = fr;
+	fr_filter.rows = NULL;
 	for (i = 0; i < sa->naggs; i++)
 		AggFoldBatch(&sa->aggs[i], sa->scan, nrows,
 					 FilterMask(&sa->aggs[i], sa->scan, nrows, selected),
-					 groups, ngroups);
+					 sa->aggs[i].filter == NULL ? &fr : &fr_filter);
 }
 
 /* Move an aggregate's state of group from to group 0; zero 1 .. from. */
