@@ -494,7 +494,7 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 	}
 	else
 	{
-		/* values built by the readers (numerics) live until the slot copied them */
+		/* numerics the readers build live until the slot copies them */
 		if (FetchContext == NULL)
 			FetchContext = AllocSetContextCreate(TopMemoryContext, "colstore row fetch",
 												 ALLOCSET_DEFAULT_SIZES);

@@ -108,7 +108,7 @@ static void
 StoreDeferredRow(RowFetchDeferral *defer, TupleTableSlot *slot)
 {
 	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *)
-	((char *) defer - offsetof(ColstoreIndexFetch, defer));
+		((char *) defer - offsetof(ColstoreIndexFetch, defer));
 
 	fetch->generation++;
 	MemoryContextReset(fetch->values_cxt);
