@@ -21,7 +21,7 @@ SET enable_bitmapscan = off;
 -- index live in different row groups, and no ordered scan competes
 CREATE TABLE ix (id int, u int, k int, name text, n numeric, maybe int, d date,
 	p point, c circle, pad text)
-	USING colstore WITH (row_group_size = 5000, chunk_size = 1000);
+	USING colstore WITH (row_group_size = 5000, chunk_size = 1000, autovacuum_enabled = false);
 INSERT INTO ix SELECT id, id * 3, id % 100, 'n' || id, id / 7.0,
 	CASE WHEN id % 5 <> 0 THEN id % 13 END, date '2020-01-01' + id % 300,
 	point(id % 150, id / 150), circle(point(id % 150, id / 150), 0.7), repeat('x', id % 20)
@@ -346,9 +346,9 @@ SELECT q, c.* FROM (VALUES
 -- partition's tableoid
 CREATE TABLE ixp (id int, k int, pad text) PARTITION BY RANGE (id);
 CREATE TABLE ixp1 PARTITION OF ixp FOR VALUES FROM (0) TO (10001)
-	USING colstore WITH (chunk_size = 1000);
+	USING colstore WITH (chunk_size = 1000, autovacuum_enabled = false);
 CREATE TABLE ixp2 PARTITION OF ixp FOR VALUES FROM (10001) TO (30000)
-	USING colstore WITH (chunk_size = 1000);
+	USING colstore WITH (chunk_size = 1000, autovacuum_enabled = false);
 INSERT INTO ixp SELECT i, i % 7, 'x' FROM generate_series(1, 20000) i;
 CREATE INDEX ON ixp (id);
 ANALYZE ixp;
@@ -364,7 +364,7 @@ DROP TABLE ixp;
 -- delta pages, HOT-updated rows (same keys) and rows whose key an UPDATE
 -- changed; a text key, a hash index and a lossy match are fetched
 CREATE TABLE ixv (a int, b bigint, c date, t text, w int)
-	USING colstore WITH (chunk_size = 1000);
+	USING colstore WITH (chunk_size = 1000, autovacuum_enabled = false);
 INSERT INTO ixv SELECT CASE WHEN i % 50 <> 0 THEN i END, i * 10, date '2024-01-01' + i % 400,
 	't' || i, i % 9 FROM generate_series(1, 3000) i;
 CREATE INDEX ixv_ab ON ixv (a, b) INCLUDE (c);
@@ -433,7 +433,7 @@ EXPLAIN (COSTS OFF) SELECT count(name) FROM ix WHERE id < 15000;
 SELECT count(name) FROM ix WHERE id < 15000;
 SELECT count(name) FROM ixh WHERE id < 15000;
 SET max_parallel_workers_per_gather = 0;
-CREATE TABLE ix_small (id int, v int, w int) USING colstore WITH (chunk_size = 1000);
+CREATE TABLE ix_small (id int, v int, w int) USING colstore WITH (chunk_size = 1000, autovacuum_enabled = false);
 INSERT INTO ix_small SELECT i, i % 7, i FROM generate_series(1, 500) i;
 CREATE INDEX ix_small_id ON ix_small (id);
 ANALYZE ix_small;
