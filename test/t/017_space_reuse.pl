@@ -35,9 +35,16 @@ restart_after_crash = on
 });
 $primary->start;
 $primary->safe_psql('postgres', 'CREATE EXTENSION colstore');
+# a slot keeps every WAL segment the standby has not received: its replay
+# checks every page image, and on a loaded machine it fell further behind
+# the kill rounds' WAL than wal_keep_size kept (the primary removed a
+# segment the standby still needed, and catching up timed out)
+$primary->safe_psql('postgres',
+	q{SELECT pg_create_physical_replication_slot('reuse_standby')});
 $primary->backup('b');
 my $standby = PostgreSQL::Test::Cluster->new('reuse_standby');
 $standby->init_from_backup($primary, 'b', has_streaming => 1);
+$standby->append_conf('postgresql.conf', q{primary_slot_name = 'reuse_standby'});
 $standby->start;
 
 # the rows the table must hold, from a heap twin kept on the primary
