@@ -701,6 +701,14 @@ ColstoreNewPage(Relation rel)
 	return InvalidBuffer;
 }
 
+/* page_reuse.c's, which promotion_map.c calls to move a root page down */
+Buffer
+ColstoreNewPageBelow(Relation rel, BlockNumber *cursor, BlockNumber limit)
+{
+	NOT_EXPECTED("ColstoreNewPageBelow");
+	return InvalidBuffer;
+}
+
 /*
  * header_cache.c's, which rowgroup_reader.c asks: the harnesses run without
  * shared memory, so every header is read from its pages and checked
