@@ -379,28 +379,6 @@ AssignGroups(ColstoreAggState *state, TableScanDesc scan, int nrows,
 }
 
 /*
- * The rows of the batch an aggregate folds: those selected (all if NULL)
- * that pass its FILTER, if it has one.
- */
-static const bool *
-FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
-{
-	if (agg->filter == NULL)
-		return selected;
-	if (nrows > agg->filter_mask_size)
-	{
-		agg->filter_mask = MemoryContextAlloc(agg->cxt, nrows);
-		agg->filter_mask_size = nrows;
-	}
-	if (selected != NULL)
-		memcpy(agg->filter_mask, selected, nrows);
-	else
-		memset(agg->filter_mask, true, nrows);
-	ChunkPrunerFilterRows(agg->filter, scan, nrows, agg->filter_mask);
-	return agg->filter_mask;
-}
-
-/*
  * Sort the batch's rows (fr's row list) by group into state->by_group and
  * state->group_start, a counting sort that keeps row order within a group,
  * once for all the aggregates, which then fold a group's rows in one run
@@ -492,7 +470,6 @@ ComputeAggregates(ColstoreAggState *state)
 		const int  *rows;
 		int			nsel;
 		NumericFoldRows fr;
-		NumericFoldRows fr_filter;
 
 		CHECK_FOR_INTERRUPTS();
 		/* what folding allocates on the way (detoasting, numerics) */
@@ -532,19 +509,8 @@ ComputeAggregates(ColstoreAggState *state)
 		fr.ngroups = state->groups ? GroupTableSize(state->groups) : 1;
 		fr.batchno = ++state->batchno;
 		SortRowsByGroup(state, &fr);
-		/* a FILTER's rows are listed by AggFoldBatch */
-		fr_filter = fr;
-		fr_filter.rows = NULL;
-		fr_filter.by_group = NULL;
-		fr_filter.group_start = NULL;
-		for (i = 0; i < state->naggs; i++)
-		{
-			AggFold    *agg = &state->aggs[i];
-
-			AggFoldBatch(agg, scan, nrows,
-						 FilterMask(agg, scan, nrows, select ? state->selected : NULL),
-						 agg->filter == NULL ? &fr : &fr_filter);
-		}
+		AggFoldBatchAll(state->aggs, state->naggs, scan, nrows,
+						select ? state->selected : NULL, &fr);
 		MemoryContextSwitchTo(old);
 	}
 	MemoryContextReset(state->batch_cxt);

@@ -48,6 +48,7 @@
 #include "utils/numeric.h"
 
 #include "cscan/agg_fold.h"
+#include "cscan/chunk_pruning.h"
 #include "storage/integer_order.h"
 #include "tableam/scan_engine.h"
 
@@ -588,4 +589,49 @@ AggFoldMerge(AggFold *agg, uint32 group, const char **p)
 		state->count += other.count;
 		state->sum += other.sum;
 	}
+}
+
+/*
+ * The rows of the batch an aggregate folds: those selected (all if NULL)
+ * that pass its FILTER, if it has one.
+ */
+static const bool *
+FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
+{
+	if (agg->filter == NULL)
+		return selected;
+	if (nrows > agg->filter_mask_size)
+	{
+		agg->filter_mask = MemoryContextAlloc(agg->cxt, nrows);
+		agg->filter_mask_size = nrows;
+	}
+	if (selected != NULL)
+		memcpy(agg->filter_mask, selected, nrows);
+	else
+		memset(agg->filter_mask, true, nrows);
+	ChunkPrunerFilterRows(agg->filter, scan, nrows, agg->filter_mask);
+	return agg->filter_mask;
+}
+
+/*
+ * AggFoldBatchAll
+ *		Fold the scan's current batch into each of the naggs aggregates:
+ *		batch describes the rows selected marks (all if NULL), and an
+ *		aggregate with a FILTER folds those of them that pass it, listed by
+ *		AggFoldBatch from its own mask (so not batch's row list nor its rows
+ *		by group).  What ColstoreAgg's hashed and sorted modes do per batch.
+ */
+void
+AggFoldBatchAll(AggFold *aggs, int naggs, TableScanDesc scan, int nrows,
+				const bool *selected, const NumericFoldRows *batch)
+{
+	NumericFoldRows filtered = *batch;
+	int			i;
+
+	filtered.rows = NULL;
+	filtered.by_group = NULL;
+	filtered.group_start = NULL;
+	for (i = 0; i < naggs; i++)
+		AggFoldBatch(&aggs[i], scan, nrows, FilterMask(&aggs[i], scan, nrows, selected),
+					 aggs[i].filter == NULL ? batch : &filtered);
 }

@@ -69,6 +69,8 @@ extern const int *AggFoldRowList(AggFold *agg, int nrows, const bool *selected,
 								 int *nsel);
 extern void AggFoldBatch(AggFold *agg, TableScanDesc scan, int nrows,
 						 const bool *selected, const NumericFoldRows *batch);
+extern void AggFoldBatchAll(AggFold *aggs, int naggs, TableScanDesc scan, int nrows,
+							const bool *selected, const NumericFoldRows *batch);
 extern Datum AggFoldResult(AggFold *agg, uint32 group, bool *isnull);
 extern void AggFoldSerialize(AggFold *agg, uint32 group, StringInfo buf);
 extern void AggFoldMerge(AggFold *agg, uint32 group, const char **p);

@@ -98,28 +98,6 @@ struct SortedAgg
 	SortSupport sort_keys;		/* [nkeys] */
 };
 
-/*
- * The rows of the batch an aggregate folds: those selected (all if NULL)
- * that pass its FILTER, if it has one (as agg_exec.c's).
- */
-static const bool *
-FilterMask(AggFold *agg, TableScanDesc scan, int nrows, const bool *selected)
-{
-	if (agg->filter == NULL)
-		return selected;
-	if (nrows > agg->filter_mask_size)
-	{
-		agg->filter_mask = MemoryContextAlloc(agg->cxt, nrows);
-		agg->filter_mask_size = nrows;
-	}
-	if (selected != NULL)
-		memcpy(agg->filter_mask, selected, nrows);
-	else
-		memset(agg->filter_mask, true, nrows);
-	ChunkPrunerFilterRows(agg->filter, scan, nrows, agg->filter_mask);
-	return agg->filter_mask;
-}
-
 /* Are two non-NULL values of key spec equal, as agg_groups.c compares them? */
 static bool
 KeyValuesEqual(const GroupKeySpec *spec, Datum a, Datum b)
@@ -279,16 +257,14 @@ static uint64 SortedAggBatchNo = 0;
 
 /*
  * Fold the batch's selected rows (all if selected is NULL) into the
- * aggregates' states of their groups, as agg_exec.c folds a batch: one row
- * list for the aggregates without FILTER, each FILTER's own mask for the
- * others (AggFoldBatch lists its rows).
+ * aggregates' states of their groups (AggFoldBatchAll, as agg_exec.c folds
+ * a batch).
  */
 static void
 FoldBatch(SortedAgg *sa, int nrows, const bool *selected, const uint32 *groups,
 		  uint32 ngroups)
 {
 	NumericFoldRows fr;
-	NumericFoldRows fr_filter;
 	int			i;
 
 	memset(&fr, 0, sizeof(fr));
@@ -306,12 +282,7 @@ FoldBatch(SortedAgg *sa, int nrows, const bool *selected, const uint32 *groups,
 		}
 		fr.rows = sa->rows;
 	}
-	fr_filter = fr;
-	fr_filter.rows = NULL;
-	for (i = 0; i < sa->naggs; i++)
-		AggFoldBatch(&sa->aggs[i], sa->scan, nrows,
-					 FilterMask(&sa->aggs[i], sa->scan, nrows, selected),
-					 sa->aggs[i].filter == NULL ? &fr : &fr_filter);
+	AggFoldBatchAll(sa->aggs, sa->naggs, sa->scan, nrows, selected, &fr);
 }
 
 /* Move an aggregate's state of group from to group 0; zero 1 .. from. */
