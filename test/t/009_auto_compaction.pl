@@ -50,6 +50,16 @@ sub wait_for_workers
 	  or die "compaction workers did not finish";
 }
 
+# the rows in which table T and its heap twin T_heap differ, counted as
+# EXCEPT ALL both ways counts them (0: the same multiset of rows)
+sub rows_differing
+{
+	my ($table) = @_;
+	return $node->safe_psql('postgres', qq{
+	SELECT count(*) FROM ((TABLE $table EXCEPT ALL TABLE ${table}_heap)
+	                      UNION ALL (TABLE ${table}_heap EXCEPT ALL TABLE $table)) d});
+}
+
 my $script = $node->basedir . '/insert10.sql';
 PostgreSQL::Test::Utils::append_to_file($script,
 	"INSERT INTO small SELECT i, md5(i::text) FROM (SELECT nextval('seq') i FROM generate_series(1, 10)) s;\n");
@@ -132,14 +142,11 @@ $node->safe_psql('postgres', 'VACUUM upd');
 wait_for_workers();
 is($node->safe_psql('postgres', $upd_rows), '100000',
 	'the worker the VACUUM started moved the 11,000 versions of the quiet table into row groups');
-my $upd_check = q{
-	SELECT count(*) FROM ((TABLE upd EXCEPT ALL TABLE upd_heap)
-	                      UNION ALL (TABLE upd_heap EXCEPT ALL TABLE upd)) d};
 my $upd_index = q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*), sum(c1), sum(hashtext(c2)) FROM upd WHERE c1 BETWEEN 1 AND 100000};
 my $upd_heap_sums = q{SELECT count(*), sum(c1), sum(hashtext(c2)) FROM upd_heap};
-is($node->safe_psql('postgres', $upd_check), '0', 'after the bulk UPDATE\'s compaction the rows equal heap\'s');
+is(rows_differing('upd'), '0', 'after the bulk UPDATE\'s compaction the rows equal heap\'s');
 is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
 	'the index finds every row, the moved ones at their new TIDs');
 $node->safe_psql('postgres', "SELECT colstore.verify('upd')");
@@ -169,7 +176,7 @@ $reader->quit;
 wait_for_workers();
 is($node->safe_psql('postgres', $upd_rows), '100000',
 	'once the snapshot ended, the worker moved the 5,000 versions');
-is($node->safe_psql('postgres', $upd_check), '0', 'the rows still equal heap\'s');
+is(rows_differing('upd'), '0', 'the rows still equal heap\'s');
 is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
 	'the index still finds every row');
 $node->safe_psql('postgres', "SELECT colstore.verify('upd')");
@@ -220,7 +227,7 @@ for my $case ([ 'ROW EXCLUSIVE', 7 ], [ 'ROW SHARE', 9 ])
 	$plain_reader->quit;
 	wait_for_workers();
 	is($node->safe_psql('postgres', $upd_rows), '100000', "$mode: and all of them stay in row groups");
-	is($node->safe_psql('postgres', $upd_check), '0', "$mode: the rows still equal heap's");
+	is(rows_differing('upd'), '0', "$mode: the rows still equal heap's");
 	is($node->safe_psql('postgres', $upd_index), $node->safe_psql('postgres', $upd_heap_sums),
 		"$mode: the index still finds every row");
 	$node->safe_psql('postgres', "SELECT colstore.verify('upd')");
@@ -260,10 +267,7 @@ note('busy row groups while the updates ran (state: groups/rows): ' . $node->saf
 wait_for_workers();
 $node->safe_psql('postgres', 'VACUUM busy');
 wait_for_workers();
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM ((TABLE busy EXCEPT ALL TABLE busy_heap)
-	                      UNION ALL (TABLE busy_heap EXCEPT ALL TABLE busy)) d}),
-	'0', 'with updates overlapping the worker\'s batches the rows equal heap\'s');
+is(rows_differing('busy'), '0', 'with updates overlapping the worker\'s batches the rows equal heap\'s');
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*), sum(v) FROM busy WHERE id BETWEEN 1 AND 40000}),
@@ -315,10 +319,7 @@ $node->safe_psql('postgres', 'VACUUM pu_heap');
 note('pu settled (size, heap twin, row groups): ' . $node->safe_psql('postgres',
 	q{SELECT pg_table_size('pu'), pg_table_size('pu_heap'),
 	  (SELECT count(*) FROM colstore.row_groups('pu') WHERE state IN ('committed', 'frozen'))}));
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM ((TABLE pu EXCEPT ALL TABLE pu_heap)
-	                      UNION ALL (TABLE pu_heap EXCEPT ALL TABLE pu)) d}),
-	'0', 'after the upserts and automatic compaction the rows equal heap\'s');
+is(rows_differing('pu'), '0', 'after the upserts and automatic compaction the rows equal heap\'s');
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*), sum(v) FROM pu WHERE id BETWEEN 1 AND 12550}),
@@ -375,10 +376,7 @@ $node->command_checks_all(
 wait_for_workers();
 $node->safe_psql('postgres', 'VACUUM qb');
 wait_for_workers();
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM ((TABLE qb EXCEPT ALL TABLE qb_heap)
-	                      UNION ALL (TABLE qb_heap EXCEPT ALL TABLE qb)) d}),
-	'0', 'with writers arriving during the quiet moves the rows equal heap\'s');
+is(rows_differing('qb'), '0', 'with writers arriving during the quiet moves the rows equal heap\'s');
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*), sum(v) FROM qb WHERE id BETWEEN 1 AND 20000}),
@@ -484,10 +482,7 @@ is($node->safe_psql('postgres', q{
 	SELECT count(*) <= 3 AND sum(row_count) = 30000 FROM colstore.row_groups('frag')
 	WHERE state IN ('committed', 'frozen')}),
 	't', 'the worker merged the six small row groups');
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM ((TABLE frag EXCEPT ALL TABLE frag_heap)
-	                      UNION ALL (TABLE frag_heap EXCEPT ALL TABLE frag)) d}),
-	'0', 'after merging the rows equal heap\'s');
+is(rows_differing('frag'), '0', 'after merging the rows equal heap\'s');
 is($node->safe_psql('postgres', q{
 	SET enable_seqscan = off; SET enable_bitmapscan = off;
 	SELECT count(*), sum(c1) FROM frag WHERE c1 BETWEEN 10 AND 29990}),
