@@ -356,9 +356,9 @@ RowFetchIndexed(Relation rel, uint64 rownum, Snapshot snapshot,
  *		that left it undecoded) into values/isnull, through the chunk cache
  *		(a header or chunk the cache dropped since is read again: the group
  *		stays readable while the fetching snapshot's transaction holds the
- *		relation).  By-reference values may point into the cache or be made
- *		in CurrentMemoryContext: the caller copies what must outlive the
- *		next use of the cache.
+ *		relation).  By-reference values are made in CurrentMemoryContext
+ *		(ChunkReaderGetValue's contract), missing attributes' come from the
+ *		descriptor: none points into the cache.
  */
 void
 RowGroupRowDecode(Relation rel, const RowFetchDeferral *defer, TupleDesc desc,

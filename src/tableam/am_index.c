@@ -42,7 +42,6 @@
 #include "pgstat.h"
 #include "storage/predicate.h"
 #include "storage/procarray.h"
-#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -117,34 +116,25 @@ StoreDeferredRow(RowFetchDeferral *defer, TupleTableSlot *slot)
 
 /*
  * ColstoreSlotFill of a lazily stored index fetch row: decode attributes
- * [from, to) and copy by-reference values into the fetch's memory (the
- * chunk cache may drop what they point into at any later fetch, of any
- * relation).  A row stored before the scan's latest fetch is a caller bug,
- * reported rather than answered.
+ * [from, to) in the fetch's memory (chunk readers build by-reference values
+ * in CurrentMemoryContext, so they stay valid until the next fetch of this
+ * scan whatever the chunk cache drops meanwhile; a missing attribute's
+ * value is the relation descriptor's).  A row stored before the scan's
+ * latest fetch is a caller bug, reported rather than answered.
  */
 static void
 FillDeferredRow(void *arg, int pos, uint32 generation, TupleTableSlot *slot,
 				int from, int to)
 {
 	ColstoreIndexFetch *fetch = (ColstoreIndexFetch *) arg;
-	TupleDesc	desc = slot->tts_tupleDescriptor;
 	MemoryContext oldcxt;
-	int			att;
 
 	if (generation != fetch->generation)
 		elog(ERROR, "colstore index fetch of \"%s\" was asked for a row it no longer holds",
 			 RelationGetRelationName(fetch->base.rel));
 	oldcxt = MemoryContextSwitchTo(fetch->values_cxt);
-	RowGroupRowDecode(fetch->base.rel, &fetch->defer, desc, slot->tts_values,
-					  slot->tts_isnull, from, to);
-	for (att = from; att < to; att++)
-	{
-		Form_pg_attribute attr = TupleDescAttr(desc, att);
-
-		if (!attr->attbyval && !slot->tts_isnull[att])
-			slot->tts_values[att] = datumCopy(slot->tts_values[att], false,
-											  attr->attlen);
-	}
+	RowGroupRowDecode(fetch->base.rel, &fetch->defer, slot->tts_tupleDescriptor,
+					  slot->tts_values, slot->tts_isnull, from, to);
 	MemoryContextSwitchTo(oldcxt);
 }
 

@@ -4,7 +4,7 @@
 -- index's extreme values and unique checks decode none.  A row an outer
 -- index scan holds stays right while an inner one's fetches drop every
 -- cached chunk (colstore.chunk_cache_size = 0 trims the cache at every
--- fetch; the lazy row's by-reference values are copies).
+-- fetch; the lazy row's by-reference values live in the fetch's memory).
 SET max_parallel_workers_per_gather = 0;
 SET colstore.enable_custom_index_scan = off;
 SET colstore.enable_custom_scan = off;
