@@ -245,14 +245,23 @@ DeleteLogSegmentOf(uint32 row)
 
 /*
  * DeleteLogSegment
- *		The segment page of row of group whose DELETE_LOG_ROOT page is root
- *		(0: none yet).  Once made, it stays until the group is freed or VACUUM
- *		detaches it empty (DeleteLogDetachEmpty).
+ *		The segment page of row of group's delete log; 0 if the group has no
+ *		promotion map, no DELETE_LOG_ROOT page or no page for row's segment
+ *		yet.  Once made, a segment page stays until the group is freed or
+ *		VACUUM detaches it empty (DeleteLogDetachEmpty), so a caller that does
+ *		not hold the writer lock must read it once and use that block (the
+ *		detach flags the page, which DeleteLogAppend checks), not ask again.
  */
 BlockNumber
-DeleteLogSegment(Relation rel, const RowGroupDirEntry *group, BlockNumber root,
-				 uint32 row)
+DeleteLogSegment(Relation rel, const RowGroupDirEntry *group, uint32 row)
 {
+	BlockNumber root;
+
+	if (group->rg_state_root == 0)
+		return 0;
+	root = DeleteLogRootFind(rel, group, NULL);
+	if (root == InvalidBlockNumber)
+		return 0;
 	return SegmentPage(rel, group, root, row / LOG_SEGMENT_ROWS);
 }
 
@@ -308,23 +317,6 @@ DeleteLogRead(Relation rel, const RowGroupDirEntry *group, uint32 first,
 			any = true;
 	}
 	return any;
-}
-
-/*
- * DeleteLogReady
- *		Does row's segment of group have its log page?  (Its promotion map
- *		and DELETED_ROOT page then exist too.)
- */
-bool
-DeleteLogReady(Relation rel, const RowGroupDirEntry *group, uint32 row)
-{
-	BlockNumber root;
-
-	if (group->rg_state_root == 0)
-		return false;
-	root = DeleteLogRootFind(rel, group, NULL);
-	return root != InvalidBlockNumber &&
-		SegmentPage(rel, group, root, row / LOG_SEGMENT_ROWS) != 0;
 }
 
 /*

@@ -37,11 +37,10 @@ extern BlockNumber DeleteLogRootFind(Relation rel, const RowGroupDirEntry *group
 									 BlockNumber *deleted_root);
 extern uint32 DeleteLogSegmentOf(uint32 row);
 extern BlockNumber DeleteLogSegment(Relation rel, const RowGroupDirEntry *group,
-									BlockNumber root, uint32 row);
+									uint32 row);
 extern void DeleteLogReadLeaf(Relation rel, const RowGroupDirEntry *group,
 							  BlockNumber root, uint32 first, uint32 n,
 							  DeleteRun *runs);
-extern bool DeleteLogReady(Relation rel, const RowGroupDirEntry *group, uint32 row);
 extern void DeleteLogAddPages(Relation rel, const RowGroupDirEntry *group, uint32 row);
 extern DeleteLogResult DeleteLogAppend(Relation rel, const RowGroupDirEntry *group,
 									   BlockNumber blkno, uint32 row,

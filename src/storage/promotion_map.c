@@ -597,7 +597,8 @@ LogSegmentFor(Relation rel, uint32 dir_index, RowGroupDirEntry *group, uint32 ro
 		LastLogSegment.first_row == group->rg_first_row &&
 		LastLogSegment.segment_no == segment_no && group->rg_state_root != 0)
 		return LastLogSegment.segment;
-	if (!DeleteLogReady(rel, group, row))
+	segment = DeleteLogSegment(rel, group, row);
+	if (segment == 0)
 	{
 		/* a promoted row is deleted through its copy: no log pages for it */
 		if (group->rg_state_root != 0)
@@ -613,10 +614,17 @@ LogSegmentFor(Relation rel, uint32 dir_index, RowGroupDirEntry *group, uint32 ro
 		*group = DirectoryGet(rel)->entries[dir_index];
 		DeletedRowsAddRoot(rel, group);
 		DeleteLogAddPages(rel, group, row);
+
+		/*
+		 * read under the writer lock: VACUUM detaches empty segment pages
+		 * under it, and may do so the moment it is released
+		 */
+		segment = DeleteLogSegment(rel, group, row);
 		ColstoreUnlockWriter(rel);
 	}
-	segment = DeleteLogSegment(rel, group, DeleteLogRootFind(rel, group, NULL), row);
-	Assert(segment != 0 && segment != InvalidBlockNumber);
+	if (segment == 0 || segment == InvalidBlockNumber)
+		elog(ERROR, "could not find the delete log page of row %u of row group %u of colstore table \"%s\"",
+			 row, dir_index, RelationGetRelationName(rel));
 	LastLogSegment.relid = RelationGetRelid(rel);
 	LastLogSegment.node = rel->rd_locator;
 	LastLogSegment.lxid = MyLocalTransactionId();
