@@ -544,6 +544,8 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		freed_leaves;
 	double		logged_rows = 0;
 	BlockNumber all_visible;
+	TransactionId next_xid_at_start = ReadNextTransactionId();
+	bool		left_reclaim;
 
 #if PG_HAS_VACUUM_CUTOFFS
 	aggressive = vacuum_get_cutoffs(rel, params, &cutoffs);
@@ -735,12 +737,28 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	PgstatReportVacuum(rel, Max(live_rows, 0), dead_rows, starttime);
 
 	/*
+	 * What a later VACUUM frees once its oldest xmin passes the stamps this
+	 * one gave: row groups and heap pages retired, rows whose copies were
+	 * pruned or whose logged deletes became bits (their items, leaves and log
+	 * pages go later), items and leaves freed (their pages are retired next).
+	 */
+	left_reclaim = retired > 0 || retired_heap_pages > 0 || vs.pruned_copies > 0 ||
+		logged_rows > 0 || freed_items > 0 || freed_leaves > 0;
+	CompactionWorkerNoteVacuum(left_reclaim);
+
+	/*
 	 * enough row versions in heap format, rows left in row groups whose
 	 * rewrite pays, or small row groups worth merging: compact in the
 	 * background.  Whether a merge fits reads the free space map, so it is
 	 * asked only when a worker could start and nothing else calls for one.
+	 * Reclaim left with no transaction id assigned since this VACUUM began
+	 * waits for one that an idle database never assigns: a worker takes one
+	 * and VACUUMs again (compaction_worker.c).  With ids assigned, the next
+	 * VACUUM frees it.
 	 */
 	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
 		sparse_rows = CompactionMergeableRows(rel);
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows);
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows,
+								left_reclaim &&
+								TransactionIdEquals(ReadNextTransactionId(), next_xid_at_start));
 }

@@ -250,6 +250,28 @@ CompactionReclaimPending(Relation rel)
 }
 
 /*
+ * CompactionRetiredPending
+ *		Whether any entry of rel's directory, row group or heap page, was
+ *		retired and not freed yet: a later VACUUM frees it once its stamp
+ *		precedes the oldest xmin.
+ */
+bool
+CompactionRetiredPending(Relation rel)
+{
+	ColstoreDirectory *dir = DirectoryGet(rel);
+	uint32		i;
+
+	for (i = 0; i < dir->count; i++)
+	{
+		uint16		flags = dir->entries[i].rg_flags;
+
+		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
+			return true;
+	}
+	return false;
+}
+
+/*
  * CompactionMergeableRows
  *		The rows of rel's small row groups that a compaction worker would
  *		merge now (0 if none, or if the merge does not fit:

@@ -126,6 +126,8 @@
 #define COMPACT_GATE_WAITS			6
 #define COMPACT_BULK_WAITS			6
 #define COMPACT_BUSY_ROUNDS			6000
+#define COMPACT_RECLAIM_VACUUMS		4
+#define COMPACT_SKIPPED_VACUUMS		100
 
 /* field4 of the advisory lock tag a table's worker holds (user locks: 1, 2) */
 #define COMPACT_LOCKTAG_KIND		0x4353
@@ -138,6 +140,29 @@ int			colstore_compaction_update_age = 1000000;
 
 /* are we a compaction worker (whose own VACUUMs start no other)? */
 static bool InCompactionWorker = false;
+
+/*
+ * What the last colstore VACUUM of this backend left (set by
+ * CompactionWorkerNoteVacuum, reset before each of the worker's VACUUMs):
+ * whether it ran at all (one that found the table locked skips it), and
+ * whether it left work that only a later VACUUM can finish, once a
+ * transaction id was assigned after it and no snapshot is that old.
+ */
+typedef enum VacuumOutcome
+{
+	VACUUM_SKIPPED,
+	VACUUM_SETTLED,
+	VACUUM_LEFT_RECLAIM
+} VacuumOutcome;
+
+static VacuumOutcome LastVacuum = VACUUM_SKIPPED;
+
+/* what a worker is started with, in bgw_extra */
+typedef struct CompactionWorkerArgs
+{
+	Oid			dboid;
+	bool		reclaim;		/* the VACUUM that started it left reclaim */
+} CompactionWorkerArgs;
 
 /* The tag of the lock the compaction worker of relid holds. */
 static void
@@ -199,19 +224,34 @@ FreeSlot(bool keep)
 }
 
 /*
+ * CompactionWorkerNoteVacuum
+ *		Called by colstore's VACUUM when it ends: left_reclaim tells whether
+ *		it retired, pruned or detached anything that a later VACUUM frees
+ *		(see ReclaimUntilSettled).
+ */
+void
+CompactionWorkerNoteVacuum(bool left_reclaim)
+{
+	LastVacuum = left_reclaim ? VACUUM_LEFT_RECLAIM : VACUUM_SETTLED;
+}
+
+/*
  * CompactionWorkerMaybeLaunch
  *		Called after an insert registered a new heap page of rel, which now
  *		has heap_pages of them (live_rows < 0), or after VACUUM found
  *		live_rows live row versions on them and sparse_rows rows left in
- *		mostly deleted row groups: start a compaction worker for rel if the
- *		heap pages are due for it, or there are such rows to move (see the
- *		file header).  Never errors for lack of worker slots.
+ *		mostly deleted row groups, and whether it left reclaim that no later
+ *		VACUUM could finish without a transaction id assigned after it
+ *		(reclaim): start a compaction worker for rel if the heap pages are
+ *		due for it, or there are such rows to move or such reclaim to finish
+ *		(see the file header).  Never errors for lack of worker slots.
  */
 void
 CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
-							double sparse_rows)
+							double sparse_rows, bool reclaim)
 {
 	BackgroundWorker worker;
+	CompactionWorkerArgs args;
 	bool		heap_due;
 
 	heap_due = (live_rows < 0 || live_rows >= COMPACT_MIN_ROWS) &&
@@ -220,7 +260,7 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
 
 	/* a worker cannot read another session's temporary table */
 	if (!colstore_auto_compaction || InCompactionWorker ||
-		RelationUsesLocalBuffers(rel) || (!heap_due && sparse_rows <= 0) ||
+		RelationUsesLocalBuffers(rel) || (!heap_due && sparse_rows <= 0 && !reclaim) ||
 		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || !FreeSlot(false))
 		return;
 
@@ -234,7 +274,11 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
 			 RelationGetRelid(rel));
 	snprintf(worker.bgw_type, BGW_MAXLEN, "colstore compaction");
 	worker.bgw_main_arg = ObjectIdGetDatum(RelationGetRelid(rel));
-	memcpy(worker.bgw_extra, &MyDatabaseId, sizeof(Oid));
+	memset(&args, 0, sizeof(args));
+	args.dboid = MyDatabaseId;
+	args.reclaim = reclaim;
+	StaticAssertStmt(sizeof(args) <= BGW_EXTRALEN, "compaction worker arguments do not fit");
+	memcpy(worker.bgw_extra, &args, sizeof(args));
 	worker.bgw_notify_pid = 0;
 	(void) RegisterDynamicBackgroundWorker(&worker, NULL);
 }
@@ -406,9 +450,10 @@ WaitForGate(Oid relid, int timeout_ms)
 /*
  * VACUUM relid with the table's own settings (its reloptions decide index
  * cleanup and truncation, as for a plain VACUUM); cxt is a memory context
- * outside any transaction.
+ * outside any transaction.  Returns what the VACUUM left (VACUUM_SKIPPED if
+ * the table was locked, or gone).
  */
-static void
+static VacuumOutcome
 VacuumTable(Oid relid, int round, MemoryContext cxt)
 {
 	VacuumParams params;
@@ -438,40 +483,108 @@ VacuumTable(Oid relid, int round, MemoryContext cxt)
 	strategy = GetAccessStrategy(BAS_VACUUM);
 	MemoryContextSwitchTo(oldcxt);
 
+	LastVacuum = VACUUM_SKIPPED;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	ReportRound(relid, round, "vacuum");
 	VacuumRelations(rels, &params, strategy, cxt);
 	CommitTransactionCommand();
 	MemoryContextReset(cxt);
+	return LastVacuum;
 }
 
 /*
- * If relid has row groups retired and not freed yet (a rewrite's or merge's
- * old groups, retired by the VACUUM just run), return a transaction id
- * assigned after their retirement: once no snapshot is that old, the next
- * VACUUM frees them (their retirement stamp must precede the oldest xmin,
- * and a table nobody writes would otherwise consume no transaction id).
- * Else InvalidTransactionId.
+ * A transaction id assigned now, in a transaction of our own that reads
+ * nothing (InvalidTransactionId if relid is gone or no longer colstore's).
  */
 static TransactionId
-RetiredGroupsStamp(Oid relid, int round)
+TakeTransactionId(Oid relid, int round)
 {
 	TransactionId xid = InvalidTransactionId;
 	Relation	rel;
 
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	ReportRound(relid, round, "freeing retired row groups");
+	ReportRound(relid, round, "freeing what VACUUM retired");
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel != NULL)
 	{
-		if (RelationIsColstore(rel) && CompactionReclaimPending(rel))
+		if (RelationIsColstore(rel))
 			xid = GetTopTransactionId();
 		relation_close(rel, AccessShareLock);
 	}
 	CommitTransactionCommand();
 	return xid;
+}
+
+/*
+ * Whether relid has directory entries retired and not freed yet: row groups
+ * only (groups_only), or heap pages too.
+ */
+static bool
+RetiredPending(Oid relid, bool groups_only)
+{
+	bool		pending = false;
+	Relation	rel;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel != NULL)
+	{
+		pending = RelationIsColstore(rel) &&
+			(groups_only ? CompactionReclaimPending(rel) : CompactionRetiredPending(rel));
+		relation_close(rel, AccessShareLock);
+	}
+	CommitTransactionCommand();
+	return pending;
+}
+
+/*
+ * ReclaimUntilSettled
+ *		Finish what VACUUM leaves for a later VACUUM: row groups and heap
+ *		pages it retired, rows whose copies it pruned or whose deletes it
+ *		turned into bits, pages it detached.  Each is freed by a VACUUM whose
+ *		oldest xmin its stamp (the next transaction id when it was made)
+ *		precedes, and a table nobody writes, in a database that assigns no
+ *		transaction id, would never get one.  So, while the VACUUM before left
+ *		such work (left_reclaim for the first), at most max_vacuums times:
+ *		take a transaction id, wait until no
+ *		snapshot is that old (at most COMPACT_WAIT_MS), and VACUUM again.  A
+ *		VACUUM that finds the table locked (another VACUUM, most likely the
+ *		one that started us, still finishing) is tried again after a nap, up
+ *		to COMPACT_SKIPPED_VACUUMS times.  The last VACUUM moves what holds
+ *		the file's end down and truncates it, as every VACUUM does.
+ */
+static void
+ReclaimUntilSettled(Oid relid, int round, MemoryContext cxt, bool left_reclaim,
+					int max_vacuums)
+{
+	int			vacuums = 0;
+	int			skipped = 0;
+
+	while (left_reclaim && vacuums < max_vacuums)
+	{
+		TransactionId xid = TakeTransactionId(relid, round);
+		VacuumOutcome outcome;
+
+		if (!TransactionIdIsValid(xid) || !WaitForSnapshotsBefore(xid, COMPACT_WAIT_MS))
+			return;
+		CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
+		outcome = VacuumTable(relid, round, cxt);
+		if (outcome == VACUUM_SKIPPED)
+		{
+			if (++skipped >= COMPACT_SKIPPED_VACUUMS)
+				return;
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 COMPACT_NAP_MS * 2, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+			continue;
+		}
+		vacuums++;
+		left_reclaim = (outcome == VACUUM_LEFT_RECLAIM);
+	}
 }
 
 /*
@@ -483,7 +596,7 @@ void
 colstore_compaction_main(Datum main_arg)
 {
 	Oid			relid = DatumGetObjectId(main_arg);
-	Oid			dboid;
+	CompactionWorkerArgs args;
 	LOCKTAG		tag;
 	int			idle = 0;
 	int			gate_waits = 0;
@@ -496,12 +609,12 @@ colstore_compaction_main(Datum main_arg)
 	CompactBulk bulk;
 
 	InCompactionWorker = true;
-	memcpy(&dboid, MyBgworkerEntry->bgw_extra, sizeof(Oid));
+	memcpy(&args, MyBgworkerEntry->bgw_extra, sizeof(args));
 	/* die() only sets a flag: termination waits for CHECK_FOR_INTERRUPTS */
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	BackgroundWorkerUnblockSignals();
-	BackgroundWorkerInitializeConnectionByOid(dboid, InvalidOid, 0);
+	BackgroundWorkerInitializeConnectionByOid(args.dboid, InvalidOid, 0);
 	/* moving rows changes no value: never take part in SSI conflicts */
 	SetConfigOption("default_transaction_isolation", "read committed",
 					PGC_SUSET, PGC_S_OVERRIDE);
@@ -516,11 +629,14 @@ colstore_compaction_main(Datum main_arg)
 	 * One worker per table, at most colstore.max_compaction_workers in all: a
 	 * worker started meanwhile leaves.  proc_exit releases the session locks.
 	 */
-	WorkerLockTag(&tag, dboid, relid);
+	WorkerLockTag(&tag, args.dboid, relid);
 	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL ||
 		!FreeSlot(true))
 		proc_exit(0);
 	CompactionProgressStart(COMPACTION_WORKER, relid);
+
+	/* started to finish what a VACUUM left: do that first */
+	ReclaimUntilSettled(relid, round, vacuum_cxt, args.reclaim, COMPACT_RECLAIM_VACUUMS);
 
 	/* a worker that never found work (young UPDATE versions) leaves soon */
 	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))
@@ -569,8 +685,6 @@ colstore_compaction_main(Datum main_arg)
 			ReportRound(relid, round, "waiting for old snapshots");
 			if (WaitForSnapshotsBefore(mover, COMPACT_WAIT_MS))
 			{
-				TransactionId stamp;
-
 				CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
 				VacuumTable(relid, round, vacuum_cxt);
 
@@ -578,13 +692,8 @@ colstore_compaction_main(Datum main_arg)
 				 * free the old groups it retired before the next rewrite,
 				 * whose promoted copies and new groups then take their pages
 				 */
-				stamp = RetiredGroupsStamp(relid, round);
-				if (TransactionIdIsValid(stamp) &&
-					WaitForSnapshotsBefore(stamp, COMPACT_WAIT_MS))
-				{
-					CompactionProgressSetPhase(COMPACTION_PHASE_VACUUMING);
-					VacuumTable(relid, round, vacuum_cxt);
-				}
+				ReclaimUntilSettled(relid, round, vacuum_cxt,
+									RetiredPending(relid, true), 1);
 			}
 		}
 		else if (busy && busy_rounds < COMPACT_BUSY_ROUNDS)
@@ -629,6 +738,13 @@ colstore_compaction_main(Datum main_arg)
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+
+	/*
+	 * a VACUUM run meanwhile by someone else (which could not start a worker
+	 * while we ran) may have retired what nobody would free
+	 */
+	if (RetiredPending(relid, false))
+		ReclaimUntilSettled(relid, round, vacuum_cxt, true, COMPACT_RECLAIM_VACUUMS);
 	proc_exit(0);
 }
 

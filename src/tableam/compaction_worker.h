@@ -19,7 +19,9 @@ extern int	colstore_max_compaction_workers;
 extern int	colstore_compaction_update_age;
 
 extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages,
-										double live_rows, double sparse_rows);
+										double live_rows, double sparse_rows,
+										bool reclaim);
+extern void CompactionWorkerNoteVacuum(bool left_reclaim);
 extern void CompactionWorkerDefineSettings(void);
 
 #endif							/* COMPACTION_WORKER_H */
