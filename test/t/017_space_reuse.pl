@@ -267,7 +267,9 @@ sub kill_during_vacuum
 # heap pages, compaction's row groups written after them and directory
 # pages taken among them.  Once VACUUM has freed the heap pages, the next
 # VACUUM moves those row groups and directory pages into freed pages lower
-# down and truncates the end.  The standby replays the moves and the
+# down, rewrites the directory without the freed heap pages' entries
+# (storage/directory.c, DirectoryDropFreedDeltas: new pages, then the
+# metapage's switch, then the old pages freed) and truncates the end.  The standby replays the moves and the
 # truncation (wal_consistency_checking); then the server is killed at
 # random points of such a VACUUM (the kill lands before, during or after
 # the move, 5 times), and after crash recovery the table equals its heap
@@ -317,6 +319,8 @@ my $m_freed = pages($primary, 'm');
 $primary->psql('postgres', 'VACUUM (VERBOSE) m', stderr => \my $m_verbose);
 like($m_verbose, qr/moved [1-9][0-9]* row groups and [1-9][0-9]* directory pages/,
 	'VACUUM moves the row groups and directory pages at the end of the file');
+like($m_verbose, qr/rewrote the directory without the entries of freed heap pages, [1-9][0-9]* pages fewer/,
+	'and rewrites the directory without the freed heap pages\' entries');
 my $m_moved = pages($primary, 'm');
 ok($m_moved < $m_freed / 4,
 	"and truncates the end ($m_loaded pages loaded, $m_freed after the UPDATE, $m_moved after the move)");
