@@ -696,7 +696,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		int			moved_state_pages;
 		int			dropped_dir_pages;
 
-		/* the entries of freed heap pages go, then what holds the end up moves */
+		/* freed heap pages' entries go, then what holds the end moves */
 		dropped_dir_pages = SpaceRewriteDirectory(rel);
 		if (dropped_dir_pages > 0)
 			ereport(elevel,
