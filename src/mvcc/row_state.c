@@ -78,6 +78,16 @@
  * share) changes short runs, and a batch at every run of two would give
  * the unchanged row after it a copy too, which keeps its heap page and its
  * promotion map leaf from ever being freed (storage/deleted_rows.c).
+ *
+ * Such an unchanged copy is live and frozen, and nothing frees or moves a
+ * live copy (a locker that read its slot may lock it at any time), so a
+ * batch also stops where the scan feeding the statement says it will not
+ * return the next row (RowStateNoteScanAhead): a colstore scan knows, for
+ * the rest of its current chunk, which rows its row filter removed.  An
+ * UPDATE of a key range through a ColstoreScan's batch filter then promotes
+ * no row past the range's end.  Where the scan cannot tell (another scan
+ * type, a row other than the one it returned last), batches stay as they
+ * were, bounded by MAX_PROMOTION_BATCH.
  */
 #define MAX_PROMOTION_BATCH		256
 
@@ -97,6 +107,8 @@ static struct
 	uint32		dir_index;
 	uint64		next_row;		/* row after the last batch */
 	uint32		batch;			/* size of the last batch */
+	uint32		want;			/* its size before the scan's rows ahead and
+								 * the group's and leaf's ends cut it */
 	uint32		run;			/* rows promoted one after the other so far,
 								 * the last batch's included */
 	ItemPointerData copies[MAX_PROMOTION_BATCH];	/* the batch's copies */
@@ -293,6 +305,39 @@ RowStateForget(Oid relid)
 }
 
 /*
+ * The scan that returned a row last in this backend, as it told
+ * (RowStateNoteScanAhead), or NULL.
+ */
+static struct
+{
+	RowStateRowsAhead rows_ahead;
+	void	   *scan;
+}			ScanAhead;
+
+/*
+ * RowStateNoteScanAhead
+ *		A scan of a row group just returned a row: until it returns another
+ *		or calls RowStateForgetScanAhead, promotions of that row may ask
+ *		rows_ahead(scan, ...) how far the scan will go on returning the rows
+ *		after it.  The scan must call RowStateForgetScanAhead before what
+ *		rows_ahead reads goes away (its chunk, the scan itself).
+ */
+void
+RowStateNoteScanAhead(RowStateRowsAhead rows_ahead, void *scan)
+{
+	ScanAhead.rows_ahead = rows_ahead;
+	ScanAhead.scan = scan;
+}
+
+/* RowStateForgetScanAhead: scan no longer answers (if it was the one). */
+void
+RowStateForgetScanAhead(void *scan)
+{
+	if (ScanAhead.scan == scan)
+		ScanAhead.scan = NULL;
+}
+
+/*
  * Does the row of state follow the last batch (same relation file and row
  * group, the next row)?
  */
@@ -308,19 +353,32 @@ PromotionContinues(Relation rel, const RowState *state)
 /*
  * Batch size for promoting the row of state: one row until
  * PROMOTION_RUN_BEFORE_BATCH rows were promoted one after the other, then
- * doubling while sequential.
+ * doubling while sequential (*want), cut at the group's and the map leaf's
+ * ends and, when the scan that returned the row can tell, at the first row
+ * after it that the scan will not return or the end of its chunk.
  */
 static uint32
-PromotionBatchSize(Relation rel, const RowState *state)
+PromotionBatchSize(Relation rel, const RowState *state, uint32 *want)
 {
 	uint32		row = (uint32) (state->rownum - state->group.rg_first_row);
 	uint32		batch = 1;
 
 	if (PromotionContinues(rel, state) &&
 		LastPromotion.run >= PROMOTION_RUN_BEFORE_BATCH)
-		batch = Min(LastPromotion.batch * 2, MAX_PROMOTION_BATCH);
+		batch = Min(LastPromotion.want * 2, MAX_PROMOTION_BATCH);
+	*want = batch;
 	batch = Min(batch, state->group.rg_nrows - row);
-	return Min(batch, PromotionMapLeafRemaining(row));
+	batch = Min(batch, PromotionMapLeafRemaining(row));
+	if (batch > 1 && ScanAhead.scan != NULL)
+	{
+		uint32		ahead = ScanAhead.rows_ahead(ScanAhead.scan, rel,
+												 state->dir_index,
+												 state->rownum, batch);
+
+		if (ahead > 0)
+			batch = Min(batch, ahead);
+	}
+	return batch;
 }
 
 /*
@@ -343,11 +401,12 @@ RowStatePromote(Relation rel, RowState *state)
 	HeapTuple  *tuples;
 	TupleTableSlot *row_slot;
 	int			nnew = 0;
+	uint32		want;
 	uint32		i;
 
 	if (state->kind != ROWSTATE_GROUP)
 		return;
-	n = PromotionBatchSize(rel, state);
+	n = PromotionBatchSize(rel, state, &want);
 again:
 	copies = palloc(sizeof(ItemPointerData) * n);
 	deleted = palloc(sizeof(bool) * n);
@@ -450,6 +509,7 @@ again:
 	LastPromotion.dir_index = state->dir_index;
 	LastPromotion.next_row = state->rownum + n;
 	LastPromotion.batch = n;
+	LastPromotion.want = Max(want, n);
 
 	pfree(copies);
 }

@@ -56,6 +56,17 @@ extern void RowStateLocateRow(Relation rel, ItemPointer tid, RowState *state,
 							  bool read_map);
 extern void RowStatePromote(Relation rel, RowState *state);
 extern void RowStateForget(Oid relid);
+
+/*
+ * How many rows, one after the other from rownum (a row of the row group at
+ * dir_index of rel, the row the scan returned last), the scan may return
+ * before it leaves its current chunk or skips a row, at most max; 0 if it
+ * cannot tell (RowStateNoteScanAhead).
+ */
+typedef uint32 (*RowStateRowsAhead) (void *scan, Relation rel, uint32 dir_index,
+									 uint64 rownum, uint32 max);
+extern void RowStateNoteScanAhead(RowStateRowsAhead rows_ahead, void *scan);
+extern void RowStateForgetScanAhead(void *scan);
 extern bool RowStateMayLogDelete(Relation rel, const RowState *state);
 extern bool RowStateLogDelete(Relation rel, const RowState *state, CommandId cid);
 

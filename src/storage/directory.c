@@ -32,6 +32,7 @@
 #include "access/generic_xlog.h"
 #include "access/transam.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/memutils.h"
@@ -1187,4 +1188,197 @@ DirectoryMovePage(Relation rel, int pageno, Buffer newbuf)
 		UnlockReleaseBuffer(prevbuf);
 	UnlockReleaseBuffer(newbuf);
 	UnlockReleaseBuffer(metabuf);
+}
+
+/* Is blkno a page of the directory chain of dir? */
+static bool
+ChainContains(const ColstoreDirectory *dir, BlockNumber blkno)
+{
+	int			lo = 0,
+				hi = dir->npages;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (dir->pages_sorted[mid] == blkno)
+			return true;
+		if (dir->pages_sorted[mid] < blkno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+/*
+ * DirectoryPageInChain
+ *		Is blkno a page of rel's directory chain as the metapage now links
+ *		it?  A directory page outside it is nobody's: a crash interrupted
+ *		DirectoryDropFreedDeltas before its switch (the new pages) or after
+ *		it (the old ones).  A page is made a directory page and linked in
+ *		one record otherwise, so a caller that read the page as a directory
+ *		page before calling this finds it linked unless it is nobody's.
+ */
+bool
+DirectoryPageInChain(Relation rel, BlockNumber blkno)
+{
+	return ChainContains(DirectoryGetEntries(rel), blkno);
+}
+
+/* The entries DirectoryDropFreedDeltas keeps, of the n in entries. */
+static uint32
+KeptEntries(const RowGroupDirEntry *entries, uint32 n, RowGroupDirEntry *kept)
+{
+	uint32		nkept = 0;
+	uint32		i;
+
+	for (i = 0; i < n; i++)
+	{
+		const RowGroupDirEntry *e = &entries[i];
+
+		if (e->rg_kind == RG_KIND_DELTA_PAGE && (e->rg_flags & RG_FLAG_FREED) != 0)
+			continue;
+		if (kept != NULL)
+			kept[nkept] = *e;
+		nkept++;
+	}
+	return nkept;
+}
+
+/*
+ * DirectoryRewriteGain
+ *		How many directory pages DirectoryDropFreedDeltas would give back
+ *		now (this backend's copy of the directory, read without a lock).
+ */
+int
+DirectoryRewriteGain(Relation rel)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+	uint32		nkept = KeptEntries(dir->entries, dir->count, NULL);
+
+	if (nkept == 0)
+		return 0;
+	return dir->npages - (int) ((nkept + DIR_ENTRIES_PER_PAGE - 1) / DIR_ENTRIES_PER_PAGE);
+}
+
+/*
+ * DirectoryDropFreedDeltas
+ *		Rewrite rel's directory without the entries of freed heap pages
+ *		(DELTA_PAGE, INVALID | FREED: space_truncate.c, delta_retire.c),
+ *		if that gives back at least one directory page, on new pages taken
+ *		below block limit (ColstoreNewPageBelow, lowest first); the old
+ *		chain's pages become empty heap pages in the free space map.
+ *		Returns the number of directory pages given back (0: nothing done,
+ *		also when too few freed pages lie below limit).
+ *
+ *		Caller holds an AccessExclusiveLock on rel (VACUUM,
+ *		space_truncate.c's SpaceRewriteDirectory: no other backend reads the directory or holds an index into it; on a
+ *		standby the lock's replay has cancelled the queries that did) and
+ *		the writer lock.  Entry indexes change: every backend's copy of the
+ *		directory reloads, as the metapage's entry count went down and its
+ *		change count up (DirectoryGetEntries).  Nothing names a freed heap
+ *		page's entry by index, nor reads its rows (its pseudo-block holds
+ *		none, and the index arrays leave it out already), and row groups,
+ *		reservations and live heap pages keep their order, so stream order
+ *		stays directory order among row groups.
+ *
+ *		WAL: each new page is written whole in its own record and is
+ *		unreferenced until one record on the metapage switches the chain
+ *		(head, tail, entry count, change count); then each old page becomes
+ *		a heap page in its own record.  A crash leaves directory pages
+ *		outside the chain, new or old, which DirectoryPageInChain tells and
+ *		truncation cuts when they end the file (elsewhere they are leaked).
+ */
+int
+DirectoryDropFreedDeltas(Relation rel, BlockNumber limit)
+{
+	ColstoreDirectory *dir = DirectoryGetEntries(rel);
+	RowGroupDirEntry *kept;
+	BlockNumber *oldblks;
+	Buffer	   *bufs;
+	BlockNumber cursor = 1;
+	uint32		nkept;
+	int			oldpages = dir->npages;
+	int			newpages;
+	int			p;
+	Buffer		metabuf;
+	GenericXLogState *state;
+	ColstoreMetaPage meta;
+
+	Assert(ColstoreWriterLockHeld(rel));
+	Assert(CheckRelationLockedByMe(rel, AccessExclusiveLock, false));
+	kept = palloc(sizeof(RowGroupDirEntry) * Max(dir->count, 1));
+	nkept = KeptEntries(dir->entries, dir->count, kept);
+	newpages = (int) ((nkept + DIR_ENTRIES_PER_PAGE - 1) / DIR_ENTRIES_PER_PAGE);
+	/* an empty directory is left alone: a table of freed heap pages only */
+	if (nkept == 0 || newpages >= oldpages)
+	{
+		pfree(kept);
+		return 0;
+	}
+	oldblks = palloc(sizeof(BlockNumber) * oldpages);
+	memcpy(oldblks, dir->pages, sizeof(BlockNumber) * oldpages);
+
+	/* the new pages first: all of them, or none is used */
+	bufs = palloc(sizeof(Buffer) * newpages);
+	for (p = 0; p < newpages; p++)
+	{
+		bufs[p] = ColstoreNewPageBelow(rel, &cursor, limit);
+		if (!BufferIsValid(bufs[p]))
+		{
+			while (--p >= 0)
+				PageGiveToHeap(rel, bufs[p]);
+			pfree(bufs);
+			pfree(oldblks);
+			pfree(kept);
+			return 0;
+		}
+	}
+	for (p = 0; p < newpages; p++)
+	{
+		uint32		first = (uint32) p * DIR_ENTRIES_PER_PAGE;
+		uint32		n = Min(nkept - first, (uint32) DIR_ENTRIES_PER_PAGE);
+		Page		page;
+
+		state = GenericXLogStart(rel);
+		page = GenericXLogRegisterBuffer(state, bufs[p], GENERIC_XLOG_FULL_IMAGE);
+		ColstoreInitPage(page, COLSTORE_PAGE_DIRECTORY);
+		memcpy((char *) page + COLSTORE_DATA_START, &kept[first],
+			   n * sizeof(RowGroupDirEntry));
+		ColstorePageSetLower(page, COLSTORE_DATA_START + n * sizeof(RowGroupDirEntry));
+		if (p + 1 < newpages)
+			ColstorePageGetOpaque(page)->cp_next = BufferGetBlockNumber(bufs[p + 1]);
+		GenericXLogFinish(state);
+	}
+
+	/* the switch */
+	metabuf = ColstoreLockMetaForUpdate(rel);
+	state = GenericXLogStart(rel);
+	meta = ColstorePageGetMeta(GenericXLogRegisterBuffer(state, metabuf, 0));
+	Assert(meta->cm_dir_count == dir->count);
+	meta->cm_dir_head = BufferGetBlockNumber(bufs[0]);
+	meta->cm_dir_tail = BufferGetBlockNumber(bufs[newpages - 1]);
+	meta->cm_dir_count = nkept;
+	meta->cm_dir_changes++;
+	GenericXLogFinish(state);
+	UnlockReleaseBuffer(metabuf);
+	for (p = 0; p < newpages; p++)
+		UnlockReleaseBuffer(bufs[p]);
+	/* our copy too (dir is gone from here on) */
+	DirectoryInvalidate(RelationGetRelid(rel));
+
+	/* the old chain's pages, now nobody's */
+	for (p = 0; p < oldpages; p++)
+	{
+		Buffer		buf = ReadBuffer(rel, oldblks[p]);
+
+		LockBuffer(buf, BUFFER_LOCK_EXCLUSIVE);
+		ColstoreCheckPage(rel, oldblks[p], BufferGetPage(buf), COLSTORE_PAGE_DIRECTORY);
+		PageGiveToHeap(rel, buf);
+	}
+	pfree(bufs);
+	pfree(oldblks);
+	pfree(kept);
+	return oldpages - newpages;
 }

@@ -77,5 +77,8 @@ extern BlockNumber DirectoryPageBlock(Relation rel, int pageno);
 extern void DirectoryMovePage(Relation rel, int pageno, Buffer newbuf);
 extern void DirectoryMoveStateRoot(Relation rel, uint32 index, Buffer oldbuf,
 								   Buffer newbuf);
+extern bool DirectoryPageInChain(Relation rel, BlockNumber blkno);
+extern int	DirectoryRewriteGain(Relation rel);
+extern int	DirectoryDropFreedDeltas(Relation rel, BlockNumber limit);
 
 #endif							/* DIRECTORY_H */

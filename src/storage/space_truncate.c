@@ -13,11 +13,20 @@
  * metapage, directory pages, the page stream, promotion maps) ends the run,
  * as does a heap page holding an item in use.
  *
- * A registered delta page among them keeps its directory entry (entries
- * are never removed), which is marked INVALID | FREED first, in its own WAL
- * record: its pseudo-block then holds no rows, the directory's index
- * arrays leave it out, and a page that heap later adds at the same block
- * is registered with a new entry and pseudo-block.  Its row numbers are
+ * A registered delta page among them has its directory entry marked
+ * INVALID | FREED first, in its own WAL record: its pseudo-block then holds
+ * no rows, the directory's index arrays leave it out, and a page that heap
+ * later adds at the same block is registered with a new entry and
+ * pseudo-block; the next VACUUM's rewrite of the directory drops it.
+ *
+ * Before VACUUM moves the end down (space_relocate.c), it rewrites the
+ * directory without the entries of freed heap pages when that gives back
+ * enough pages (SpaceRewriteDirectory, DirectoryDropFreedDeltas): a bulk
+ * UPDATE leaves an entry for each of the thousands of heap pages it filled,
+ * which would otherwise stay for good.  That changes entry indexes, so it
+ * takes the AccessExclusiveLock as truncation does, briefly; the new pages
+ * are the lowest free ones, and the old ones become free pages the move
+ * and truncation then use.  Its row numbers are
  * never handed out again, as always.  A crash after the marks and before
  * the truncation leaves empty heap pages nothing references, which heap
  * or page_reuse.c may take, or a later VACUUM truncates.  A delta page
@@ -60,6 +69,9 @@
 #define REL_TRUNCATE_MINIMUM	1000
 #define REL_TRUNCATE_FRACTION	16
 
+/* directory pages a rewrite must give back, unless a sixteenth of the file */
+#define DIR_REWRITE_MINIMUM		8
+
 /* heap's lock wait: every 50 ms for up to 5 s */
 #define TRUNCATE_LOCK_WAIT_INTERVAL		50	/* ms */
 #define TRUNCATE_LOCK_TIMEOUT			5000	/* ms */
@@ -89,6 +101,19 @@ PageIsUnreferenced(Page page)
 }
 
 /*
+ * Is the locked page a directory page (not moved)?  One outside the
+ * directory's chain was left by a crash during DirectoryDropFreedDeltas and
+ * is nobody's (DirectoryPageInChain, asked after the page was read).
+ */
+static bool
+PageIsDirectory(Page page)
+{
+	return PageGetSpecialSize(page) == MAXALIGN(sizeof(ColstorePageOpaqueData)) &&
+		ColstorePageGetOpaque(page)->cp_page_type == COLSTORE_PAGE_DIRECTORY &&
+		(ColstorePageGetOpaque(page)->cp_flags & COLSTORE_PAGE_F_MOVED) == 0;
+}
+
+/*
  * SpaceTruncatePays
  *		Would cutting a file of nblocks pages to end pages pay, by heap's
  *		rule (REL_TRUNCATE_MINIMUM pages, or REL_TRUNCATE_FRACTION of it)?
@@ -115,10 +140,15 @@ UnreferencedEnd(Relation rel, BlockNumber nblocks, BufferAccessStrategy strategy
 		Buffer		buf = ReadBufferExtended(rel, MAIN_FORKNUM, end - 1, RBM_NORMAL,
 											 strategy);
 		bool		unreferenced;
+		bool		directory;
 
 		LockBuffer(buf, BUFFER_LOCK_SHARE);
 		unreferenced = PageIsUnreferenced(BufferGetPage(buf));
+		directory = PageIsDirectory(BufferGetPage(buf));
 		UnlockReleaseBuffer(buf);
+		/* the chain is read after the page, holding no page lock */
+		if (!unreferenced && directory)
+			unreferenced = !DirectoryPageInChain(rel, end - 1);
 		if (!unreferenced)
 			break;
 		end--;
@@ -220,4 +250,34 @@ SpaceTruncateEnd(Relation rel, BufferAccessStrategy strategy, BlockNumber *old_b
 	}
 	UnlockRelation(rel, AccessExclusiveLock);
 	return nblocks - end;
+}
+
+/*
+ * SpaceRewriteDirectory
+ *		Rewrite rel's directory without the entries of freed heap pages
+ *		(DirectoryDropFreedDeltas) if that gives back at least
+ *		DIR_REWRITE_MINIMUM pages or a sixteenth of the file, and the
+ *		AccessExclusiveLock can be had as truncation takes it (without
+ *		waiting more than five seconds).  Returns the number of directory
+ *		pages given back.  Called by VACUUM holding its
+ *		ShareUpdateExclusiveLock and no writer lock, before it moves the
+ *		end of the file down; the AccessExclusiveLock is released before
+ *		returning.  May error (I/O).
+ */
+int
+SpaceRewriteDirectory(Relation rel)
+{
+	BlockNumber nblocks = ColstorePhysicalBlocks(rel);
+	int			gain = DirectoryRewriteGain(rel);
+	int			dropped;
+
+	if (gain < DIR_REWRITE_MINIMUM && gain < (int) (nblocks / REL_TRUNCATE_FRACTION))
+		return 0;
+	if (gain <= 0 || !LockForTruncation(rel))
+		return 0;
+	ColstoreLockWriter(rel);
+	dropped = DirectoryDropFreedDeltas(rel, ColstorePhysicalBlocks(rel));
+	ColstoreUnlockWriter(rel);
+	UnlockRelation(rel, AccessExclusiveLock);
+	return dropped;
 }

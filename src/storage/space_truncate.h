@@ -19,5 +19,6 @@ extern bool PageIsUnreferenced(Page page);
 extern bool SpaceTruncatePays(BlockNumber nblocks, BlockNumber end);
 extern BlockNumber SpaceTruncateEnd(Relation rel, BufferAccessStrategy strategy,
 									BlockNumber *old_blocks);
+extern int	SpaceRewriteDirectory(Relation rel);
 
 #endif							/* SPACE_TRUNCATE_H */

@@ -696,8 +696,14 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 		int			moved_groups;
 		int			moved_dir_pages;
 		int			moved_state_pages;
+		int			dropped_dir_pages;
 
-		/* what holds the end up moves into freed pages lower down first */
+		/* freed heap pages' entries go, then what holds the end moves */
+		dropped_dir_pages = SpaceRewriteDirectory(rel);
+		if (dropped_dir_pages > 0)
+			ereport(elevel,
+					(errmsg("colstore table \"%s\": rewrote the directory without the entries of freed heap pages, %d pages fewer",
+							RelationGetRelationName(rel), dropped_dir_pages)));
 		(void) SpaceRelocateEnd(rel, bstrategy, &moved_groups, &moved_dir_pages,
 								&moved_state_pages);
 		if (moved_groups > 0 || moved_dir_pages > 0)

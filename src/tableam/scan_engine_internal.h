@@ -117,6 +117,9 @@ typedef struct ColstoreScanDescData
 	uint8	   *row_mask;
 	uint8		last_liveness;	/* of the row returned last */
 	int			last_pos;		/* its position in the current chunk */
+	bool		ahead_armed;	/* chunk_cxt's reset callback withdraws the
+								 * scan's rows ahead (scan_walk.c) */
+	MemoryContextCallback ahead_callback;
 	TransactionId oldest_xmin;	/* liveness horizon without an MVCC snapshot */
 	uint64		identity;		/* the file's cm_identity when the groups were
 								 * loaded: headers are looked up in the shared

@@ -16,6 +16,11 @@
  * row through the same list, serial scans only, without the filters.
  * Batches (scan_batch.c) advance the same forward walk a chunk at a time.
  *
+ * A forward walk that returns a row-group row tells mvcc/row_state.c which
+ * rows after it, in the current chunk, it may still return (ScanRowsAhead),
+ * so that an UPDATE's promotion batch makes no copy of a row the scan will
+ * not return; the answer is withdrawn when the chunk's memory goes.
+ *
  * IDENTIFICATION
  *	  src/tableam/scan_walk.c
  *
@@ -202,6 +207,77 @@ ScanApplyRowFilter(ColstoreScanDesc s, bool count)
 }
 
 /* ----------------------------------------------------------------
+ * The rows ahead, for promotion batches
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * RowStateRowsAhead of a forward walk (mvcc/row_state.h): if rownum is the
+ * row-group row it returned last, how many rows from it on, one after the
+ * other and at most max, it may return before its chunk ends or its row
+ * filter removed a row.  Rows the snapshot hides do not end the run: they
+ * are deleted, and a copy made of them is as dead as their delete (rows
+ * of a row group with a copy already get none).  Rows the scan keys, the
+ * skip bound or an executor qual above the scan reject are not known
+ * here: the answer is what the scan knows, not what its caller keeps.
+ */
+static uint32
+ScanRowsAhead(void *arg, Relation rel, uint32 dir_index, uint64 rownum,
+			  uint32 max)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) arg;
+	Relation	srel = s->rs_base.rs_rd;
+	const ScanGroup *g;
+	uint32		n = 1;
+	int			pos;
+
+	if (RelationGetRelid(srel) != RelationGetRelid(rel) ||
+		!RelFileLocatorEquals(srel->rd_locator, rel->rd_locator) ||
+		s->cur_group < 0 || s->header == NULL || s->cur_chunk < 0 ||
+		s->last_pos < 0 || s->last_pos >= s->chunk_rows)
+		return 0;
+	g = &s->groups[s->cur_group];
+	if (g->is_delta || g->dir_index != dir_index ||
+		g->entry.rg_first_row + s->header->chunk_first_row[s->cur_chunk] +
+		(uint64) s->last_pos != rownum)
+		return 0;
+	for (pos = s->last_pos + 1; pos < s->chunk_rows && n < max; pos++)
+	{
+		if (s->row_selected != NULL && !s->row_selected[pos] && !RowHidden(s, pos))
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* chunk_cxt goes: what ScanRowsAhead reads goes with it. */
+static void
+ScanAheadWithdraw(void *arg)
+{
+	ColstoreScanDesc s = (ColstoreScanDesc) arg;
+
+	RowStateForgetScanAhead(s);
+	s->ahead_armed = false;
+}
+
+/*
+ * Tell row_state.c that the forward walk just returned row last_pos of a
+ * row group's chunk, and have the chunk's memory withdraw it.
+ */
+static inline void
+ScanAheadPublish(ColstoreScanDesc s)
+{
+	if (!s->ahead_armed)
+	{
+		s->ahead_callback.func = ScanAheadWithdraw;
+		s->ahead_callback.arg = s;
+		MemoryContextRegisterResetCallback(s->chunk_cxt, &s->ahead_callback);
+		s->ahead_armed = true;
+	}
+	RowStateNoteScanAhead(ScanRowsAhead, s);
+}
+
+/* ----------------------------------------------------------------
  * Rows, forward and backward
  * ----------------------------------------------------------------
  */
@@ -260,6 +336,8 @@ ScanBackward(ColstoreScanDesc s, TupleTableSlot *slot)
 	/* the pages read ahead were for the forward walk */
 	if (s->pf_fed >= 0)
 		ScanPrefetchReset(s);
+	/* the rows after the current one are not the ones it returns next */
+	RowStateForgetScanAhead(s);
 	for (;;)
 	{
 		int			row;
@@ -357,6 +435,8 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 			ScanStoreRow(s, s->chunk_pos++, slot);
 			if (!RowQualifies(s, slot))
 				continue;
+			if (s->header != NULL)
+				ScanAheadPublish(s);
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}

@@ -363,6 +363,90 @@ unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
 	'kills during the move: no inconsistent page on the standby');
 m_same($standby, 'standby after the kills');
 
+# Rewriting the directory (storage/directory.c, DirectoryDropFreedDeltas):
+# an UPDATE of the first 130,000 of 300,000 rows registers 1,700 heap
+# pages (their entries fill 17 directory pages); once VACUUM has
+# freed them, the next VACUUM writes the directory again without their
+# entries (new pages, the metapage's switch, the old pages freed), under a
+# brief AccessExclusiveLock, before it moves the end down and truncates.
+# The standby replays it (wal_consistency_checking); then the server is
+# killed at random points of such VACUUMs (three rounds), and after crash
+# recovery the table equals its heap twin and a VACUUM after it ends the
+# file where a VACUUM without a kill would.
+$primary->safe_psql('postgres', q{
+	CREATE TABLE dr (id int PRIMARY KEY, v int, t text) USING colstore;
+	CREATE TABLE drh (id int PRIMARY KEY, v int, t text);
+});
+sub dr_both
+{
+	my ($sql) = @_;
+	(my $heap = $sql) =~ s/\bdr\b/drh/g;
+	$primary->safe_psql('postgres', $sql);
+	$primary->safe_psql('postgres', $heap);
+}
+sub dr_same
+{
+	my ($node, $what) = @_;
+	is($node->safe_psql('postgres', $dsum . 'dr'), $primary->safe_psql('postgres', $dsum . 'drh'),
+		"$what: rows equal the heap twin's");
+	is($node->safe_psql('postgres', $dindexed . 'dr WHERE id BETWEEN 1 AND 1000000'),
+		$primary->safe_psql('postgres', $dindexed . 'drh WHERE id BETWEEN 1 AND 1000000'),
+		"$what: index scan equals the heap twin's");
+	is($node->safe_psql('postgres', q{SELECT colstore.verify('dr') >= 0}), 't',
+		"$what: colstore.verify passes");
+}
+# the UPDATE, compaction and VACUUMs (no truncation, no rewrite) until the heap pages are freed
+sub dr_prepare
+{
+	my ($round) = @_;
+	dr_both("UPDATE dr SET v = v + $round WHERE id <= 130000");
+	$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) dr');
+	$primary->safe_psql('postgres', q{SELECT colstore.compact('dr')});
+	for (1 .. 4)
+	{
+		$primary->safe_psql('postgres', 'SELECT txid_current()');
+		$primary->safe_psql('postgres', 'VACUUM (TRUNCATE false) dr');
+	}
+	$primary->safe_psql('postgres', 'CHECKPOINT');
+}
+dr_both(q{INSERT INTO dr SELECT i, i, 'row ' || (i % 100) FROM generate_series(1, 300000) i});
+my $dr_loaded = pages($primary, 'dr');
+dr_prepare(1);
+my $dr_freed = pages($primary, 'dr');
+$primary->psql('postgres', 'VACUUM (VERBOSE) dr', stderr => \my $dr_verbose);
+like($dr_verbose, qr/rewrote the directory without the entries of freed heap pages, [1-9][0-9]* pages fewer/,
+	'VACUUM rewrites the directory without the freed heap pages\' entries');
+my $dr_rewritten = pages($primary, 'dr');
+ok($dr_rewritten <= $dr_loaded + 12,
+	"and the file ends near its size before ($dr_loaded pages loaded, $dr_freed after the UPDATE, $dr_rewritten after)");
+dr_same($primary, 'primary after the rewrite');
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'rewriting the directory: no inconsistent page on the standby');
+dr_same($standby, 'standby after the rewrite');
+@clock = split /\n/, $primary->safe_psql('postgres',
+	q{SELECT extract(epoch FROM clock_timestamp())}
+	. q{; VACUUM dr; SELECT extract(epoch FROM clock_timestamp())});
+my $dr_vacuum_ms = int(1000 * ($clock[1] - $clock[0])) + 1;
+for my $dr_round (2 .. 4)
+{
+	dr_prepare($dr_round);
+	my $before = pages($primary, 'dr');
+	my $during = kill_during_vacuum('dr', $dr_vacuum_ms);
+	note("directory rewrite round $dr_round: the kill landed " . ($during ? 'during the VACUUM' : 'outside it'));
+	dr_same($primary, "primary after a kill near a rewriting VACUUM (round $dr_round)");
+	$primary->safe_psql('postgres', 'SELECT txid_current()');
+	$primary->safe_psql('postgres', 'VACUUM dr');
+	dr_same($primary, "primary after the VACUUM after recovery (round $dr_round)");
+	my $now = pages($primary, 'dr');
+	ok($now < $before / 3,
+		"the VACUUM after recovery truncates (round $dr_round: $before pages, then $now)");
+}
+$primary->wait_for_catchup($standby, 'replay', $primary->lsn('insert'));
+unlike(slurp_file($standby->logfile), qr/inconsistent page found/,
+	'kills during the rewrite: no inconsistent page on the standby');
+dr_same($standby, 'standby after the kills during the rewrite');
+
 # Delete log pages (storage/delete_log.c): a random 30% DELETE logs runs in
 # segment pages; the VACUUM that turns them into bits detaches the emptied
 # pages (listed with a stamp), and a VACUUM after the stamp gives them to
