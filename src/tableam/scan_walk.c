@@ -357,9 +357,14 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 			ScanStoreRow(s, s->chunk_pos++, slot);
 			if (!RowQualifies(s, slot))
 				continue;
+			s->skip_returned++;
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}
+		/* a skipping scan's next chunk: build numerics row by row? */
+		if (skipping && s->cur_chunk >= 0)
+			s->skip_sparse = (int64) s->skip_returned * SCALED_SPARSE_RATIO < s->chunk_rows;
+		s->skip_returned = 0;
 		if (!ScanAdvanceChunk(s, slot->tts_tupleDescriptor))
 		{
 			/* past the end; a backward step restarts from the last row */
