@@ -34,7 +34,8 @@
  * keeps in its table, by the customers of Asia.  The filter is
  * built lazily, on the first batch the scan reads after the join has built
  * its hash table, and only when the table holds all of the inner side in
- * memory (one batch; a multi-batch join keeps the other batches on disk,
+ * memory and no more tuples than the scan is expected to test rows (reading
+ * the table costs more than the filter can save otherwise; one batch; a multi-batch join keeps the other batches on disk,
  * and PostgreSQL's first outer row, fetched to see whether the outer side
  * is empty, comes before the table exists): a Bloom filter of the hash
  * values of the table's tuples (two bits per value, sixteen bits per
@@ -108,6 +109,7 @@ struct JoinFilter
 	bool		off;			/* no filter for this scan (until a rescan) */
 	bool		useless;		/* removed too few rows: off for good */
 	bool		stable;			/* the join runs once: its table never changes */
+	double		expected_rows;	/* rows the scan is expected to test */
 	uint64	   *bits;
 	uint32		mask;			/* bit positions: hash & mask */
 	uint64		rows_tested;
@@ -165,6 +167,20 @@ BuildFilter(JoinFilter *filter)
 		return false;			/* the join has not built its table yet */
 	if (table->nbatch != 1 || table->curbatch != 0 || table->skewEnabled ||
 		table->nbuckets > JOIN_FILTER_MAX_BUCKETS)
+	{
+		filter->off = true;
+		return false;
+	}
+
+	/*
+	 * A table of more tuples than the scan is expected to test rows (the
+	 * planner's estimate for this process): reading every tuple of it into
+	 * the filter costs more than the filter can save (TPC-H Q14: 200,000
+	 * parts for some 25,000 lineitem rows per participant, in each of
+	 * which the parts all match).  Off until a rescan, as for a table that
+	 * is not all in memory.
+	 */
+	if (table->totalTuples > filter->expected_rows)
 	{
 		filter->off = true;
 		return false;
@@ -510,6 +526,7 @@ LinkJoin(HashJoinState *join, bool runs_once)
 	}
 	if (filter->nkeys == 0)
 		return;
+	filter->expected_rows = Max(scan->plan->plan_rows, 1.0);
 	ColstoreScanSetJoinFilter(scan, filter);
 }
 
