@@ -10,7 +10,8 @@
  * uses only clauses PruningClauseIsExact accepts).  The common cases run
  * without function calls: integer and date comparisons and IN lists on
  * int64s (branch-free loops), numeric comparisons on the scaled-integer
- * encoding as int128s, text equality as bytes, LIKE and NOT LIKE by byte
+ * encoding as int128s, text, varchar and char(n) equality as bytes (the
+ * verdicts remembered per batch by datum), LIKE and NOT LIKE by byte
  * search (like_match.c) or, for patterns with '_', their literal prefix;
  * integer columns' remainders and quotients by a constant likewise, once
  * computed (integer_division.c); the rest calls the btree comparison

@@ -34,10 +34,11 @@
  * keeps in its table, by the customers of Asia.  The filter is
  * built lazily, on the first batch the scan reads after the join has built
  * its hash table, and only when the table holds all of the inner side in
- * memory and no more tuples than the scan is expected to test rows (reading
- * the table costs more than the filter can save otherwise; one batch; a multi-batch join keeps the other batches on disk,
+ * memory (one batch; a multi-batch join keeps the other batches on disk,
  * and PostgreSQL's first outer row, fetched to see whether the outer side
- * is empty, comes before the table exists): a Bloom filter of the hash
+ * is empty, comes before the table exists) and no more tuples than the
+ * scan is expected to test rows (else reading the table costs more than
+ * the filter can save): a Bloom filter of the hash
  * values of the table's tuples (two bits per value, sixteen bits per
  * bucket), read from the table as nodeHash.c stores it, serial or shared
  * (parallel hash).  Rows are hashed exactly as ExecHashGetHashValue hashes
@@ -176,9 +177,9 @@ BuildFilter(JoinFilter *filter)
 	 * A table of more tuples than the scan is expected to test rows (the
 	 * planner's estimate for this process): reading every tuple of it into
 	 * the filter costs more than the filter can save (TPC-H Q14: 200,000
-	 * parts for some 25,000 lineitem rows per participant, in each of
-	 * which the parts all match).  Off until a rescan, as for a table that
-	 * is not all in memory.
+	 * parts for some 25,000 lineitem rows per participant, in each of which
+	 * the parts all match).  Off until a rescan, as for a table that is not
+	 * all in memory.
 	 */
 	if (table->totalTuples > filter->expected_rows)
 	{

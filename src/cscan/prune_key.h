@@ -52,6 +52,7 @@ typedef struct PruneKey
 	FmgrInfo	cmp;			/* BTORDER_PROC(column type, value type) */
 	Oid			collation;		/* the clause's, for cmp (InvalidOid if none) */
 	bool		strict;			/* NULL value: no row passes */
+
 	/*
 	 * text, varchar or bpchar "=", "<>" and IN under a deterministic
 	 * collation: bytes (bpchar's trailing spaces not counted, as bpchareq)

@@ -363,7 +363,8 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 		}
 		/* a skipping scan's next chunk: build numerics row by row? */
 		if (skipping && s->cur_chunk >= 0)
-			s->skip_sparse = (int64) s->skip_returned * SCALED_SPARSE_RATIO < s->chunk_rows;
+			s->skip_sparse =
+				(int64) s->skip_returned * SCALED_SPARSE_RATIO < s->chunk_rows;
 		s->skip_returned = 0;
 		if (!ScanAdvanceChunk(s, slot->tts_tupleDescriptor))
 		{
