@@ -12,15 +12,18 @@
 # BUFFERS) of each instead of timing it.  --plan times instead what a new connection's first
 # plan of each query costs (EXPLAIN's planning time, each run in a new connection: the
 # backend's caches of colstore's metadata and the catalogs are empty), median of --runs,
-# and the sum over the queries.  --queries all takes every query.
+# and the sum over the queries.  --queries all takes every query.  --workers N sets
+# max_parallel_workers_per_gather (2 by default; 0 runs serial plans), and --set 'name=value'
+# (repeatable) adds a setting for both engines (e.g. colstore.enable_merge_skip=off).
 # Usage: bash bench/tpch_some.sh --queries Q9,Q13|all [--load SF] [--runs N] [--explain|--plan]
+#        [--workers N] [--set name=value]...
 # Never run by CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 . bench/lib.sh
 
-scale=1 load="" only="" runs=3 explain=0 plan=0
+scale=1 load="" only="" runs=3 explain=0 plan=0 workers=2 extra=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--queries) only="$2"; shift 2 ;;
@@ -28,11 +31,13 @@ while [ $# -gt 0 ]; do
 		--runs) runs="$2"; shift 2 ;;
 		--explain) explain=1; shift ;;
 		--plan) plan=1; shift ;;
-		*) echo "usage: $0 --queries Q9,Q13|all [--load SF] [--runs N] [--explain|--plan]"; exit 2 ;;
+		--workers) workers="$2"; shift 2 ;;
+		--set) extra+=" -c $2"; shift 2 ;;
+		*) echo "usage: $0 --queries Q9,Q13|all [--load SF] [--runs N] [--explain|--plan] [--workers N] [--set name=value]"; exit 2 ;;
 	esac
 done
 export PGDATABASE=bench
-export PGOPTIONS="-c max_parallel_workers_per_gather=2 -c work_mem=64MB -c jit=off"
+export PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c work_mem=64MB -c jit=off$extra"
 
 eval "$(tpch_part '^tables=\(' '^declare -A R$')"			# tables, columns, pkey
 eval "$(tpch_part '^fraction=' '^# The queries whose ORDER BY')"	# queries (uses $scale)

@@ -10,7 +10,8 @@
  * uses only clauses PruningClauseIsExact accepts).  The common cases run
  * without function calls: integer and date comparisons and IN lists on
  * int64s (branch-free loops), numeric comparisons on the scaled-integer
- * encoding as int128s, text equality as bytes, LIKE and NOT LIKE by byte
+ * encoding as int128s, text, varchar and char(n) equality as bytes (the
+ * verdicts remembered per batch by datum), LIKE and NOT LIKE by byte
  * search (like_match.c) or, for patterns with '_', their literal prefix;
  * integer columns' remainders and quotients by a constant likewise, once
  * computed (integer_division.c); the rest calls the btree comparison
@@ -280,15 +281,34 @@ FilterColumnPair(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc sc
 	return m;
 }
 
-/* Are two text values the same bytes (equality under a deterministic collation)? */
+/* The length of bpchar bytes s[0 .. len - 1] without trailing spaces (bcTruelen). */
+static inline int
+BpcharTrimmedLength(const char *s, int len)
+{
+	while (len > 0 && s[len - 1] == ' ')
+		len--;
+	return len;
+}
+
+/*
+ * Are two text values the same bytes (equality under a deterministic
+ * collation)?  padded: bpchar values, whose trailing spaces do not count
+ * (bpchareq).
+ */
 static inline bool
-TextBytesEqual(Datum a, Datum b)
+TextBytesEqual(Datum a, Datum b, bool padded)
 {
 	text	   *ta = DatumGetTextPP(a);
 	text	   *tb = DatumGetTextPP(b);
+	int			la = VARSIZE_ANY_EXHDR(ta);
+	int			lb = VARSIZE_ANY_EXHDR(tb);
 
-	return VARSIZE_ANY_EXHDR(ta) == VARSIZE_ANY_EXHDR(tb) &&
-		memcmp(VARDATA_ANY(ta), VARDATA_ANY(tb), VARSIZE_ANY_EXHDR(ta)) == 0;
+	if (padded)
+	{
+		la = BpcharTrimmedLength(VARDATA_ANY(ta), la);
+		lb = BpcharTrimmedLength(VARDATA_ANY(tb), lb);
+	}
+	return la == lb && memcmp(VARDATA_ANY(ta), VARDATA_ANY(tb), la) == 0;
 }
 
 /*
@@ -326,7 +346,7 @@ InListPasses(PruneKey *key, Datum value)
 	{
 		for (j = 0; j < key->nelems; j++)
 		{
-			if (TextBytesEqual(value, key->elems[j]))
+			if (TextBytesEqual(value, key->elems[j], key->bytes_padded))
 				return true;
 		}
 		return false;
@@ -479,6 +499,54 @@ FilterOr(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 	return m;
 }
 
+/* Verdicts FilterBytesEqual remembers per batch, by datum (a power of 2). */
+#define BYTES_VERDICT_SLOTS		64
+
+/*
+ * FilterKey for "=", "<>" or an IN list of a text, varchar or bpchar column
+ * decided as bytes (key->bytes_equal).  Verdicts are remembered for the
+ * batch in a small direct-mapped table keyed by the datum: within a batch,
+ * equal pointers are equal values (a dictionary-encoded chunk gives every
+ * row of one distinct value the same pointer), so a low-cardinality
+ * column's bytes are compared about once per distinct value; a slot taken
+ * by another datum is just decided again.
+ */
+static int
+FilterBytesEqual(PruneKey *key, const Datum *values, const bool *isnull,
+				 int *rows, int n)
+{
+	Datum		seen[BYTES_VERDICT_SLOTS];
+	bool		verdict[BYTES_VERDICT_SLOTS];
+	int			i;
+	int			j;
+	int			m = 0;
+
+	memset(seen, 0, sizeof(seen));	/* no varlena pointer is 0 */
+	for (j = 0; j < n; j++)
+	{
+		Datum		v;
+		uint32		slot;
+
+		i = rows[j];
+		if (isnull[i])
+			continue;
+		v = values[i];
+		slot = (uint32) (((uint64) v * UINT64CONST(0x9E3779B97F4A7C15)) >> 58);
+		if (seen[slot] != v)
+		{
+			if (key->kind == PRUNE_IN)
+				verdict[slot] = InListPasses(key, v);
+			else
+				verdict[slot] = TextBytesEqual(v, key->value, key->bytes_padded) ==
+					(key->strategy == BTEqualStrategyNumber);
+			seen[slot] = v;
+		}
+		rows[m] = i;
+		m += verdict[slot];
+	}
+	return m;
+}
+
 /*
  * FilterKey
  *		Keep the rows of the row list rows[0 .. n - 1] of the batch (nrows
@@ -533,6 +601,13 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 							  ColstoreScanBatchNoNulls(scan, key->attno), rows, n);
 	/* comparison functions may allocate (detoasting): per batch memory */
 	oldcxt = MemoryContextSwitchTo(pruner->tmp_cxt);
+	if (key->bytes_equal && !key->value_isnull)
+	{
+		m = FilterBytesEqual(key, values, isnull, rows, n);
+		MemoryContextSwitchTo(oldcxt);
+		MemoryContextReset(pruner->tmp_cxt);
+		return m;
+	}
 	for (j = 0; j < n; j++)
 	{
 		bool		passes = false;
@@ -549,7 +624,7 @@ FilterKey(ChunkPruner *pruner, PruneKey *key, int nrows, TableScanDesc scan,
 			case PRUNE_COMPARE:
 				passes = !isnull[i] && !key->value_isnull &&
 					(key->bytes_equal ?
-					 TextBytesEqual(values[i], key->value) ==
+					 TextBytesEqual(values[i], key->value, key->bytes_padded) ==
 					 (key->strategy == BTEqualStrategyNumber) :
 					 ComparePasses(key, values[i]));
 				break;

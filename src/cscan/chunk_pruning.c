@@ -22,8 +22,8 @@
  * an OR prunes a chunk when every argument does.  Keys note what lets rows
  * be decided without function calls: integer-like comparisons and IN lists
  * on int64s (a date column against a timestamp through the equivalent date
- * bound, DateBoundOfTimestamp), numeric values as scaled integers, text
- * equality as bytes, LIKE patterns compiled for byte search (like_match.c).
+ * bound, DateBoundOfTimestamp), numeric values as scaled integers, text,
+ * varchar and bpchar equality as bytes, LIKE patterns compiled for byte search (like_match.c).
  *
  * The planner side (PruningClauseColumn, PruningClauseIsExact) picks the
  * usable clauses; the executor side builds keys from them
@@ -34,9 +34,9 @@
  *
  * Collatable columns (text, varchar, bpchar, name) take clauses whose
  * collation is deterministic and, for comparisons, the column's own, the
- * one min/max were computed under; comparison functions get it.  Text and
- * varchar "=" and IN lists compare bytes (equality under a deterministic
- * collation).  "column LIKE pattern" and NOT LIKE on text, varchar and
+ * one min/max were computed under; comparison functions get it.  Text,
+ * varchar and bpchar "=", "<>" and IN lists compare bytes (equality under a
+ * deterministic collation; bpchar's without trailing spaces, as bpchareq).  "column LIKE pattern" and NOT LIKE on text, varchar and
  * bpchar (padding included, as LIKE sees it) compile the pattern once per
  * evaluation (like_match.c): rows are decided by byte search, or by LIKE's
  * function on the rows that start with the pattern's literal prefix; and
@@ -326,6 +326,29 @@ IsLikeColumn(Var *var)
 }
 
 /*
+ * Can "var = value" (or "<>", or an IN list's elements) of value type
+ * value_type be decided by comparing bytes?  The caller has checked that
+ * the clause's collation is deterministic (CollationUsable): equality then
+ * is byte equality, for text and varchar (texteq) of the whole value, for
+ * bpchar (bpchareq) of the values without their trailing spaces, which
+ * sets *padded.  (A bpchar column against a text value is a cast column,
+ * never a key.)
+ */
+static bool
+BytesEqualityApplies(Var *var, Oid value_type, bool *padded)
+{
+	*padded = false;
+	if (IsTextColumn(var))
+		return value_type == TEXTOID;
+	if (getBaseType(var->vartype) == BPCHAROID && value_type == BPCHAROID)
+	{
+		*padded = true;
+		return true;
+	}
+	return false;
+}
+
+/*
  * Can a clause on var under collation be decided here?  Columns without a
  * collation always.  For a collatable column the clause's collation must be
  * deterministic (equality is then byte equality, and LIKE works) and, for
@@ -524,7 +547,7 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 		key->elem_type = get_base_element_type(exprType((Node *) value));
 		if (!OidIsValid(key->elem_type))
 			return false;
-		key->bytes_equal = IsTextColumn(var) && key->elem_type == TEXTOID;
+		key->bytes_equal = BytesEqualityApplies(var, key->elem_type, &key->bytes_padded);
 
 		/*
 		 * no date bounds for lists: a date column against timestamps calls
@@ -552,7 +575,7 @@ BuildKey(PruneKey *key, Expr *clause, Index relid, TupleDesc desc, PlanState *pa
 			exprType((Node *) value) == NUMERICOID;
 		key->bytes_equal = (key->strategy == BTEqualStrategyNumber ||
 							key->strategy == NOT_EQUAL_STRATEGY) &&
-			IsTextColumn(var) && exprType((Node *) value) == TEXTOID;
+			BytesEqualityApplies(var, exprType((Node *) value), &key->bytes_padded);
 		if (IntegerLike(getBaseType(var->vartype), exprType((Node *) value)))
 		{
 			key->int_column_type = getBaseType(var->vartype);

@@ -98,6 +98,9 @@ typedef struct ColstoreScanState
 	uint64		workers_distinct_removed;	/* leader: the workers' total */
 	/* a merge join's inner side: skip rows below the outer side's key */
 	struct ColstoreScanState *skip_outer;	/* the outer side, or NULL */
+	/* ... or the merge join, whose current outer row's column skip_attno */
+	MergeJoinState *skip_join;
+	AttrNumber	skip_attno;
 	Oid			skip_type;		/* the key's type */
 } ColstoreScanState;
 
@@ -313,14 +316,26 @@ static bool
 OuterKeyBound(void *arg, int64 *bound)
 {
 	ColstoreScanState *state = (ColstoreScanState *) arg;
-	TupleTableSlot *outer = state->skip_outer->css.ss.ss_ScanTupleSlot;
+	TupleTableSlot *outer;
+	AttrNumber	attno;
 	Datum		key;
 	bool		isnull;
 
+	if (state->skip_outer != NULL)
+	{
+		outer = state->skip_outer->css.ss.ss_ScanTupleSlot;
+		attno = state->skip_outer->order->attno;
+	}
+	else
+	{
+		/* NULL before the join's first outer row and after each rescan */
+		outer = state->skip_join->mj_OuterTupleSlot;
+		attno = state->skip_attno;
+	}
 	/* an EvalPlanQual recheck hands the join substituted rows instead */
 	if (TupIsNull(outer) || state->css.ss.ps.state->es_epq_active != NULL)
 		return false;
-	key = slot_getattr(outer, state->skip_outer->order->attno, &isnull);
+	key = slot_getattr(outer, attno, &isnull);
 	if (isnull)
 		return false;
 	*bound = SignedIntegerDatum(state->skip_type, key);
@@ -337,7 +352,7 @@ ConfigureScan(ColstoreScanState *state)
 						  ChunkPrunerRefutes, state->pruner);
 	if (state->row_filter != NULL || state->join_filters != NIL || state->distinct != NULL)
 		ColstoreScanSetRowFilter(scan, FilterByBatchQuals, state);
-	if (state->skip_outer != NULL)
+	if (state->skip_outer != NULL || state->skip_join != NULL)
 		ColstoreScanSetSkipBelow(scan, state->order->attno - 1, state->skip_type,
 								 OuterKeyBound, state);
 }
@@ -362,6 +377,30 @@ ColstoreScanSkipBelowOuter(PlanState *inner, PlanState *outer, Oid type)
 	Assert(ColstoreScanOrderAttno(inner) != InvalidAttrNumber &&
 		   ColstoreScanOrderAttno(outer) != InvalidAttrNumber);
 	state->skip_outer = (ColstoreScanState *) outer;
+	state->skip_type = type;
+	if (state->css.ss.ss_currentScanDesc != NULL)
+		ConfigureScan(state);
+}
+
+/*
+ * ColstoreScanSkipBelowJoinOuter
+ *		As ColstoreScanSkipBelowOuter, for a merge join whose outer side is
+ *		not such a scan (a Sort, a hash join, ...): inner, an ordered
+ *		ColstoreScan, skips the rows whose key is below column outer_attno
+ *		of the join's current outer row (mj_OuterTupleSlot: the row the
+ *		join is matching, whose keys only grow).  merge_skip.c checks the
+ *		join.  Called after ExecutorStart, before the scans began.
+ */
+void
+ColstoreScanSkipBelowJoinOuter(PlanState *inner, PlanState *join,
+							   AttrNumber outer_attno, Oid type)
+{
+	ColstoreScanState *state = (ColstoreScanState *) inner;
+
+	Assert(IsColstoreScanState(inner) && IsA(join, MergeJoinState));
+	Assert(ColstoreScanOrderAttno(inner) != InvalidAttrNumber);
+	state->skip_join = (MergeJoinState *) join;
+	state->skip_attno = outer_attno;
 	state->skip_type = type;
 	if (state->css.ss.ss_currentScanDesc != NULL)
 		ConfigureScan(state);
@@ -784,7 +823,7 @@ ColstoreScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 		ColstoreScanExplainCounters(&total, es);
 		if (state->filter_clauses != NIL)
 			ExplainRowsRemoved(state, "Batch Filter", (double) total.rows_filtered, es);
-		if (state->skip_outer != NULL)
+		if (state->skip_outer != NULL || state->skip_join != NULL)
 			ExplainRowsRemoved(state, "Merge Skip", (double) total.rows_skipped, es);
 		if (state->join_filters != NIL)
 		{

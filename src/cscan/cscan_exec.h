@@ -61,6 +61,8 @@ extern bool IsColstoreScanState(PlanState *ps);
 extern void ColstoreScanSetJoinFilter(PlanState *ps, struct JoinFilter *filter);
 extern void ColstoreScanSetDistinct(PlanState *ps);
 extern void ColstoreScanSkipBelowOuter(PlanState *inner, PlanState *outer, Oid type);
+extern void ColstoreScanSkipBelowJoinOuter(PlanState *inner, PlanState *join,
+										   AttrNumber outer_attno, Oid type);
 extern AttrNumber ColstoreScanOrderAttno(PlanState *ps);
 extern void ColstoreScanExecInit(void);
 extern void ColstoreExplainClauses(const char *label, List *clauses,

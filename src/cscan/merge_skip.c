@@ -13,13 +13,17 @@
  * ascending order, with integer-ordered keys (integer_order.h) of one type
  * compared by that type's default btree family, the inner scan skips those
  * rows before they become tuples (ColstoreScanSkipBelowOuter), testing the
- * decoded key column only.  A sparse outer side is where that pays: TPC-H
+ * decoded key column only.  The outer side may also be anything else (a
+ * Sort, a hash join: TPC-H Q5's serial plan merges the sorted orders of
+ * Asia's customers with all of lineitem): the bound is then the key of the
+ * join's current outer row (ColstoreScanSkipBelowJoinOuter), which the
+ * merge join needs in ascending order anyway.  A sparse outer side is where that pays: TPC-H
  * Q4 joins three months of orders to all of lineitem, so more than nine in
  * ten of lineitem's rows find no order in their range of keys.
  *
  * Right and full joins return unmatched inner rows and are left alone; so
- * are joins with anything between the join and its scans (a Materialize,
- * a Sort), which keep or reorder rows.  The link is made after
+ * are joins with anything between the join and the inner scan (a
+ * Materialize, a Sort), which keep or reorder rows.  The link is made after
  * ExecutorStart by join_filter.c's walk of the plan state tree, in
  * parallel workers too: a participant's merge join sees an ascending run of
  * outer rows whether its outer scan is partial or not.
@@ -103,8 +107,7 @@ MergeSkipLink(PlanState *ps)
 		return;
 	outer = outerPlanState(ps);
 	inner = innerPlanState(ps);
-	if (outer == NULL || inner == NULL ||
-		!IsColstoreScanState(outer) || !IsColstoreScanState(inner) ||
+	if (outer == NULL || inner == NULL || !IsColstoreScanState(inner) ||
 		plan->mergeclauses == NIL || MergeClauseDescending(plan, 0))
 		return;
 	clause = linitial_node(OpExpr, plan->mergeclauses);
@@ -121,12 +124,23 @@ MergeSkipLink(PlanState *ps)
 	tce = lookup_type_cache(outer_key->vartype, TYPECACHE_BTREE_OPFAMILY);
 	if (plan->mergeFamilies[0] != tce->btree_opf)
 		return;
-	if (ColstoreScanOrderAttno(outer) == InvalidAttrNumber ||
-		ColstoreScanOrderAttno(outer) != ScanColumnOf(outer, outer_key) ||
-		ColstoreScanOrderAttno(inner) == InvalidAttrNumber ||
+	if (ColstoreScanOrderAttno(inner) == InvalidAttrNumber ||
 		ColstoreScanOrderAttno(inner) != ScanColumnOf(inner, inner_key))
 		return;
-	ColstoreScanSkipBelowOuter(inner, outer, outer_key->vartype);
+	if (IsColstoreScanState(outer) &&
+		ColstoreScanOrderAttno(outer) != InvalidAttrNumber &&
+		ColstoreScanOrderAttno(outer) == ScanColumnOf(outer, outer_key))
+		ColstoreScanSkipBelowOuter(inner, outer, outer_key->vartype);
+	else
+	{
+		/*
+		 * Any other outer side (a Sort, a join): the merge join itself
+		 * requires its outer rows in ascending order of the key, and holds
+		 * the one it is matching in mj_OuterTupleSlot.
+		 */
+		ColstoreScanSkipBelowJoinOuter(inner, ps, outer_key->varattno,
+									   outer_key->vartype);
+	}
 }
 
 /* Define colstore.enable_merge_skip (from _PG_init). */

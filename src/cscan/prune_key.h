@@ -52,8 +52,13 @@ typedef struct PruneKey
 	FmgrInfo	cmp;			/* BTORDER_PROC(column type, value type) */
 	Oid			collation;		/* the clause's, for cmp (InvalidOid if none) */
 	bool		strict;			/* NULL value: no row passes */
-	/* text or varchar "=" and IN under a deterministic collation: bytes */
+
+	/*
+	 * text, varchar or bpchar "=", "<>" and IN under a deterministic
+	 * collation: bytes (bpchar's trailing spaces not counted, as bpchareq)
+	 */
 	bool		bytes_equal;
+	bool		bytes_padded;	/* ... bpchar: trailing spaces trimmed */
 	/* PRUNE_DIVISION: what is computed from the column before comparing */
 	IntegerDivision division;
 	/* PRUNE_LIKE: LIKE's function, NOT LIKE or not, the compiled pattern */

@@ -535,9 +535,8 @@ ScanDecodeColumn(ColstoreScanDesc s, int att)
  * A scaled column is read row by row (ScanReadScaled) when fewer than one in
  * SCALED_SPARSE_RATIO of the chunk's rows are wanted: a row then costs a few
  * loads from the packed streams, where decoding the chunk costs every row's
- * unpacking and copies.
+ * unpacking and copies (SCALED_SPARSE_RATIO, scan_engine_internal.h).
  */
-#define SCALED_SPARSE_RATIO		4
 
 /*
  * Open column att of the current chunk for row by row reads into col, if
@@ -643,7 +642,11 @@ ScanReadScaled(ColstoreScanDesc s, int att, const int *rows, int nrows,
  * A value of a numeric column for one row of a batch a row filter thinned
  * out: built alone from the chunk's scaled integers, so the rows the filter
  * dropped never have theirs built (that is most of the decoding cost of a
- * numeric chunk).  False if the chunk is stored otherwise (decode it whole).
+ * numeric chunk).  Also for a merge join's inner scan that skips rows below
+ * the outer key (skip_sparse: the previous chunk returned under one in
+ * SCALED_SPARSE_RATIO of its rows, so this one probably will too; which
+ * rows is known only as the outer side advances).  False if the chunk is
+ * stored otherwise (decode it whole).
  */
 static bool
 FillScaledNumeric(ColstoreScanDesc s, int att, int pos, TupleTableSlot *slot)
@@ -653,7 +656,7 @@ FillScaledNumeric(ColstoreScanDesc s, int att, int pos, TupleTableSlot *slot)
 
 	if (TupleDescAttr(s->chunk_desc, att)->atttypid != NUMERICOID)
 		return false;
-	col = ScanReadScaled(s, att, &pos, 1, s->row_kept);
+	col = ScanReadScaled(s, att, &pos, 1, s->skip_sparse ? 0 : s->row_kept);
 	if (col == NULL)
 		return false;
 	slot->tts_isnull[att] = col->isnull[pos];
@@ -695,7 +698,7 @@ FillFromChunk(void *arg, int pos, uint32 generation, TupleTableSlot *slot,
 			slot->tts_isnull[att] = true;
 			continue;
 		}
-		if (s->row_filter != NULL && !s->decoded[att] &&
+		if ((s->row_filter != NULL || s->skip_sparse) && !s->decoded[att] &&
 			FillScaledNumeric(s, att, pos, slot))
 			continue;
 		ScanDecodeColumn(s, att);

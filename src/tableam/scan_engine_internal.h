@@ -160,6 +160,11 @@ typedef struct ColstoreScanDescData
 	void	   *skip_arg;
 	int			skip_att;		/* its column (0-based) and type */
 	Oid			skip_type;
+	int			skip_returned;	/* rows of the current chunk returned */
+	/* ... below this share the next chunk's numerics are built row by row */
+#define SCALED_SPARSE_RATIO		4
+	bool		skip_sparse;	/* the previous chunk returned few of its
+								 * rows: build numerics row by row */
 	bool		group_has_reads;	/* a chunk of cur_group was selected */
 	ColstoreScanCounters counters;
 	/* row number range of index_build_range_scan, [range_start, range_end) */

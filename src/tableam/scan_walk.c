@@ -437,9 +437,15 @@ ColstoreScanGetNextSlot(TableScanDesc scan, ScanDirection direction,
 				continue;
 			if (s->header != NULL)
 				ScanAheadPublish(s);
+			s->skip_returned++;
 			pgstat_count_heap_getnext(scan->rs_rd);
 			return true;
 		}
+		/* a skipping scan's next chunk: build numerics row by row? */
+		if (skipping && s->cur_chunk >= 0)
+			s->skip_sparse =
+				(int64) s->skip_returned * SCALED_SPARSE_RATIO < s->chunk_rows;
+		s->skip_returned = 0;
 		if (!ScanAdvanceChunk(s, slot->tts_tupleDescriptor))
 		{
 			/* past the end; a backward step restarts from the last row */
