@@ -45,12 +45,16 @@
  *	SCALED_NUMERIC			numeric_encoding.c: uint16 scale s, integer
  *							stream of display scales, integer stream of
  *							value * 10^s
+ *	WORDS					word_encoding.c: vocabulary of words in plain
+ *							byref form, integer stream of words per
+ *							value, byte codes of the words
  *
  * Encoding chooses among the candidates that fit the type by exact size:
  * pass-by-value types take the smallest of plain and the best integer
  * stream; numerics take scaled integers when the chunk qualifies; other
- * by-reference types take the smaller of plain and dictionary.  The codec
- * is then run on the region and kept only if it shrinks it.
+ * by-reference types take the smallest of plain, dictionary and (variable
+ * length types) words, ties in that order.  The codec is then run on the
+ * region and kept only if it shrinks it.
  *
  * Decoding, and opening a ChunkReader for random access (chunk_reader.c),
  * go through one parser, chunk_parse, which validates, in order: image
@@ -84,6 +88,7 @@
 #include "encoding/encoding_internal.h"
 #include "encoding/integer_encoding.h"
 #include "encoding/numeric_encoding.h"
+#include "encoding/word_encoding.h"
 
 #define CHUNK_MAGIC				0x4B484353
 #define CHUNK_FORMAT_VERSION	1
@@ -110,7 +115,8 @@ StaticAssertDecl(sizeof(ChunkImageHeader) == CHUNK_HEADER_SIZE,
 				 "ChunkImageHeader must be 40 bytes without padding");
 
 static const char *const encoding_names[CHUNK_ENCODING_COUNT] = {
-	"plain", "all_null", "for", "delta", "rle", "dictionary", "scaled_numeric"
+	"plain", "all_null", "for", "delta", "rle", "dictionary", "scaled_numeric",
+	"words"
 };
 
 static const char *const codec_names[COLSTORE_CODEC_COUNT] = {
@@ -241,7 +247,8 @@ scaled_extremes(const uint64 *scaled, uint64 nn, uint32 *n)
 /*
  * encode_byref
  *		Append the payload for non-null pass-by-reference values nv[0..nn-1]
- *		and return the encoding used (SCALED_NUMERIC, DICTIONARY or PLAIN).
+ *		and return the encoding used (SCALED_NUMERIC, WORDS, DICTIONARY or
+ *		PLAIN).
  *		For DICTIONARY, *firsts and *nfirsts describe the entries as
  *		first_occurrences says; for SCALED_NUMERIC, the first occurrences of
  *		the minimum and the maximum (scaled_extremes).
@@ -252,7 +259,11 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 {
 	ByrefView  *views;
 	uint64		plain_size;
+	uint64		best;
+	bool		use_dict;
+	bool		use_words;
 	DictPlan	dict;
+	WordPlan	words;
 	uint8		kind;
 	uint64		i;
 
@@ -280,8 +291,21 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 		views[i] = byref_view(type, nv[i]);
 	plain_size = byref_plain_size(type, views, nn);
 
-	if (nn >= 2 && dict_build(type, views, nn, plain_size, &dict) &&
-		dict.size < plain_size)
+	/*
+	 * The smallest of plain, dictionary and words, ties to the earlier.  The
+	 * words are tried first: a dictionary gives up as soon as its distinct
+	 * values alone reach the words' size (it could not be smaller), which
+	 * on text of distinct values saves hashing the rest of them.
+	 */
+	memset(&words, 0, sizeof(words));
+	best = plain_size;
+	use_words = nn >= 2 && word_build(type, views, nn, plain_size, &words) &&
+		words.size < plain_size;
+	if (use_words)
+		best = words.size;
+	use_dict = nn >= 2 && dict_build(type, views, nn, best, &dict) &&
+		dict.size < plain_size && dict.size <= best;
+	if (use_dict)
 	{
 		encbuf_reserve(buf, dict.size);
 		dict_encode(buf, type, &dict, nn);
@@ -289,12 +313,19 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 		*nfirsts = (uint32) dict.ndistinct;
 		kind = CHUNK_ENCODING_DICTIONARY;
 	}
+	else if (use_words)
+	{
+		encbuf_reserve(buf, words.size);
+		word_encode(buf, type, &words, nn);
+		kind = CHUNK_ENCODING_WORDS;
+	}
 	else
 	{
 		encbuf_reserve(buf, plain_size);
 		byref_encode_plain(buf, type, views, nn);
 		kind = CHUNK_ENCODING_PLAIN;
 	}
+	word_free(&words);
 	dict_free(&dict);
 	pfree(views);
 	return kind;
@@ -408,8 +439,11 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 	hdr.stored_len = region_len;
 
 	if (codec != COLSTORE_CODEC_NONE && region_len > 0 &&
-		codec_compress(codec, level, buf.data + CHUNK_HEADER_SIZE, region_len,
-					   &compressed, &compressed_len))
+		(encoding == CHUNK_ENCODING_WORDS ?
+		 codec_compress_split(codec, level, buf.data + CHUNK_HEADER_SIZE,
+							  region_len, &compressed, &compressed_len) :
+		 codec_compress(codec, level, buf.data + CHUNK_HEADER_SIZE, region_len,
+						&compressed, &compressed_len)))
 	{
 		/* compressed image replaces the uncompressed one */
 		encbuf_free(&buf);
@@ -487,6 +521,10 @@ parse_payload(const ChunkTypeInfo *type, uint8 encoding, ByteReader *r,
 			if (type->typid != NUMERICOID || type->typlen != -1)
 				break;
 			return numeric_parse(r, nn, keep, &pl->u.num, detail);
+		case CHUNK_ENCODING_WORDS:
+			if (type->typlen >= 0)
+				break;
+			return word_parse(r, type, nn, keep, &pl->u.words, detail);
 		default:
 			break;
 	}
@@ -517,6 +555,9 @@ release_payload(const ChunkTypeInfo *type, ChunkPayload *pl)
 				pfree(pl->u.num.dscales_all);
 			if (pl->u.num.values_all)
 				pfree(pl->u.num.values_all);
+			break;
+		case CHUNK_ENCODING_WORDS:
+			word_release(&pl->u.words);
 			break;
 		default:
 			break;
@@ -772,6 +813,9 @@ decode_payload(const ChunkTypeInfo *type, ChunkPayload *pl, Datum *values)
 			return;
 		case CHUNK_ENCODING_SCALED_NUMERIC:
 			numeric_decode_scaled(&pl->u.num, values);
+			return;
+		case CHUNK_ENCODING_WORDS:
+			word_decode(type, &pl->u.words, values);
 			return;
 		default:
 			Assert(false);
