@@ -10,14 +10,13 @@
  * value, concatenated, are the value, byte for byte (an empty value has no
  * words; one that starts with spaces starts with a word of spaces only).
  * The vocabulary holds each distinct word once, the most frequent first
- * (ties in first-seen order), so frequent words get the small codes.  The
- * payload is
+ * (ties in first-seen order); word k has code k + 1 and code 0 ends a
+ * value, so frequent words get the small codes.  The payload is
  *
  *	uint32 nvocab (1..WORDS_MAX_VOCAB), the words in plain form
- *	(byref_values.c; every word at least one byte long), an integer stream
- *	(integer_encoding.c) of the n word counts, then the codes of all words
- *	of all values in order, each one byte (code < 224), two or three (see
- *	put_code)
+ *	(byref_values.c; every word at least one byte long), then for each
+ *	value the codes of its words and a 0, each code one byte (below 224),
+ *	two or three (see put_code)
  *
  * A chunk is put in this encoding only when the payload is smaller than
  * the plain form and the dictionary: text whose values are different but
@@ -29,7 +28,7 @@
  * vocabulary's text and the codes get entropy tables of their own.
  *
  * The parser checks the vocabulary like any plain form, that no word is
- * empty, every count against the codes left, every code against nvocab,
+ * empty, that every code is complete and at most nvocab, that n values end,
  * each value's length against the largest value and the chunk's total
  * content against WORDS_MAX_CONTENT (a few code bytes may name a long word
  * many times: the decoded size is bounded here, not by the image), and
@@ -45,7 +44,6 @@
  */
 #include "postgres.h"
 
-#include "encoding/integer_encoding.h"
 #include "encoding/word_encoding.h"
 
 /* Largest content length a decoded value may have (byref_values.c's). */
@@ -221,15 +219,13 @@ word_build(const ChunkTypeInfo *type, const ByrefView *views, uint64 n,
 	prefixes = alloc_array(maxvocab, sizeof(uint64));
 	freq = alloc_array(maxvocab, sizeof(uint64));
 	plan->vocab = alloc_array(maxvocab, sizeof(ByrefView));
-	plan->counts = alloc_array(n, sizeof(uint64));
-	codes_cap = Min(content, n * 8 + 64);
+	codes_cap = n * 8 + 64;
 	codes = alloc_array(codes_cap, sizeof(uint32));
 
 	for (i = 0; i < n; i++)
 	{
 		const char *p = views[i].ptr;
 		const char *end = p + views[i].len;
-		uint64		count = 0;
 
 		while (p < end)
 		{
@@ -273,11 +269,10 @@ word_build(const ChunkTypeInfo *type, const ByrefView *views, uint64 n,
 			freq[code]++;
 			if (ntokens == codes_cap)
 			{
-				codes_cap = Min(codes_cap * 2, content);
+				codes_cap = codes_cap * 2;
 				codes = repalloc_huge(codes, codes_cap * sizeof(uint32));
 			}
 			codes[ntokens++] = code;
-			count++;
 			p += len;
 
 			/* keep the table at most half full */
@@ -299,7 +294,13 @@ word_build(const ChunkTypeInfo *type, const ByrefView *views, uint64 n,
 				}
 			}
 		}
-		plan->counts[i] = count;
+		/* the end of the value */
+		if (ntokens == codes_cap)
+		{
+			codes_cap = codes_cap * 2;
+			codes = repalloc_huge(codes, codes_cap * sizeof(uint32));
+		}
+		codes[ntokens++] = PG_UINT32_MAX;
 	}
 
 	/* most frequent words first */
@@ -314,13 +315,14 @@ word_build(const ChunkTypeInfo *type, const ByrefView *views, uint64 n,
 	sorted = alloc_array(nvocab, sizeof(ByrefView));
 	for (i = 0; i < nvocab; i++)
 	{
-		remap[rank[i].first] = (uint32) i;
+		remap[rank[i].first] = (uint32) i + 1;
 		sorted[i] = plan->vocab[rank[i].first];
-		code_size += freq[rank[i].first] * code_bytes((uint32) i);
+		code_size += freq[rank[i].first] * code_bytes((uint32) i + 1);
 	}
+	code_size += n;				/* the ends, code 0 */
 	plan->codes = alloc_array(ntokens, sizeof(uint16));
 	for (i = 0; i < ntokens; i++)
-		plan->codes[i] = (uint16) remap[codes[i]];
+		plan->codes[i] = codes[i] == PG_UINT32_MAX ? 0 : (uint16) remap[codes[i]];
 	pfree(plan->vocab);
 	plan->vocab = sorted;
 	pfree(remap);
@@ -334,8 +336,7 @@ word_build(const ChunkTypeInfo *type, const ByrefView *views, uint64 n,
 	plan->nvocab = nvocab;
 	plan->ntokens = ntokens;
 	plan->code_size = code_size;
-	plan->size = 4 + byref_plain_size(type, plan->vocab, nvocab) +
-		intenc_best_size(plan->counts, n, NULL) + code_size;
+	plan->size = 4 + byref_plain_size(type, plan->vocab, nvocab) + code_size;
 	return true;
 
 fail:
@@ -359,7 +360,6 @@ word_encode(EncBuf *buf, const ChunkTypeInfo *type, const WordPlan *plan,
 
 	encbuf_u32(buf, plan->nvocab);
 	byref_encode_plain(buf, type, plan->vocab, plan->nvocab);
-	intenc_encode(buf, plan->counts, n);
 	dst = (uint8 *) encbuf_reserve(buf, plan->code_size);
 	for (i = 0; i < plan->ntokens; i++)
 		dst += put_code(dst, plan->codes[i]);
@@ -374,8 +374,6 @@ word_free(WordPlan *plan)
 {
 	if (plan->vocab)
 		pfree(plan->vocab);
-	if (plan->counts)
-		pfree(plan->counts);
 	if (plan->codes)
 		pfree(plan->codes);
 	memset(plan, 0, sizeof(*plan));
@@ -385,10 +383,9 @@ word_free(WordPlan *plan)
  * word_parse
  *		Parse and validate a word payload of n values at the reader's
  *		position into *wp, advancing the reader past it; see the file
- *		header for the checks.  With keep, the words' lengths and the
- *		counts are left in wp for word_decode (word_release frees them
- *		otherwise).  Returns false with *detail on any inconsistency,
- *		leaving nothing allocated.
+ *		header for the checks.  With keep, the words' lengths are left in
+ *		wp for word_decode (word_release frees them otherwise).  Returns
+ *		false with *detail on any inconsistency, leaving nothing allocated.
  */
 bool
 word_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
@@ -399,7 +396,6 @@ word_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
 	const uint8 *codes;
 	Size		avail;
 	uint64		pos = 0;
-	uint64		ntokens = 0;
 	uint64		content = 0;
 	uint64		i;
 
@@ -431,31 +427,15 @@ word_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
 			goto fail;
 		}
 	}
-	if (!intenc_parse(r, n, &wp->counts, detail))
-		goto fail;
-	wp->counts_all = alloc_array(n, sizeof(uint64));
-	{
-		IntStreamIter it;
 
-		intenc_iter_init(&it, &wp->counts);
-		intenc_iter_read(&it, wp->counts_all, n);
-	}
-
-	/* every code takes a byte at least */
+	/* every code takes a byte at least: the loop ends within avail steps */
 	avail = reader_remaining(r);
 	codes = r->data + r->pos;
 	for (i = 0; i < n; i++)
 	{
-		uint64		count = wp->counts_all[i];
 		uint64		vlen = 0;
-		uint64		k;
 
-		if (count > avail - pos)
-		{
-			*detail = "word counts exceed the codes";
-			goto fail;
-		}
-		for (k = 0; k < count; k++)
+		for (;;)
 		{
 			uint32		code;
 
@@ -465,19 +445,20 @@ word_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
 				goto fail;
 			}
 			code = get_code(codes, &pos);
-			if (code >= nvocab)
+			if (code == 0)
+				break;
+			if (code > nvocab)
 			{
 				*detail = "word code out of range";
 				goto fail;
 			}
-			vlen += wp->vocab.lens_all[code];
+			vlen += wp->vocab.lens_all[code - 1];
 			if (vlen > maxlen)
 			{
 				*detail = "value length out of range";
 				goto fail;
 			}
 		}
-		ntokens += count;
 		content += vlen;
 		if (content > WORDS_MAX_CONTENT)
 		{
@@ -486,7 +467,7 @@ word_parse(ByteReader *r, const ChunkTypeInfo *type, uint64 n, bool keep,
 		}
 	}
 	wp->codes = reader_take(r, pos);
-	wp->ntokens = ntokens;
+	wp->code_bytes = pos;
 	wp->content = content;
 	if (!keep)
 		word_release(wp);
@@ -504,9 +485,6 @@ word_release(WordPayload *wp)
 	if (wp->vocab.lens_all)
 		pfree(wp->vocab.lens_all);
 	wp->vocab.lens_all = NULL;
-	if (wp->counts_all)
-		pfree(wp->counts_all);
-	wp->counts_all = NULL;
 }
 
 /*
@@ -527,25 +505,23 @@ word_decode(const ChunkTypeInfo *type, WordPayload *wp, Datum *out)
 	byref_plain_views(type, &wp->vocab, vocab);
 	for (i = 0; i < wp->n; i++)
 	{
-		uint64		count = wp->counts_all[i];
-		uint64		k;
+		uint32		code;
 
 		views[i].ptr = dst;
-		for (k = 0; k < count; k++)
+		while ((code = get_code(wp->codes, &pos)) != 0)
 		{
-			const ByrefView *w = &vocab[get_code(wp->codes, &pos)];
+			const ByrefView *w = &vocab[code - 1];
 
 			memcpy(dst, w->ptr, w->len);
 			dst += w->len;
 		}
 		views[i].len = (Size) (dst - views[i].ptr);
 	}
+	Assert(pos == wp->code_bytes);
 	byref_materialize(type, views, wp->n, out);
 	pfree(content);
 	pfree(views);
 	pfree(vocab);
-	pfree(wp->counts_all);
-	wp->counts_all = NULL;
 }
 
 /*
@@ -557,31 +533,23 @@ word_decode(const ChunkTypeInfo *type, WordPayload *wp, Datum *out)
 Size
 word_build_index(const ChunkTypeInfo *type, WordPayload *wp)
 {
-	IntStreamIter it;
-	uint64		buf[INTENC_BLOCK];
-	uint64	   *counts;
-	uint64		count;
 	uint64		pos = 0;
-	uint64		v = 0;
-	uint64		i;
+	uint64		v;
 	Size		mem = byref_build_offsets(type, &wp->vocab);
 
-	/* codes take at most 3 * WORDS_MAX_CONTENT bytes: offsets fit 32 bits */
-	wp->token_start = alloc_array(wp->n + 1, sizeof(uint32));
-	intenc_iter_init(&it, &wp->counts);
-	while ((count = intenc_iter_batch(&it, NULL, buf, &counts)) > 0)
+	/*
+	 * The codes are at most 3 * WORDS_MAX_CONTENT bytes and an end per value
+	 * (n < 2^32): offsets fit 32 bits.
+	 */
+	wp->value_start = alloc_array(wp->n, sizeof(uint32));
+	for (v = 0; v < wp->n; v++)
 	{
-		for (i = 0; i < count; i++, v++)
-		{
-			uint64		k;
-
-			wp->token_start[v] = (uint32) pos;
-			for (k = 0; k < counts[i]; k++)
-				pos += code_bytes_at(wp->codes[pos]);
-		}
+		wp->value_start[v] = (uint32) pos;
+		while (get_code(wp->codes, &pos) != 0)
+			;
 	}
-	wp->token_start[v] = (uint32) pos;
-	return mem + GetMemoryChunkSpace(wp->token_start);
+	Assert(pos == wp->code_bytes);
+	return mem + GetMemoryChunkSpace(wp->value_start);
 }
 
 /*
@@ -592,21 +560,23 @@ word_build_index(const ChunkTypeInfo *type, WordPayload *wp)
 Datum
 word_get(const ChunkTypeInfo *type, const WordPayload *wp, uint64 index)
 {
-	uint64		first = wp->token_start[index];
-	uint64		last = wp->token_start[index + 1];
+	uint64		first = wp->value_start[index];
 	uint64		pos;
+	uint32		code;
 	Size		len = 0;
 	char	   *tmp;
 	char	   *dst;
 	ByrefView	value;
 	Datum		d;
 
-	for (pos = first; pos < last;)
-		len += byref_plain_get(type, &wp->vocab, get_code(wp->codes, &pos)).len;
+	pos = first;
+	while ((code = get_code(wp->codes, &pos)) != 0)
+		len += byref_plain_get(type, &wp->vocab, code - 1).len;
 	tmp = dst = palloc(Max(len, 1));
-	for (pos = first; pos < last;)
+	pos = first;
+	while ((code = get_code(wp->codes, &pos)) != 0)
 	{
-		ByrefView	w = byref_plain_get(type, &wp->vocab, get_code(wp->codes, &pos));
+		ByrefView	w = byref_plain_get(type, &wp->vocab, code - 1);
 
 		memcpy(dst, w.ptr, w.len);
 		dst += w.len;

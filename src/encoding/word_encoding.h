@@ -30,9 +30,8 @@ typedef struct WordPlan
 {
 	uint32		nvocab;
 	ByrefView  *vocab;			/* the words, first-seen order */
-	uint64	   *counts;			/* words per value */
-	uint16	   *codes;			/* one per word of every value, in order */
-	uint64		ntokens;
+	uint16	   *codes;			/* each value's words, then 0 */
+	uint64		ntokens;		/* codes, the ends included */
 	uint64		code_size;		/* bytes of the codes */
 	uint64		size;			/* bytes word_encode will append */
 } WordPlan;
@@ -43,12 +42,11 @@ typedef struct WordPayload
 	uint64		n;				/* values */
 	uint32		nvocab;
 	ByrefPlain	vocab;			/* the words */
-	IntStream	counts;			/* words per value */
-	uint64		ntokens;
-	const uint8 *codes;			/* the ntokens codes, 1 or 2 bytes each */
+	const uint8 *codes;			/* each value's codes, then a 0 */
+	uint64		code_bytes;		/* bytes of the codes */
 	uint64		content;		/* total content bytes of the n values */
-	uint64	   *counts_all;		/* counts kept by the parse, or NULL */
-	uint32	   *token_start;	/* random access: n + 1 first codes */
+	uint32	   *value_start;	/* random access: offset of each value's
+								 * first code */
 } WordPayload;
 
 extern bool word_build(const ChunkTypeInfo *type, const ByrefView *views,
