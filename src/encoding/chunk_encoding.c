@@ -53,7 +53,7 @@
  * pass-by-value types take the smallest of plain and the best integer
  * stream; numerics take scaled integers when the chunk qualifies; other
  * by-reference types take the smallest of plain, dictionary and (variable
- * length types) words, ties in that order.  The codec is then run on the
+ * length types, with no codec or zstd) words, ties in that order.  The codec is then run on the
  * region and kept only if it shrinks it.
  *
  * Decoding, and opening a ChunkReader for random access (chunk_reader.c),
@@ -266,7 +266,7 @@ scaled_extremes(const uint64 *scaled, uint64 nn, uint32 *n)
  * encode_byref
  *		Append the payload for non-null pass-by-reference values nv[0..nn-1]
  *		and return the encoding used (SCALED_NUMERIC, WORDS, DICTIONARY or
- *		PLAIN).
+ *		PLAIN; WORDS only if try_words).
  *		For DICTIONARY, *firsts and *nfirsts describe the entries as
  *		first_occurrences says; for SCALED_NUMERIC, the first occurrences of
  *		the minimum and the maximum (scaled_extremes).  If alt is not NULL
@@ -277,8 +277,8 @@ scaled_extremes(const uint64 *scaled, uint64 nn, uint32 *n)
  */
 static uint8
 encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
-			 uint64 nn, uint32 **firsts, uint32 *nfirsts, EncBuf *alt,
-			 uint8 *alt_encoding)
+			 uint64 nn, bool try_words, uint32 **firsts, uint32 *nfirsts,
+			 EncBuf *alt, uint8 *alt_encoding)
 {
 	ByrefView  *views;
 	uint64		plain_size;
@@ -328,7 +328,8 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 	 */
 	memset(&words, 0, sizeof(words));
 	best = plain_size;
-	use_words = nn >= 2 && word_build(type, views, nn, plain_size, &words) &&
+	use_words = try_words && nn >= 2 &&
+		word_build(type, views, nn, plain_size, &words) &&
 		words.size < plain_size;
 	if (use_words)
 		best = words.size;
@@ -494,7 +495,14 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 		{
 			for (j = 0; j < nn; j++)
 				raw_bytes += byref_raw_size(type, nv[j]);
+			/*
+			 * Words pay through an entropy coder (zstd's), or as they are
+			 * without a codec; pglz and lz4 have none and find fewer repeats
+			 * in byte codes than in the text.
+			 */
 			encoding = encode_byref(&buf, type, nv, nn,
+									codec == COLSTORE_CODEC_NONE ||
+									codec == COLSTORE_CODEC_ZSTD,
 									&stats_rows, &nstats,
 									alt[0].data != NULL ? alt : NULL,
 									alt_encoding);
