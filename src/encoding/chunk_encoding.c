@@ -323,8 +323,8 @@ encode_byref(EncBuf *buf, const ChunkTypeInfo *type, const Datum *nv,
 	/*
 	 * The smallest of plain, dictionary and words, ties to the earlier.  The
 	 * words are tried first: a dictionary gives up as soon as its distinct
-	 * values alone reach the words' size (it could not be smaller), which
-	 * on text of distinct values saves hashing the rest of them.
+	 * values alone reach the words' size (it could not be smaller), which on
+	 * text of distinct values saves hashing the rest of them.
 	 */
 	memset(&words, 0, sizeof(words));
 	best = plain_size;
@@ -467,8 +467,8 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 		 * Bit-packed integers hide their repeated bytes from a codec: with
 		 * one, frame of reference and delta streams in whole bytes are tried
 		 * too for integers and scaled numerics (a line's number among its
-		 * order's 1 to 7, dates a few days apart, quantities of 1 to 50),
-		 * and the smallest image is kept.  alt[] start as buf is now.
+		 * order's 1 to 7, dates a few days apart, quantities of 1 to 50), and
+		 * the smallest image is kept.  alt[] start as buf is now.
 		 */
 		if (codec != COLSTORE_CODEC_NONE &&
 			(type->typbyval ||
@@ -495,6 +495,7 @@ EncodeChunk(const ChunkTypeInfo *type, int nvalues, const Datum *values,
 		{
 			for (j = 0; j < nn; j++)
 				raw_bytes += byref_raw_size(type, nv[j]);
+
 			/*
 			 * Words pay through an entropy coder (zstd's), or as they are
 			 * without a codec; pglz and lz4 have none and find fewer repeats

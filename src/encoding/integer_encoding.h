@@ -77,6 +77,7 @@ extern uint64 intenc_best_size(const uint64 *values, uint64 n, uint8 *kind);
 extern uint8 intenc_encode(EncBuf *buf, const uint64 *values, uint64 n);
 extern uint8 intenc_encode_within(EncBuf *buf, const uint64 *values, uint64 n,
 								  uint64 limit);
+
 /* Widest bit-packing intenc_encode_bytes widens to whole bytes. */
 #define INTENC_BYTES_MAX_WIDTH	16
 

@@ -45,8 +45,8 @@ typedef struct WordPayload
 	const uint8 *codes;			/* each value's codes, then a 0 */
 	uint64		code_bytes;		/* bytes of the codes */
 	uint64		content;		/* total content bytes of the n values */
-	uint32	   *value_start;	/* random access: offset of each value's
-								 * first code */
+	uint32	   *value_start;	/* random access: offset of each value's first
+								 * code */
 } WordPayload;
 
 extern bool word_build(const ChunkTypeInfo *type, const ByrefView *views,
