@@ -2,11 +2,11 @@
  *
  * fuzz_values.c
  *	  libFuzzer target: the payloads of pass-by-reference columns without
- *	  the chunk header around them: plain byref values, dictionaries and
- *	  scaled numerics.
+ *	  the chunk header around them: plain byref values, dictionaries,
+ *	  scaled numerics and words.
  *
  * Input: byte 0 picks the payload (0 plain, 1 dictionary, 2 scaled
- * numeric), byte 1 the pass-by-reference type, bytes 2-3 the value count
+ * numeric, 3 words), byte 1 the pass-by-reference type, bytes 2-3 the value count
  * (uint16), the rest the payload.  Each payload is parsed twice, as
  * DecodeChunk does (keeping what it decodes) and as ChunkReaderOpen does
  * (checking only); both must agree, and the fully decoded values must be
@@ -24,6 +24,7 @@
 #include "encoding/byref_values.h"
 #include "encoding/dictionary.h"
 #include "encoding/numeric_encoding.h"
+#include "encoding/word_encoding.h"
 
 #include "fuzz_common.h"
 
@@ -143,6 +144,42 @@ check_numeric(const char *bytes, Size len, uint64 n)
 		FUZZ_ASSERT(d1 && d2 && strcmp(d1, d2) == 0, "numeric refusals differ");
 }
 
+static void
+check_words(const ChunkTypeInfo *type, const char *bytes, Size len, uint64 n)
+{
+	const char *fuzz_target_ = "values";
+	ByteReader	r1,
+				r2;
+	WordPayload kept,
+				idx;
+	const char *d1 = NULL,
+			   *d2 = NULL;
+	bool		ok1,
+				ok2;
+
+	reader_init(&r1, bytes, len);
+	reader_init(&r2, bytes, len);
+	ok1 = word_parse(&r1, type, n, true, &kept, &d1);
+	ok2 = word_parse(&r2, type, n, false, &idx, &d2);
+	FUZZ_ASSERT(ok1 == ok2 && r1.pos == r2.pos, "word parses disagree");
+	if (ok1)
+	{
+		Datum	   *out = palloc(sizeof(Datum) * Max(n, 1));
+		uint64		i;
+
+		word_decode(type, &kept, out);
+		(void) word_build_index(type, &idx);
+		for (i = 0; i < n; i++)
+		{
+			(void) fuzz_touch_datum(type, out[i]);
+			FUZZ_ASSERT(fuzz_datum_equal(type, out[i], word_get(type, &idx, i)),
+						"word random access differs");
+		}
+	}
+	else
+		FUZZ_ASSERT(d1 && d2 && strcmp(d1, d2) == 0, "word refusals differ");
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -152,7 +189,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 4)
 		return 0;
-	kind = data[0] % 3;
+	kind = data[0] % 4;
 	type = &fuzz_types[FIRST_BYREF + data[1] % (FUZZ_NTYPES - FIRST_BYREF)];
 	memcpy(&n16, data + 2, 2);
 
@@ -166,8 +203,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_plain(type, bytes, len, n16);
 		else if (kind == 1)
 			check_dict(type, bytes, len, n16);
-		else
+		else if (kind == 2)
 			check_numeric(bytes, len, n16);
+		else
+			check_words(type, bytes, len, n16);
 	}
 	FUZZ_END();
 	return 0;

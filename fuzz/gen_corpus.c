@@ -71,7 +71,24 @@ make_value(const ChunkTypeInfo *type, int c, int i)
 		return Int64GetDatum(v);
 	if (type->typid == NUMERICOID)
 		return numeric_from_scaled(c == 3 ? v % 100000 : v, 2, 2 + (c == 2));
-	snprintf(s, sizeof(s), "value %lld", (long long) v);
+	if (c == 6)
+	{
+		/* text made of a few words: the word encoding (some empty) */
+		static const char *const words[] = {
+			"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog",
+			"regular", "ideas", "sleep", "furiously", "  "
+		};
+		int			k;
+
+		s[0] = '\0';
+		for (k = 0; k < (i % 5) && strlen(s) < 40; k++)
+		{
+			strcat(s, words[(i * 7 + k * 3) % 13]);
+			strcat(s, " ");
+		}
+	}
+	else
+		snprintf(s, sizeof(s), "value %lld", (long long) v);
 	if (type->typlen == -1)
 	{
 		text	   *t = palloc(VARHDRSZ + strlen(s));
@@ -100,7 +117,7 @@ gen_chunks(void)
 		const ChunkTypeInfo *type = &fuzz_types[t];
 		int			c;
 
-		for (c = 0; c < 6; c++)
+		for (c = 0; c < 7; c++)
 		{
 			int			n = (c == 4) ? 3 : 200 + 13 * c;
 			Datum	   *values = palloc(sizeof(Datum) * n);
@@ -111,7 +128,8 @@ gen_chunks(void)
 			for (i = 0; i < n; i++)
 			{
 				isnull[i] = (c == 5) ? true : (c == 3 && i % 7 == 3);
-				values[i] = isnull[i] ? (Datum) 0 : make_value(type, c % 4, i);
+				values[i] = isnull[i] ? (Datum) 0 :
+					make_value(type, c == 6 ? 6 : c % 4, i);
 			}
 			for (codec = 0; codec < COLSTORE_CODEC_COUNT; codec++)
 			{
@@ -130,13 +148,15 @@ gen_chunks(void)
 				if (codec == 0 && !type->typbyval && c != 3 && c != 5 &&
 					(enc.encoding == CHUNK_ENCODING_PLAIN ||
 					 enc.encoding == CHUNK_ENCODING_DICTIONARY ||
-					 enc.encoding == CHUNK_ENCODING_SCALED_NUMERIC))
+					 enc.encoding == CHUNK_ENCODING_SCALED_NUMERIC ||
+					 enc.encoding == CHUNK_ENCODING_WORDS))
 				{
 					char		vp[4];
 					uint16		n16 = (uint16) n;
 
 					vp[0] = enc.encoding == CHUNK_ENCODING_PLAIN ? 0 :
-						enc.encoding == CHUNK_ENCODING_DICTIONARY ? 1 : 2;
+						enc.encoding == CHUNK_ENCODING_DICTIONARY ? 1 :
+						enc.encoding == CHUNK_ENCODING_SCALED_NUMERIC ? 2 : 3;
 					vp[1] = (char) (t - 5);
 					memcpy(vp + 2, &n16, 2);
 					emit("values", name, vp, 4, enc.data + 40, enc.len - 40);

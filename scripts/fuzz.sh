@@ -42,7 +42,7 @@ fi
 # Decoder sources linked into the harnesses (an archive: each target takes what it needs).
 SOURCES="src/encoding/bitpack.c src/encoding/byref_values.c src/encoding/chunk_encoding.c
 src/encoding/chunk_reader.c src/encoding/codec.c src/encoding/dictionary.c
-src/encoding/integer_encoding.c src/encoding/numeric_encoding.c
+src/encoding/integer_encoding.c src/encoding/numeric_encoding.c src/encoding/word_encoding.c
 src/storage/directory.c src/storage/metapage.c src/storage/promotion_map.c
 src/storage/deleted_rows.c src/storage/delete_log.c
 src/storage/rowgroup_reader.c fuzz/pg_stubs.c fuzz/fuzz_common.c"

@@ -55,10 +55,11 @@ typedef enum ChunkEncoding
 	CHUNK_ENCODING_DELTA = 3,	/* first value, then bit-packed deltas */
 	CHUNK_ENCODING_RLE = 4,		/* (run length, value) pairs */
 	CHUNK_ENCODING_DICTIONARY = 5,	/* distinct values + bit-packed codes */
-	CHUNK_ENCODING_SCALED_NUMERIC = 6	/* numeric as int64 * 10^-scale */
+	CHUNK_ENCODING_SCALED_NUMERIC = 6,	/* numeric as int64 * 10^-scale */
+	CHUNK_ENCODING_WORDS = 7	/* vocabulary of words + byte codes */
 } ChunkEncoding;
 
-#define CHUNK_ENCODING_COUNT 7
+#define CHUNK_ENCODING_COUNT 8
 
 /* What the encoder needs to know about a column's type. */
 typedef struct ChunkTypeInfo

@@ -25,6 +25,7 @@
 #include "encoding/dictionary.h"
 #include "encoding/integer_encoding.h"
 #include "encoding/numeric_encoding.h"
+#include "encoding/word_encoding.h"
 
 /* The payload of the non-null values; the encoding says which part is set. */
 typedef struct ChunkPayload
@@ -38,6 +39,7 @@ typedef struct ChunkPayload
 		ByrefPlain	byref;		/* PLAIN, by reference */
 		DictPayload dict;		/* DICTIONARY */
 		ScaledNumeric num;		/* SCALED_NUMERIC */
+		WordPayload words;		/* WORDS */
 	}			u;
 } ChunkPayload;
 

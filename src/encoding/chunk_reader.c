@@ -123,6 +123,8 @@ ChunkReaderOpen(const ChunkTypeInfo *type, const char *data, Size len,
 		reader->memory += byref_build_offsets(type, &pl->u.byref);
 	else if (pl->encoding == CHUNK_ENCODING_DICTIONARY)
 		reader->memory += dict_build_index(type, &pl->u.dict);
+	else if (pl->encoding == CHUNK_ENCODING_WORDS)
+		reader->memory += word_build_index(type, &pl->u.words);
 	else
 		reader->memory += numeric_build_index(&pl->u.num);
 	return reader;
@@ -172,6 +174,8 @@ ChunkReaderGetValue(ChunkReader *reader, int index, bool *isnull)
 										 byref_plain_get(type, &pl->u.byref, k));
 		case CHUNK_ENCODING_DICTIONARY:
 			return dict_get(type, &pl->u.dict, k);
+		case CHUNK_ENCODING_WORDS:
+			return word_get(type, &pl->u.words, k);
 		default:
 			return numeric_get(&pl->u.num, k);
 	}

@@ -43,6 +43,20 @@ static ZSTD_CCtx *zstd_cctx = NULL;
 static ZSTD_DCtx *zstd_dctx = NULL;
 
 /*
+ * zstd's block splitter (ZSTD_c_useBlockSplitter, an experimental parameter
+ * of zstd 1.5, by number: its name needs ZSTD_STATIC_LINKING_ONLY).  It
+ * cuts a block where the data's statistics change, so that each part gets
+ * its own entropy tables; the frame stays a standard one.  An older zstd
+ * refuses the parameter and compresses without it.
+ */
+#define COLSTORE_ZSTD_C_BLOCK_SPLITTER	((ZSTD_cParameter) 1010)
+#define COLSTORE_ZSTD_PS_ENABLE			1
+
+static bool codec_compress_internal(ColstoreCodec codec, int level,
+									bool split, const char *src,
+									Size srclen, char **dst, Size *dstlen);
+
+/*
  * codec_compress
  *		Compress src[0..srclen-1] with codec at level (zstd only).
  *
@@ -53,6 +67,29 @@ static ZSTD_DCtx *zstd_dctx = NULL;
 bool
 codec_compress(ColstoreCodec codec, int level, const char *src, Size srclen,
 			   char **dst, Size *dstlen)
+{
+	return codec_compress_internal(codec, level, false, src, srclen, dst,
+								   dstlen);
+}
+
+/*
+ * codec_compress_split
+ *		codec_compress for a region whose parts differ in kind (the word
+ *		encoding's vocabulary, counts and byte codes): zstd splits its
+ *		blocks where their statistics change (see above).  Other codecs
+ *		compress as codec_compress does.
+ */
+bool
+codec_compress_split(ColstoreCodec codec, int level, const char *src,
+					 Size srclen, char **dst, Size *dstlen)
+{
+	return codec_compress_internal(codec, level, true, src, srclen, dst,
+								   dstlen);
+}
+
+static bool
+codec_compress_internal(ColstoreCodec codec, int level, bool split,
+						const char *src, Size srclen, char **dst, Size *dstlen)
 {
 	char	   *out;
 	Size		outlen = 0;
@@ -124,7 +161,20 @@ codec_compress(ColstoreCodec codec, int level, const char *src, Size srclen,
 				if (level > ZSTD_maxCLevel())
 					level = ZSTD_maxCLevel();
 				out = MemoryContextAllocHuge(CurrentMemoryContext, bound);
-				r = ZSTD_compressCCtx(zstd_cctx, out, bound, src, srclen, level);
+				if (split)
+				{
+					ZSTD_CCtx_reset(zstd_cctx, ZSTD_reset_session_and_parameters);
+					r = ZSTD_CCtx_setParameter(zstd_cctx, ZSTD_c_compressionLevel, level);
+					if (!ZSTD_isError(r))
+						(void) ZSTD_CCtx_setParameter(zstd_cctx,
+													  COLSTORE_ZSTD_C_BLOCK_SPLITTER,
+													  COLSTORE_ZSTD_PS_ENABLE);
+					if (!ZSTD_isError(r))
+						r = ZSTD_compress2(zstd_cctx, out, bound, src, srclen);
+					ZSTD_CCtx_reset(zstd_cctx, ZSTD_reset_session_and_parameters);
+				}
+				else
+					r = ZSTD_compressCCtx(zstd_cctx, out, bound, src, srclen, level);
 				if (ZSTD_isError(r))
 				{
 					pfree(out);

@@ -18,6 +18,9 @@
 extern bool codec_compress(ColstoreCodec codec, int level,
 						   const char *src, Size srclen,
 						   char **dst, Size *dstlen);
+extern bool codec_compress_split(ColstoreCodec codec, int level,
+								 const char *src, Size srclen, char **dst,
+								 Size *dstlen);
 extern bool codec_check_rawlen(ColstoreCodec codec,
 							   const char *src, Size srclen, uint64 rawlen,
 							   const char **detail);

@@ -464,6 +464,49 @@ intenc_encode_within(EncBuf *buf, const uint64 *values, uint64 n, uint64 limit)
 	return plan.kind;
 }
 
+/*
+ * intenc_encode_bytes
+ *		Append a stream of kind (FOR, or DELTA over FOR) for values[0..n-1]
+ *		with its bit-packed values widened to a whole number of bytes, and
+ *		return kind; a general-purpose codec then sees the bytes the values
+ *		repeat, which bit-packing hides.  Appends nothing and returns 0 if
+ *		the narrowest width is whole bytes already (the stream intenc_encode
+ *		writes is as good) or above INTENC_BYTES_MAX_WIDTH, or a DELTA has
+ *		fewer than two values.
+ */
+uint8
+intenc_encode_bytes(EncBuf *buf, const uint64 *values, uint64 n, uint8 kind)
+{
+	IntPlan		plan;
+	ForStats   *fst;
+	uint64		i;
+
+	plan_stream(values, n, &plan, false);
+	if (kind == CHUNK_ENCODING_FOR)
+		fst = &plan.fst;
+	else
+	{
+		Assert(kind == CHUNK_ENCODING_DELTA);
+		if (n < 2)
+			return 0;
+		fst = &plan.dfst;
+		plan.dkind = CHUNK_ENCODING_FOR;
+	}
+	/* wider values are too varied for the codec to find repeated bytes */
+	if (fst->width % 8 == 0 || fst->width > INTENC_BYTES_MAX_WIDTH)
+		return 0;
+	fst->width = (fst->width + 7) / 8 * 8;
+	plan.kind = kind;
+	if (kind == CHUNK_ENCODING_DELTA)
+	{
+		plan.deltas = alloc_array(n - 1, sizeof(uint64));
+		for (i = 0; i + 1 < n; i++)
+			plan.deltas[i] = values[i + 1] - values[i];
+	}
+	write_planned(buf, values, n, &plan);
+	return kind;
+}
+
 /* Read a width byte and the packed bytes for count values. */
 static bool
 read_packed(ByteReader *r, uint64 count, int *width, const uint8 **packed)

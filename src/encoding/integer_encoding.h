@@ -77,6 +77,12 @@ extern uint64 intenc_best_size(const uint64 *values, uint64 n, uint8 *kind);
 extern uint8 intenc_encode(EncBuf *buf, const uint64 *values, uint64 n);
 extern uint8 intenc_encode_within(EncBuf *buf, const uint64 *values, uint64 n,
 								  uint64 limit);
+
+/* Widest bit-packing intenc_encode_bytes widens to whole bytes. */
+#define INTENC_BYTES_MAX_WIDTH	16
+
+extern uint8 intenc_encode_bytes(EncBuf *buf, const uint64 *values,
+								 uint64 n, uint8 kind);
 extern bool intenc_parse(ByteReader *r, uint64 n, IntStream *s,
 						 const char **detail);
 extern void intenc_iter_init(IntStreamIter *it, const IntStream *s);

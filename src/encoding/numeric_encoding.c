@@ -183,6 +183,29 @@ numeric_encode_scaled(EncBuf *buf, const uint64 *scaled,
 }
 
 /*
+ * numeric_encode_scaled_bytes
+ *		Append the scaled-numeric payload with the values' stream of kind
+ *		(FOR or DELTA) in whole bytes (intenc_encode_bytes) and return true,
+ *		or append nothing and return false if that stream would not differ.
+ */
+bool
+numeric_encode_scaled_bytes(EncBuf *buf, const uint64 *scaled,
+							const uint64 *dscales, uint64 n, int iscale,
+							uint8 kind)
+{
+	Size		start = buf->len;
+
+	encbuf_u16(buf, (uint16) iscale);
+	intenc_encode(buf, dscales, n);
+	if (intenc_encode_bytes(buf, scaled, n, kind) == 0)
+	{
+		buf->len = start;
+		return false;
+	}
+	return true;
+}
+
+/*
  * scaled_value_valid
  *		Can m * 10^-s be shown with display scale dscale, i.e. is dscale in
  *		range and are all of m's nonzero digits within it?  This is what a

@@ -28,6 +28,9 @@ typedef struct ScaledNumeric
 
 extern bool numeric_try_scale(const Datum *values, uint64 n,
 							  uint64 *scaled, uint64 *dscales, int *iscale);
+extern bool numeric_encode_scaled_bytes(EncBuf *buf, const uint64 *scaled,
+										const uint64 *dscales, uint64 n,
+										int iscale, uint8 kind);
 extern void numeric_encode_scaled(EncBuf *buf, const uint64 *scaled,
 								  const uint64 *dscales, uint64 n,
 								  int iscale);
