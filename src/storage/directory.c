@@ -333,6 +333,34 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 }
 
 /*
+ * The position of blkno in dir's sorted directory pages, or where it would
+ * go; *found says whether it is there.
+ */
+static int
+ChainSearch(const ColstoreDirectory *dir, BlockNumber blkno, bool *found)
+{
+	int			lo = 0,
+				hi = dir->npages;
+
+	*found = false;
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (dir->pages_sorted[mid] == blkno)
+		{
+			*found = true;
+			return mid;
+		}
+		if (dir->pages_sorted[mid] < blkno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
  * Is blkno in dir's directory page chain already?  If not, it is added to
  * pages_sorted (the caller appends it to pages).  Pages taken from the end
  * of the file come in ascending order, so the insertion rarely moves any.
@@ -340,23 +368,14 @@ CheckEntry(Relation rel, uint32 index, const RowGroupDirEntry *e,
 static bool
 ChainHasPage(ColstoreDirectory *dir, BlockNumber blkno)
 {
-	int			lo = 0,
-				hi = dir->npages;
+	bool		found;
+	int			pos = ChainSearch(dir, blkno, &found);
 
-	while (lo < hi)
-	{
-		int			mid = (lo + hi) / 2;
-
-		if (dir->pages_sorted[mid] == blkno)
-			return true;
-		if (dir->pages_sorted[mid] < blkno)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(&dir->pages_sorted[lo + 1], &dir->pages_sorted[lo],
-			sizeof(BlockNumber) * (dir->npages - lo));
-	dir->pages_sorted[lo] = blkno;
+	if (found)
+		return true;
+	memmove(&dir->pages_sorted[pos + 1], &dir->pages_sorted[pos],
+			sizeof(BlockNumber) * (dir->npages - pos));
+	dir->pages_sorted[pos] = blkno;
 	return false;
 }
 
@@ -1194,21 +1213,10 @@ DirectoryMovePage(Relation rel, int pageno, Buffer newbuf)
 static bool
 ChainContains(const ColstoreDirectory *dir, BlockNumber blkno)
 {
-	int			lo = 0,
-				hi = dir->npages;
+	bool		found;
 
-	while (lo < hi)
-	{
-		int			mid = (lo + hi) / 2;
-
-		if (dir->pages_sorted[mid] == blkno)
-			return true;
-		if (dir->pages_sorted[mid] < blkno)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	(void) ChainSearch(dir, blkno, &found);
+	return found;
 }
 
 /*
