@@ -249,10 +249,21 @@ sub kill_during_vacuum
 	}
 	die 'the killed session never started its sleep' if !defined $pid || $pid eq '';
 	usleep(1000 * ($wait_ms + int(rand(0.9 * $vacuum_ms))));
-	kill 'KILL', $pid;
+	my $signalled = kill 'KILL', $pid;
 	# psql may exit before reading its input while the server resets: IPC::Run
 	# then dies of the broken pipe, which is one more failed try
 	eval { $h->finish; };
+	# a backend that got the signal makes the postmaster reset every session:
+	# wait for the reset to be over (a query answered before the postmaster
+	# noticed the death would be followed by one the reset cuts off)
+	for (1 .. 600)
+	{
+		my $since = substr(slurp_file($primary->logfile), $log_offset);
+		last if !$signalled
+		  || $since =~ /\(PID $pid\) was terminated by signal 9.*database system is ready to accept connections/s
+		  || ($since !~ /\(PID $pid\) was terminated/ && !kill(0, $pid) && $_ > 50);
+		usleep(100_000);
+	}
 	for (1 .. 600)
 	{
 		last if eval { $primary->psql('postgres', 'SELECT 1') == 0 };
