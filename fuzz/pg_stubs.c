@@ -709,6 +709,13 @@ ColstoreNewPageBelow(Relation rel, BlockNumber *cursor, BlockNumber limit)
 	return InvalidBuffer;
 }
 
+/* page_reuse.c's, which directory.c calls when VACUUM rewrites the directory */
+void
+PageGiveToHeap(Relation rel, Buffer buf)
+{
+	NOT_EXPECTED("PageGiveToHeap");
+}
+
 /*
  * header_cache.c's, which rowgroup_reader.c asks: the harnesses run without
  * shared memory, so every header is read from its pages and checked
