@@ -59,7 +59,7 @@
  * (mvcc/group_retire.c, storage/group_reclaim.c).  colstore.compact() does
  * all of it at once; the compaction worker (min_rows above one) takes a
  * bounded share per round, and none while an earlier round's old groups
- * wait to be freed (CompactionReclaimPending; the worker frees them right
+ * wait to be freed (CompactionRetiredPending; the worker frees them right
  * after the round, tableam/compaction_worker.c).
  *
  * IDENTIFICATION
@@ -599,7 +599,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	 */
 	if (min_rows <= 1)
 		FindGroupRows(&batch, &movable, false, false);
-	else if (!CompactionReclaimPending(rel))
+	else if (!CompactionRetiredPending(rel, true))
 		FindGroupRows(&batch, &movable, true, bulk != NULL && bulk->quiet);
 	MoveTuples(&batch, &movable);
 

@@ -228,42 +228,23 @@ MergeRoom(Relation rel, uint64 need)
 }
 
 /*
- * CompactionReclaimPending
- *		Whether a row group of rel was retired and not freed yet: the old
- *		groups of a rewrite or merge whose space the next VACUUM gives back.
- *		The worker rewrites no row group until then (see the file header).
- */
-bool
-CompactionReclaimPending(Relation rel)
-{
-	ColstoreDirectory *dir = DirectoryGet(rel);
-	int			g;
-
-	for (g = 0; g < dir->ngroups; g++)
-	{
-		uint16		flags = dir->entries[dir->groups[g]].rg_flags;
-
-		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
-			return true;
-	}
-	return false;
-}
-
-/*
  * CompactionRetiredPending
- *		Whether any entry of rel's directory, row group or heap page, was
- *		retired and not freed yet: a later VACUUM frees it once its stamp
- *		precedes the oldest xmin.
+ *		Whether an entry of rel's directory was retired and not freed yet: a
+ *		later VACUUM frees it once its stamp precedes the oldest xmin.
+ *		groups_only: row groups only (the old groups of a rewrite or merge;
+ *		the worker rewrites no row group until they are freed: see the file
+ *		header), else heap pages too.
  */
 bool
-CompactionRetiredPending(Relation rel)
+CompactionRetiredPending(Relation rel, bool groups_only)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
+	uint32		n = groups_only ? (uint32) dir->ngroups : dir->count;
 	uint32		i;
 
-	for (i = 0; i < dir->count; i++)
+	for (i = 0; i < n; i++)
 	{
-		uint16		flags = dir->entries[i].rg_flags;
+		uint16		flags = dir->entries[groups_only ? dir->groups[i] : i].rg_flags;
 
 		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
 			return true;

@@ -532,8 +532,7 @@ RetiredPending(Oid relid, bool groups_only)
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel != NULL)
 	{
-		pending = RelationIsColstore(rel) &&
-			(groups_only ? CompactionReclaimPending(rel) : CompactionRetiredPending(rel));
+		pending = RelationIsColstore(rel) && CompactionRetiredPending(rel, groups_only);
 		relation_close(rel, AccessShareLock);
 	}
 	CommitTransactionCommand();
