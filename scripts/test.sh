@@ -30,6 +30,10 @@ if [ "${1:-}" = "--matrix" ]; then
 	total_passed=0
 	total_failed=0
 	upgrade_from=""
+	# what failed, with the head of each diff or log, collected by every version's run and
+	# printed again at the very end: CI keeps only the tail of the output
+	export COLSTORE_FAILURE_DIGEST=/tmp/colstore-failures.txt
+	: >"$COLSTORE_FAILURE_DIGEST"
 	for v in ${COLSTORE_MATRIX:-15 17 18}; do
 		echo "======== PostgreSQL $v"
 		out="/tmp/colstore-test-$v.out"
@@ -53,6 +57,11 @@ if [ "${1:-}" = "--matrix" ]; then
 		fi
 	done
 	echo
+	if [ -s "$COLSTORE_FAILURE_DIGEST" ]; then
+		echo "==== what failed (the head of each diff or log; the full output is above)"
+		head -c 12000 "$COLSTORE_FAILURE_DIGEST"
+		echo
+	fi
 	echo "matrix ${COLSTORE_MATRIX:-15 17 18}: $total_passed passed, $total_failed failed"
 	[ "$total_failed" -eq 0 ]
 	exit
@@ -67,6 +76,15 @@ bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 
 passed=0
 failed=0
 failed_phases=()
+digest="${COLSTORE_FAILURE_DIGEST:-/dev/null}"
+
+# note_failure TITLE FILE [LINES]: add FILE's first LINES lines (60) under TITLE to the digest
+note_failure() {
+	{
+		echo "---- PostgreSQL $PGVERSION: $1"
+		head -n "${3:-60}" "$2"
+	} >>"$digest"
+}
 
 count_pg_regress() {
 	local out="$1"
@@ -88,8 +106,10 @@ run_regress() {
 		cat "$out"
 	else
 		cat "$out"
+		grep -E '\.\.\. (FAILED|failed)|^not ok ' "$out" >"$out.failed"
+		note_failure "pg_regress/isolation: failed tests" "$out.failed"
 		for f in test/regression.diffs regression.diffs output_iso/regression.diffs; do
-			[ -f "$f" ] && { echo "---- $f"; cat "$f"; }
+			[ -f "$f" ] && { echo "---- $f"; cat "$f"; note_failure "$f" "$f" 80; }
 		done
 		failed_phases+=("pg_regress/isolation")
 		grep -qE '\.\.\. (ok|FAILED|failed)|^(not )?ok ' "$out" || failed=$((failed + 1))
@@ -127,6 +147,8 @@ run_tap() {
 		for log in "$dir"/tmp_check/log/*; do
 			[ -f "$log" ] && { echo "---- $log"; tail -n 50 "$log"; }
 		done
+		grep -E '^not ok |^t/.*(Wstat|Failed)|Dubious' "$out" >"$out.failed"
+		note_failure "TAP: failed tests" "$out.failed" 40
 		failed_phases+=("TAP")
 	fi
 	# prove's summary: "Files=N, ..." and, on failure, one "t/..." line per failed file
@@ -148,6 +170,8 @@ run_script() {
 	else
 		failed=$((failed + 1))
 		failed_phases+=("$1")
+		echo "$2 ($3) failed; its output is above" >"/tmp/colstore-phase-$1.failed"
+		note_failure "$1" "/tmp/colstore-phase-$1.failed"
 	fi
 }
 
