@@ -29,6 +29,9 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 -- VERBOSE qualifies the columns as Filter: does
 EXPLAIN (VERBOSE, COSTS OFF) SELECT id, t FROM bf WHERE t = 'w7' OR k < 2;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- every query gives heap's rows; 'filtered' says whether the batch filter ran
 CREATE FUNCTION check_filter(q text) RETURNS TABLE (filtered boolean, nrows bigint, same boolean)
 LANGUAGE plpgsql AS $$
@@ -39,12 +42,7 @@ BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
 	filtered := plan::text LIKE '%Batch Filter%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q)
-		INTO same;
+	same := same_result(q, hq);
 	RETURN NEXT;
 END $$;
 

@@ -20,6 +20,9 @@ INSERT INTO dv VALUES (30001, -32768, -2147483648, -9223372036854775808),
 ANALYZE dv;
 CREATE TABLE dh USING heap AS SELECT * FROM dv;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query gives heap's rows; node says which colstore node ran it and
 -- whether the division reached its conditions or filter
 CREATE FUNCTION division_check(q text) RETURNS TABLE (node text, nrows bigint, same boolean)
@@ -38,11 +41,7 @@ BEGIN
 		ELSE 'executor' END ||
 		CASE WHEN plan LIKE '%Gather%' THEN ' (parallel)' ELSE '' END;
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q) INTO same;
+	same := same_result(q, hq);
 	RETURN NEXT;
 END $$;
 

@@ -20,6 +20,9 @@ CREATE TABLE fh USING heap AS SELECT * FROM fa;
 
 EXPLAIN (COSTS OFF) SELECT g, sum(d), avg(d), min(d), max(d), sum(r), avg(r), min(r), max(r) FROM fa GROUP BY g;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query's rows equal heap's, in text form
 CREATE FUNCTION check_floats(q text) RETURNS TABLE (agg boolean, nrows bigint, same boolean)
 LANGUAGE plpgsql AS $$
@@ -29,12 +32,7 @@ BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
 	agg := plan::text LIKE '%ColstoreAgg%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, replace(q, 'FROM fa', 'FROM fh'), replace(q, 'FROM fa', 'FROM fh'), q)
-		INTO same;
+	same := same_result(q, replace(q, 'FROM fa', 'FROM fh'));
 	RETURN NEXT;
 END $$;
 SELECT q, c.* FROM (VALUES

@@ -85,6 +85,9 @@ EXPLAIN (COSTS OFF) SELECT n, count(*) FROM gbk GROUP BY n;
 RESET work_mem;
 DROP TABLE gbk;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- every query gives heap's result, group for group; 'agg' says whether
 -- ColstoreAgg ran
 CREATE FUNCTION check_groups(q text) RETURNS TABLE (agg boolean, groups bigint, same boolean)
@@ -95,12 +98,7 @@ BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
 	agg := plan::text LIKE '%ColstoreAgg%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO groups;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, replace(q, 'FROM gb', 'FROM gbh'), replace(q, 'FROM gb', 'FROM gbh'), q)
-		INTO same;
+	same := same_result(q, replace(q, 'FROM gb', 'FROM gbh'));
 	RETURN NEXT;
 END $$;
 SELECT q, c.* FROM (VALUES

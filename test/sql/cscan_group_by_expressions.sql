@@ -24,6 +24,9 @@ EXPLAIN (VERBOSE, COSTS OFF)
 -- the output may compute from the key expression
 EXPLAIN (COSTS OFF) SELECT (k % 10) * 2, count(*) FROM ge GROUP BY k % 10;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 CREATE FUNCTION check_groups(q text) RETURNS TABLE (agg boolean, groups bigint, same boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -32,12 +35,7 @@ BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
 	agg := plan::text LIKE '%ColstoreAgg%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO groups;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, replace(q, 'FROM ge', 'FROM geh'), replace(q, 'FROM ge', 'FROM geh'), q)
-		INTO same;
+	same := same_result(q, replace(q, 'FROM ge', 'FROM geh'));
 	RETURN NEXT;
 END $$;
 

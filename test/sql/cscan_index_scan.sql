@@ -381,17 +381,15 @@ EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT a, b, c, w FROM ixv WHERE a BETWEEN 1 AND 200;
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF)
 	SELECT t, a FROM ixv WHERE t = 't77';
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 CREATE FUNCTION same_ixv(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
 	hq text := regexp_replace(q, '\mixv\M', 'ixvh', 'g');
 	result boolean;
 BEGIN
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q)
-		INTO result;
+	result := same_result(q, hq);
 	RETURN result;
 END $$;
 SELECT q, same_ixv(q) FROM (VALUES

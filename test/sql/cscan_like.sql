@@ -27,6 +27,9 @@ INSERT INTO lk
 ANALYZE lk;
 CREATE TABLE lh USING heap AS SELECT * FROM lk;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query's result equals heap's (lh for lk); 'agg' and 'scan' say
 -- which custom node ran
 CREATE FUNCTION check_query(q text) RETURNS TABLE (agg boolean, scan boolean, nrows bigint, same boolean)
@@ -39,12 +42,7 @@ BEGIN
 	agg := plan::text LIKE '%ColstoreAgg%';
 	scan := plan::text LIKE '%ColstoreScan%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q)
-		INTO same;
+	same := same_result(q, hq);
 	RETURN NEXT;
 END $$;
 

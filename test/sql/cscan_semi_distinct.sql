@@ -21,6 +21,9 @@ ANALYZE sd_o, sd_c;
 CREATE TABLE sd_oh USING heap AS SELECT * FROM sd_o;
 CREATE TABLE sd_ch USING heap AS SELECT * FROM sd_c;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query's result equals heap's; 'distinct' says the filter was planned
 CREATE FUNCTION check_query(q text) RETURNS TABLE (semi_distinct boolean, nrows bigint, same boolean)
 LANGUAGE plpgsql AS $$
@@ -31,12 +34,7 @@ BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF, ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q INTO plan;
 	semi_distinct := plan::text LIKE '%Semi Join Distinct%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q)
-		INTO same;
+	same := same_result(q, hq);
 	RETURN NEXT;
 END $$;
 

@@ -39,6 +39,9 @@ SELECT id, price FROM sf
 WHERE ship >= date '1994-01-01' AND ship < date '1995-01-01' AND disc BETWEEN 0.05 AND 0.07
 	AND qty < 24;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query gives heap's rows; node says which colstore node ran it
 CREATE FUNCTION sparse_check(q text) RETURNS TABLE (node text, nrows bigint, same boolean)
 LANGUAGE plpgsql AS $$
@@ -54,12 +57,7 @@ BEGIN
 		WHEN plan LIKE '%ColstoreScan%' THEN 'scan' ELSE plan END ||
 		CASE WHEN plan LIKE '%Gather%' THEN ' (parallel)' ELSE '' END;
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, hq, hq, q)
-		INTO same;
+	same := same_result(q, hq);
 	RETURN NEXT;
 END $$;
 

@@ -22,6 +22,9 @@ INSERT INTO tc (i, t, tcc, v, b) VALUES
 ANALYZE tc;
 CREATE TABLE th USING heap AS SELECT * FROM tc;
 
+\getenv abs_srcdir PG_ABS_SRCDIR
+\set same_result_sql :abs_srcdir '/sql/include/same_result.sql'
+\i :same_result_sql
 -- each query's result equals heap's; 'agg' and 'scan' say which custom
 -- node ran
 CREATE FUNCTION check_query(q text) RETURNS TABLE (agg boolean, scan boolean, nrows bigint, same boolean)
@@ -33,12 +36,7 @@ BEGIN
 	agg := plan::text LIKE '%ColstoreAgg%';
 	scan := plan::text LIKE '%ColstoreScan%';
 	EXECUTE format('SELECT count(*) FROM (%s) x', q) INTO nrows;
-	EXECUTE format($q$SELECT NOT EXISTS (SELECT row(x.*)::text FROM (%s) x
-									   EXCEPT ALL SELECT row(y.*)::text FROM (%s) y)
-						 AND NOT EXISTS (SELECT row(y.*)::text FROM (%s) y
-									   EXCEPT ALL SELECT row(x.*)::text FROM (%s) x)$q$,
-				   q, replace(q, 'FROM tc', 'FROM th'), replace(q, 'FROM tc', 'FROM th'), q)
-		INTO same;
+	same := same_result(q, replace(q, 'FROM tc', 'FROM th'));
 	RETURN NEXT;
 END $$;
 
