@@ -29,6 +29,7 @@
 #include "cscan/merge_skip.h"
 #include "cscan/query_alternatives.h"
 #include "cscan/relation_info.h"
+#include "cscan/unique_probe.h"
 #include "sqlapi/statement_hooks.h"
 #include "storage/all_visible.h"
 #include "storage/chunk_cache.h"
@@ -54,6 +55,7 @@ _PG_init(void)
 	ColstoreScanPathDefineSettings();
 	ColstoreAggPathDefineSettings();
 	ColstoreIndexScanPathDefineSettings();
+	UniqueProbeDefineSettings();
 	ColstoreRelationInfoDefineSettings();
 	JoinFilterDefineSettings();
 	MergeSkipDefineSettings();

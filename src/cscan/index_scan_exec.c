@@ -59,6 +59,7 @@
 
 #include "cscan/cscan_exec.h"
 #include "cscan/index_scan.h"
+#include "cscan/unique_probe.h"
 #include "mvcc/row_fetch.h"
 #include "storage/row_slot.h"
 #include "storage/rowgroup_format.h"
@@ -82,7 +83,15 @@ typedef struct ColstoreIndexScanState
 	AttrNumber *index_column;	/* per attribute: index column to take it
 								 * from, or 0 */
 	bool		from_index;		/* does some attribute come from the index? */
+	UniqueProbe *probe;			/* answers equality probes from the row groups
+								 * (unique_probe.c), or NULL */
+	int			probe_step;		/* PROBE_* of the current (re)scan */
 } ColstoreIndexScanState;
+
+/* What the current (re)scan did with the unique probe */
+#define PROBE_PENDING	0		/* not tried yet */
+#define PROBE_ANSWERED	1		/* returned the row: the scan is done */
+#define PROBE_INDEX		2		/* the index answers */
 
 static Node *ColstoreIndexScan_CreateCustomScanState(CustomScan *cscan);
 static void ColstoreIndexScan_BeginCustomScan(CustomScanState *node, EState *estate,
@@ -244,6 +253,32 @@ ColstoreIndexScan_BeginCustomScan(CustomScanState *node, EState *estate, int efl
 	if (state->nruntime_keys > 0)
 		state->runtime_cxt = CreateExprContext(estate);
 	state->runtime_keys_ready = false;
+	state->probe = UniqueProbeBegin(rel, state->index, state->keys, state->nkeys,
+									estate->es_snapshot, eflags);
+	state->probe_step = PROBE_PENDING;
+}
+
+/*
+ * Answer the (re)scan's probe from the row groups if the unique probe can:
+ * true with the row in slot, counted as the index's scan and fetch would
+ * have been.
+ */
+static bool
+ProbeRowGroups(ColstoreIndexScanState *state, TupleTableSlot *slot)
+{
+	bool		found;
+
+	found = UniqueProbeFetch(state->probe, &state->keys[0], slot,
+							 state->from_index ? state->row_needed : state->needed,
+							 state->from_index);
+	state->probe_step = found ? PROBE_ANSWERED : PROBE_INDEX;
+	if (found)
+	{
+		pgstat_count_index_scan(state->index);
+		pgstat_count_index_tuples(state->index, 1);
+		pgstat_count_heap_fetch(state->index);
+	}
+	return found;
 }
 
 /* Evaluate the run-time keys (nestloop parameters and the like). */
@@ -307,6 +342,14 @@ IndexNextColumns(ScanState *ss)
 	if (ScanDirectionIsBackward(state->direction))
 		direction = ScanDirectionIsForward(direction) ? BackwardScanDirection :
 			ScanDirectionIsBackward(direction) ? ForwardScanDirection : direction;
+	/* a unique key's row found in the row groups is the scan's only row */
+	if (state->probe != NULL)
+	{
+		if (state->probe_step == PROBE_ANSWERED)
+			return ExecClearTuple(slot);
+		if (state->probe_step == PROBE_PENDING && ProbeRowGroups(state, slot))
+			return slot;
+	}
 	if (state->scan == NULL)
 	{
 		state->scan = IndexBeginScan(ss->ss_currentRelation, state->index,
@@ -361,6 +404,7 @@ ColstoreIndexScan_ReScanCustomScan(CustomScanState *node)
 	ColstoreIndexScanState *state = (ColstoreIndexScanState *) node;
 
 	EvaluateRuntimeKeys(state);
+	state->probe_step = PROBE_PENDING;
 	if (state->scan != NULL)
 		index_rescan(state->scan, state->keys, state->nkeys, NULL, 0);
 	ExecScanReScan(&node->ss);
@@ -437,6 +481,9 @@ ColstoreIndexScan_ExplainCustomScan(CustomScanState *node, List *ancestors,
 								  pstrdup(quote_identifier(NameStr(TupleDescAttr(desc, i)->attname))));
 		ExplainPropertyList("Columns From Index", columns, es);
 	}
+	if (es->analyze && state->probe != NULL && UniqueProbeAnswered(state->probe) > 0)
+		ExplainPropertyUInteger("Rows From Row Groups", NULL,
+								UniqueProbeAnswered(state->probe), es);
 	if (es->analyze && node->ss.ps.instrument != NULL &&
 		node->ss.ps.instrument->nfiltered2 > 0)
 		ExplainPropertyFloat("Rows Removed by Index Recheck", NULL,
