@@ -544,7 +544,6 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		freed_leaves;
 	double		logged_rows = 0;
 	BlockNumber all_visible;
-	TransactionId next_xid_at_start = ReadNextTransactionId();
 	bool		left_reclaim;
 
 #if PG_HAS_VACUUM_CUTOFFS
@@ -757,14 +756,13 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	 * rewrite pays, or small row groups worth merging: compact in the
 	 * background.  Whether a merge fits reads the free space map, so it is
 	 * asked only when a worker could start and nothing else calls for one.
-	 * Reclaim left with no transaction id assigned since this VACUUM began
-	 * waits for one that an idle database never assigns: a worker takes one
-	 * and VACUUMs again (compaction_worker.c).  With ids assigned, the next
-	 * VACUUM frees it.
+	 * Reclaim left waits for a later VACUUM whose oldest xmin has passed its
+	 * stamps, which nothing may start (autovacuum counts dead tuples, and a
+	 * table nobody writes gets none; an idle database assigns no
+	 * transaction id): a worker takes an id and VACUUMs again
+	 * (compaction_worker.c).
 	 */
 	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
 		sparse_rows = CompactionMergeableRows(rel);
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows,
-								left_reclaim &&
-								TransactionIdEquals(ReadNextTransactionId(), next_xid_at_start));
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows, left_reclaim);
 }

@@ -57,7 +57,9 @@
  * 6. sleep COMPACT_NAP_MS,
  *
  * and exits after COMPACT_IDLE_ROUNDS rounds that moved nothing
- * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all).  Rounds that
+ * (COMPACT_FIRST_IDLE_ROUNDS if it has moved nothing at all), after a last
+ * ReclaimUntilSettled (a VACUUM that ran meanwhile could not start a worker
+ * for what it left).  Rounds that
  * moved nothing but left bulk versions are not idle, within bounds: when a
  * writer kept the gate closed, the worker waits (at most COMPACT_WAIT_MS,
  * up to COMPACT_GATE_WAITS times) for the gate to open, polling the lock
@@ -739,11 +741,13 @@ colstore_compaction_main(Datum main_arg)
 	}
 
 	/*
-	 * a VACUUM run meanwhile by someone else (which could not start a worker
-	 * while we ran) may have retired what nobody would free
+	 * A VACUUM run meanwhile by someone else, which could not start a worker
+	 * while we ran, may have left reclaim that nobody would finish: retired
+	 * entries, or items and pages freed that a later VACUUM retires.  What it
+	 * left is not recorded anywhere we can read, so finish as if it had: one
+	 * more transaction id, wait and VACUUM, repeated while each leaves more.
 	 */
-	if (RetiredPending(relid, false))
-		ReclaimUntilSettled(relid, round, vacuum_cxt, true, COMPACT_RECLAIM_VACUUMS);
+	ReclaimUntilSettled(relid, round, vacuum_cxt, true, COMPACT_RECLAIM_VACUUMS);
 	proc_exit(0);
 }
 
