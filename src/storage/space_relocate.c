@@ -542,15 +542,15 @@ SpaceRelocateEnd(Relation rel, BufferAccessStrategy strategy, int *moved_groups,
 	}
 
 	/*
-	 * free pages below each block, by the free space map: only those a
-	 * writer may take (ColstoreFreedPageListed).  VACUUM records the room of
-	 * heap pages it emptied before it retires and frees them; counted, they
-	 * let the cut fall lower than the pages below it could take, and the
-	 * last groups moved then continued on pages added at the end of the
-	 * file (StreamWriterBeginBelow's fallback): partly low and partly at
-	 * the end, where no later VACUUM could move them (100,000 single-row
-	 * upserts settled at 4.8 MB so, their merged group on blocks 1 to 40
-	 * and 569 to 576).
+	 * free pages below each block, by the free space map: only those a writer
+	 * may take (ColstoreFreedPageListed).  VACUUM records the room of heap
+	 * pages it emptied before it retires and frees them; counted, they let
+	 * the cut fall lower than the pages below it could take, and the last
+	 * groups moved then continued on pages added at the end of the file
+	 * (StreamWriterBeginBelow's fallback): partly low and partly at the end,
+	 * where no later VACUUM could move them (100,000 single-row upserts
+	 * settled at 4.8 MB so, their merged group on blocks 1 to 40 and 569 to
+	 * 576).
 	 */
 	free_below = palloc(sizeof(BlockNumber) * (nblocks + 1));
 	free_below[0] = free_below[1] = 0;
