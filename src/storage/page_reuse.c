@@ -152,6 +152,25 @@ ColstoreNewPage(Relation rel)
 }
 
 /*
+ * ColstoreFreedPageListed
+ *		Whether the free space map offers block blkno as a page
+ *		ColstoreNewPage may take, as far as the map and dir tell without
+ *		reading the page: at least MaxHeapTupleSize free, and no entry of
+ *		dir registers it as a heap page or names it as a retired one not yet
+ *		freed (VACUUM records the room of the heap pages it empties, and
+ *		retires and frees them only in later steps and VACUUMs).  For
+ *		space_relocate.c's count of the freed pages below its cut; a page is
+ *		checked again when taken (ColstoreNewPageBelow).
+ */
+bool
+ColstoreFreedPageListed(Relation rel, ColstoreDirectory *dir, BlockNumber blkno)
+{
+	return blkno != COLSTORE_METAPAGE_BLKNO &&
+		GetRecordedFreeSpace(rel, blkno) >= MaxHeapTupleSize &&
+		BlockUnregistered(dir, blkno);
+}
+
+/*
  * ColstoreNewPageBelow
  *		ColstoreNewPage, but only a freed page below block limit, looked for
  *		in the free space map from *cursor on (which is moved past the page

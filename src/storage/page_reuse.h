@@ -17,6 +17,9 @@
 #include "utils/rel.h"
 
 extern Buffer ColstoreNewPage(Relation rel);
+struct ColstoreDirectory;
+extern bool ColstoreFreedPageListed(Relation rel, struct ColstoreDirectory *dir,
+									BlockNumber blkno);
 extern Buffer ColstoreNewPageBelow(Relation rel, BlockNumber *cursor, BlockNumber limit);
 extern void PageGiveToHeap(Relation rel, Buffer buf);
 
