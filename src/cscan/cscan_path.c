@@ -174,6 +174,26 @@ ColstoreParallelDivisor(int workers)
 }
 
 /*
+ * ColstoreWorkerStartupCost
+ *		What starting a parallel path's workers costs beyond
+ *		parallel_setup_cost, which PostgreSQL charges once per Gather for
+ *		the shared memory segment and launching them.  Each worker is a new
+ *		backend that builds its catalog and relation caches, reads the plan
+ *		and, for a colstore table, the directory, before its first row:
+ *		COLSTORE_WORKER_STARTUP_SHARE of parallel_setup_cost per worker
+ *		(measured, see cscan_path.h).  Heap's per-row costs dwarf it; a
+ *		colstore scan of a few columns costs a tenth of heap's per row, so
+ *		on tables of a few million rows the workers' start-up can cost more
+ *		than sharing the rows saves.  Scaled by parallel_setup_cost, so
+ *		setting that to 0 (as tests do to force parallel plans) removes it.
+ */
+Cost
+ColstoreWorkerStartupCost(int workers)
+{
+	return workers * parallel_setup_cost * COLSTORE_WORKER_STARTUP_SHARE;
+}
+
+/*
  * ColstoreScanShareRead
  *		Expected share of the table a pruning scan reads: the best over columns
  * of 1 - (1 - selectivity of the column's pruning clauses) * correlation^2.
@@ -339,7 +359,8 @@ ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages)
 
 /*
  * The sequential scan's cost model, over the file's real pages, scaled by
- * the share of the table read, spread over workers.  The share is at least
+ * the share of the table read, spread over workers (each worker's start-up
+ * added, ColstoreWorkerStartupCost).  The share is at least
  * one chunk's worth (a chunk is decoded whole), and every row group header
  * is read and every chunk tested against the pruning clauses, so a pruning
  * scan never looks cheaper than an index scan that reads a few rows.  The
@@ -392,7 +413,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = 0;
 	DisableUnlessSeqScansEnabled(path);
-	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup;
+	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup +
+		ColstoreWorkerStartupCost(workers);
 	path->total_cost = path->startup_cost + cpu_run_cost + disk_run_cost +
 		path->pathtarget->cost.per_tuple * path->rows;
 }
