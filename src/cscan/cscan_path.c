@@ -29,7 +29,8 @@
  * only the rows it passes pay the tuple cost and the other quals' (plus
  * disable_cost under enable_seqscan = off, as for any sequential scan); a
  * parallel-aware partial path is offered too, with the worker count
- * PostgreSQL's own rule gives a sequential scan of the table.
+ * PostgreSQL's own rule gives a sequential scan of the table, costing each
+ * worker's start-up (ColstoreWorkerStartupCost).
  *
  * For each column the table holds in ascending order whose order the query
  * can use (ordered_path.c), ordered paths are offered too, with that
