@@ -179,8 +179,10 @@ ColstoreParallelDivisor(int workers)
  *		What starting a parallel path's workers costs beyond
  *		parallel_setup_cost, which PostgreSQL charges once per Gather for
  *		the shared memory segment and launching them.  Each worker is a new
- *		backend that builds its catalog and relation caches, reads the plan
- *		and, for a colstore table, the directory, before its first row:
+ *		process: it starts a backend, builds its catalog and relation
+ *		caches, reads the plan, takes page faults on the shared buffers and
+ *		the memory it touches first, and exits (colstore's own part, the
+ *		directory and the cached headers, is small):
  *		COLSTORE_WORKER_STARTUP_SHARE of parallel_setup_cost per worker
  *		(measured, see cscan_path.h).  Heap's per-row costs dwarf it; a
  *		colstore scan of a few columns costs a tenth of heap's per row, so
