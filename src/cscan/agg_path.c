@@ -313,8 +313,13 @@ ExactConditions(RelOptInfo *rel, bool *ok)
  * that are several times slower.  So a selective condition makes the node
  * cheaper, as it does ColstoreScan's batch filter (cscan_path.c), which
  * does the same filtering and then hands rows to an Agg.
+ *
+ * Returns the per-row part of the startup cost (decoding, folding, the
+ * grouping expressions), the part parallel participants share; the rest,
+ * reading the pages, is not (as for PostgreSQL's parallel sequential scan,
+ * which divides only its CPU cost among the participants).
  */
-static void
+static Cost
 CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 				List *group_keys, double ngroups, List *quals,
 				const ColstoreOptions *opts, BlockNumber pages)
@@ -327,6 +332,7 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	double		columns = 0;
 	double		per_value = cpu_operator_cost * COLSTORE_PER_VALUE_COST_FACTOR;
 	QualCost	key_cost = {0, 0};
+	Cost		per_row_cost;
 	ListCell   *lc;
 
 	/* grouping keys: their columns decoded, expressions evaluated per row */
@@ -374,14 +380,16 @@ CostColstoreAgg(PlannerInfo *root, RelOptInfo *rel, Path *path, List *aggs,
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = 0;
 	DisableUnlessSeqScansEnabled(path);
+	per_row_cost = per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +
+		per_value * rows_passing * list_length(group_keys) +
+		key_cost.per_tuple * rows_passing;
 	path->startup_cost += seq_page_cost * pages * share *
 		Min(1.0, (columns + list_length(quals)) / 4) +
-		per_value * rows_read * Max(list_length(quals) + chunks_used * columns, 0.1) +
-		per_value * rows_passing * list_length(group_keys) +
-		key_cost.startup + key_cost.per_tuple * rows_passing;
+		per_row_cost + key_cost.startup;
 	path->total_cost = path->startup_cost +
 		(cpu_tuple_cost + path->pathtarget->cost.per_tuple) * ngroups +
 		path->pathtarget->cost.startup;
+	return per_row_cost;
 }
 
 /*
@@ -424,12 +432,16 @@ GroupsFitInMemory(double ngroups, Oid relid, List *group_keys, List *aggs)
  * Offer Gather over a parallel-aware copy of the ColstoreAgg path (see
  * agg_parallel.c), with PostgreSQL's worker count for the table, when the
  * query may run in parallel and the target and conditions are parallel
- * safe.  The per-row part of the cost is divided among the participants as
- * for a parallel sequential scan.
+ * safe.  The per-row part of the cost (per_row_cost, CostColstoreAgg's) is
+ * divided among the participants as a parallel sequential scan's CPU cost
+ * is; reading the pages is not.  Each worker's start-up is added
+ * (ColstoreWorkerStartupCost): a scan that decodes a few columns of a
+ * table costs so little per row that, on tables of a few million rows,
+ * starting workers costs more than sharing the rows saves.
  */
 static void
 AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
-				CustomPath *serial, List *quals)
+				CustomPath *serial, List *quals, Cost per_row_cost)
 {
 	CustomPath *cpath;
 	double		divisor;
@@ -449,7 +461,8 @@ AddParallelPath(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel
 	cpath->path.parallel_aware = true;
 	cpath->path.parallel_safe = true;
 	cpath->path.parallel_workers = workers;
-	cpath->path.startup_cost = serial->path.startup_cost / divisor;
+	cpath->path.startup_cost = serial->path.startup_cost - per_row_cost +
+		per_row_cost / divisor + ColstoreWorkerStartupCost(workers);
 	cpath->path.total_cost = cpath->path.startup_cost +
 		(serial->path.total_cost - serial->path.startup_cost);
 	/* an upper rel has no row count of its own: give the groups' */
@@ -515,6 +528,7 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	bool		ok;
 	bool		hashed = true;
 	List	   *sorted_pathkeys;
+	Cost		per_row_cost;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -569,8 +583,9 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 	cpath->custom_private = lappend(cpath->custom_private, group_eqops);
 	cpath->custom_private = lappend(cpath->custom_private, makeBoolean(false));
 	cpath->methods = &ColstoreAggPathMethods;
-	CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_keys, ngroups, quals,
-					&opts, ColstorePhysicalPages(rte->relid));
+	per_row_cost = CostColstoreAgg(root, input_rel, &cpath->path, aggs, group_keys,
+								   ngroups, quals, &opts,
+								   ColstorePhysicalPages(rte->relid));
 	if (having != NIL)
 	{
 		QualCost	having_cost;
@@ -586,7 +601,8 @@ ColstoreCreateUpperPaths(PlannerInfo *root, UpperRelationKind stage,
 		return;
 	/* before add_path, which may free the serial path */
 	AddParallelPath(root, input_rel, output_rel, cpath,
-					list_concat(list_concat_copy(quals, having), group_keys));
+					list_concat(list_concat_copy(quals, having), group_keys),
+					per_row_cost);
 	add_path(output_rel, (Path *) cpath);
 }
 

@@ -29,7 +29,8 @@
  * only the rows it passes pay the tuple cost and the other quals' (plus
  * disable_cost under enable_seqscan = off, as for any sequential scan); a
  * parallel-aware partial path is offered too, with the worker count
- * PostgreSQL's own rule gives a sequential scan of the table.
+ * PostgreSQL's own rule gives a sequential scan of the table, costing each
+ * worker's start-up (ColstoreWorkerStartupCost).
  *
  * For each column the table holds in ascending order whose order the query
  * can use (ordered_path.c), ordered paths are offered too, with that
@@ -171,6 +172,28 @@ ColstoreParallelDivisor(int workers)
 	if (parallel_leader_participation && leader > 0)
 		divisor += leader;
 	return divisor;
+}
+
+/*
+ * ColstoreWorkerStartupCost
+ *		What starting a parallel path's workers costs beyond
+ *		parallel_setup_cost, which PostgreSQL charges once per Gather for
+ *		the shared memory segment and launching them.  Each worker is a new
+ *		process: it starts a backend, builds its catalog and relation
+ *		caches, reads the plan, takes page faults on the shared buffers and
+ *		the memory it touches first, and exits (colstore's own part, the
+ *		directory and the cached headers, is small):
+ *		COLSTORE_WORKER_STARTUP_SHARE of parallel_setup_cost per worker
+ *		(measured, see cscan_path.h).  Heap's per-row costs dwarf it; a
+ *		colstore scan of a few columns costs a tenth of heap's per row, so
+ *		on tables of a few million rows the workers' start-up can cost more
+ *		than sharing the rows saves.  Scaled by parallel_setup_cost, so
+ *		setting that to 0 (as tests do to force parallel plans) removes it.
+ */
+Cost
+ColstoreWorkerStartupCost(int workers)
+{
+	return workers * parallel_setup_cost * COLSTORE_WORKER_STARTUP_SHARE;
 }
 
 /*
@@ -339,7 +362,8 @@ ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages)
 
 /*
  * The sequential scan's cost model, over the file's real pages, scaled by
- * the share of the table read, spread over workers.  The share is at least
+ * the share of the table read, spread over workers (each worker's start-up
+ * added, ColstoreWorkerStartupCost).  The share is at least
  * one chunk's worth (a chunk is decoded whole), and every row group header
  * is read and every chunk tested against the pruning clauses, so a pruning
  * scan never looks cheaper than an index scan that reads a few rows.  The
@@ -392,7 +416,8 @@ CostColstoreScan(PlannerInfo *root, RelOptInfo *rel, Path *path,
 	/* a sequential read of the table: SET enable_seqscan = off applies */
 	path->startup_cost = 0;
 	DisableUnlessSeqScansEnabled(path);
-	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup;
+	path->startup_cost += qual_cost.startup + path->pathtarget->cost.startup +
+		ColstoreWorkerStartupCost(workers);
 	path->total_cost = path->startup_cost + cpu_run_cost + disk_run_cost +
 		path->pathtarget->cost.per_tuple * path->rows;
 }

@@ -23,6 +23,17 @@
  */
 #define COLSTORE_PER_VALUE_COST_FACTOR	0.1
 
+/*
+ * Each parallel worker's start-up, as a share of parallel_setup_cost
+ * (ColstoreWorkerStartupCost): a worker is a new process (fork, backend
+ * start, page faults on the shared buffers and the memory it touches
+ * first, exit), about 7 ms of CPU per worker on the 2-core machine of
+ * bench/q6_shard.sh, where heap's serial Q6 runs at about 3 us of CPU per
+ * cost unit: more than parallel_setup_cost again per worker.  Charged at
+ * parallel_setup_cost, as the worker's start overlaps the leader's work.
+ */
+#define COLSTORE_WORKER_STARTUP_SHARE	1.0
+
 /* colstore.enable_custom_scan */
 extern bool colstore_enable_custom_scan;
 
@@ -31,6 +42,7 @@ extern double ColstoreScanShareRead(PlannerInfo *root, RelOptInfo *rel,
 extern double ColstoreChunksWithPassingRows(double rows_passing, double rows_read,
 											int chunk_size);
 extern double ColstoreParallelDivisor(int workers);
+extern Cost ColstoreWorkerStartupCost(int workers);
 extern bool ColstoreTableOptions(Oid relid, ColstoreOptions *opts);
 extern BlockNumber ColstorePhysicalPages(Oid relid);
 extern Cost ColstoreHeapPagesCost(Oid relid, BlockNumber *heap_pages);
