@@ -153,6 +153,14 @@ typedef struct StreamPointer
 										 * no rows, and a new page at that
 										 * block gets a new entry */
 
+/*
+ * A row-group row that compaction moved through its group's delete log (a
+ * moved run, storage/delete_log.c) is listed in rg_sources by its own TID
+ * with this bit set in the offset (MovedRowSourceOfRow): heap positions'
+ * offsets are at most MaxHeapTuplesPerPage, so the two kinds never meet.
+ */
+#define MOVED_ROW_SOURCE_BIT	0x8000
+
 /* A heap position as a sortable bigint, as rg_sources stores them. */
 #define HeapPositionKey(tid) \
 	((int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \

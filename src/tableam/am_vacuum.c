@@ -539,6 +539,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		retired_heap_pages;
 	BlockNumber freed_pages;
 	double		sparse_rows;
+	double		quiet_rows;
 	double		freed_rows;
 	uint32		freed_items;
 	uint32		freed_leaves;
@@ -682,7 +683,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	 */
 	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
 	dead_rows -= freed_rows;	/* counted dead in step 1 */
-	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);
+	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows, &quiet_rows);
 
 	/* heap pages left empty: those retired earlier freed, then new ones */
 	freed_heap_pages = DeltaPagesFree(rel, oldest_xmin, bstrategy);
@@ -754,8 +755,9 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 
 	/*
 	 * enough row versions in heap format, rows left in row groups whose
-	 * rewrite pays, or small row groups worth merging: compact in the
-	 * background.  Whether a merge fits reads the free space map, so it is
+	 * rewrite pays (to the worker, or once the table is quiet: then the
+	 * worker looks for that first), or small row groups worth merging:
+	 * compact in the background.  Whether a merge fits reads the free space map, so it is
 	 * asked only when a worker could start and nothing else calls for one.
 	 * Reclaim left with no transaction id assigned since this VACUUM began
 	 * waits for one that an idle database never assigns: a worker takes one
@@ -765,6 +767,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
 		sparse_rows = CompactionMergeableRows(rel);
 	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows,
+								quiet_rows > 0,
 								left_reclaim &&
 								TransactionIdEquals(ReadNextTransactionId(), next_xid_at_start));
 }

@@ -51,12 +51,21 @@
  * every snapshot, on a heap page of the same storage.
  *
  * The live rows of the row groups compaction_choice.c chooses (partly
- * deleted ones whose rewrite pays, and small ones merged) are moved the
- * same way (FindGroupRows): each row is promoted if it has no heap copy
- * yet, and the copies are moved like heap tuples, so writers follow them
- * alike, into full-sized row groups.  Once VACUUM has pruned the moved
- * copies, the old group has no row left and VACUUM retires and frees it
- * (mvcc/group_retire.c, storage/group_reclaim.c).  colstore.compact() does
+ * deleted ones whose rewrite pays, and small ones merged) move into
+ * full-sized row groups too (FindGroupRows).  A row with no heap copy, in
+ * a group of at least a thousand rows, moves through the group's delete
+ * log (mvcc/row_state.c, RowStateMoveByRun): C records the move as a run
+ * flagged moved, which readers judge as a delete by C (so MVCC gives each
+ * snapshot the row once, as for a moved heap tuple), and the new group
+ * lists the row's own TID; a writer that reaches the row promotes it, its
+ * copy gets the run's delete with the moved marker, and it follows the row
+ * as for a moved heap tuple (storage/moved_rows.c).  No copy is made: the
+ * run costs a bit a row.  Any other row (a small group's, or one a writer
+ * promoted or is deleting) is promoted if it has no copy yet, and the
+ * copies are moved like heap tuples.  Once VACUUM has turned the moves
+ * into deleted-rows bits and pruned the moved copies, the old group has no
+ * row left and VACUUM retires and frees it (mvcc/group_retire.c,
+ * storage/group_reclaim.c).  colstore.compact() does
  * all of it at once; the compaction worker (min_rows above one) takes a
  * bounded share per round, and none while an earlier round's old groups
  * wait to be freed (CompactionRetiredPending; the worker frees them right
@@ -88,7 +97,9 @@
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
 #include "storage/delta_heap.h"
+#include "storage/delete_log.h"
 #include "storage/directory.h"
+#include "storage/moved_rows.h"
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
@@ -110,6 +121,7 @@ typedef struct CompactBatch
 	int			nrows;
 	TupleTableSlot *heap_slot;	/* a locked tuple's copy */
 	TupleTableSlot *row_slot;	/* a buffered row, for index entries */
+	TupleTableSlot *group_slot; /* a row moved through its delete log */
 	EState	   *estate;
 	ResultRelInfo *result_rel;	/* the table with its indexes open */
 	uint64		moved;
@@ -191,6 +203,25 @@ ClassifyVersion(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
 	return VERSION_MOVABLE;
 }
 
+static void FlushBatch(CompactBatch *batch);
+
+/*
+ * Buffer the row in slot, moved from source, in batch.  A row group lists
+ * its sources in ascending order (storage/moved_rows.c searches them): a
+ * source not above the last one buffered starts a new group.  Heap tuples
+ * come in position order; a rewrite's rows moved through their delete logs
+ * (listed by their TIDs, MovedRowSourceOfRow) come before its rows' copies.
+ */
+static void
+BatchAdd(CompactBatch *batch, TupleTableSlot *slot, ItemPointer source)
+{
+	if (batch->nrows > 0 &&
+		ItemPointerCompare(source, &batch->sources[batch->nrows - 1]) <= 0)
+		FlushBatch(batch);
+	RowGroupBuilderAdd(batch->builder, slot);
+	batch->sources[batch->nrows++] = *source;
+}
+
 /*
  * Delete the tuple at phys as moved and buffer its values; false, changing
  * nothing, if somebody else locks or changes it (DeleteUndecoded: as
@@ -241,9 +272,8 @@ TakeTuple(CompactBatch *batch, ItemPointer phys, TransactionId expect_xmin)
 		return false;
 	}
 	ExecStoreHeapTuple(copy, batch->heap_slot, true);
-	RowGroupBuilderAdd(batch->builder, batch->heap_slot);
+	BatchAdd(batch, batch->heap_slot, phys);
 	ExecClearTuple(batch->heap_slot);
-	batch->sources[batch->nrows++] = *phys;
 	return true;
 }
 
@@ -406,18 +436,26 @@ MoveTuples(CompactBatch *batch, const MovableList *list)
 }
 
 /*
- * Append to *list the heap copies of row group e's rows, promoting each row
- * that has none (mvcc/row_state.c), so that moving it is deleting its copy,
- * like moving a heap tuple.  The copies of deleted rows are listed too:
- * TakeTuple skips them (pruned, or a delete that fails), as it skips the
- * ones somebody locks.
+ * Move the live rows of row group e (at directory index dir_index) out of
+ * it.  A row with no copy and no live run is moved through the group's
+ * delete log where the group allows it (RowStateMayMoveByRun): a run
+ * flagged moved, the row's values buffered in batch with its TID as source
+ * (MovedRowSourceOfRow).  The others get their heap copies appended to
+ * *list, each row that has none promoted first (mvcc/row_state.c), so that
+ * moving it is deleting its copy, like moving a heap tuple.  The copies of
+ * deleted rows are listed too: TakeTuple skips them (pruned, or a delete
+ * that fails), as it skips the ones somebody locks.
  */
 static void
-ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
+MoveGroupRows(CompactBatch *batch, int dir_index, const RowGroupDirEntry *e,
+			  MovableList *list)
 {
+	Relation	rel = batch->rel;
+	RowGroupDirEntry group = *e;
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
 	bool	   *deleted = palloc(sizeof(bool) * e->rg_nrows);
 	DeleteRun  *runs = palloc(sizeof(DeleteRun) * e->rg_nrows);
+	bool		by_run = RowStateMayMoveByRun(rel, e);
 	uint32		row;
 
 	(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, runs);
@@ -435,6 +473,25 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 			!TransactionIdIsInProgress(runs[row].xid) &&
 			TransactionIdDidCommit(runs[row].xid))
 			continue;
+		if (!ItemPointerIsValid(&copies[row]) && by_run &&
+			!(TransactionIdIsValid(runs[row].xid) && DeleteRunLive(runs[row].xid)) &&
+			RowStateMoveByRun(rel, dir_index, &group, row, batch->cid, batch->group_slot))
+		{
+			ItemPointerData tid;
+			ItemPointerData source;
+
+			RowNumberToItemPointer(group.rg_first_row + row, &tid);
+			MovedRowSourceOfRow(&tid, &source);
+			BatchAdd(batch, batch->group_slot, &source);
+			ExecClearTuple(batch->group_slot);
+			if (batch->nrows >= batch->opts.row_group_size)
+				FlushBatch(batch);
+			/* the first move gave the group its promotion map root */
+			if (group.rg_state_root == 0)
+				group = DirectoryGet(rel)->entries[dir_index];
+			continue;
+		}
+		/* a writer was first, or the log's page is full: a copy, as before */
 		if (!ItemPointerIsValid(&copies[row]))
 		{
 			ItemPointerData tid;
@@ -481,7 +538,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
 		 * (VACUUM, which could mark them again, waits for our lock)
 		 */
 		AllVisibleClearRows(rel, e.rg_first_row, e.rg_nrows);
-		ListGroupCopies(rel, &e, list);
+		MoveGroupRows(batch, groups[g], &e, list);
 	}
 	CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, nrewritten);
 	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nmerged);
@@ -503,6 +560,7 @@ BatchBegin(CompactBatch *batch)
 	batch->sources = palloc(sizeof(ItemPointerData) * batch->opts.row_group_size);
 	batch->heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
 	batch->row_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+	batch->group_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
 	batch->estate = CreateExecutorState();
 	batch->result_rel = makeNode(ResultRelInfo);
 	InitResultRelInfo(batch->result_rel, rel, 1, NULL, 0);
@@ -517,6 +575,7 @@ BatchEnd(CompactBatch *batch)
 	FreeExecutorState(batch->estate);
 	ExecDropSingleTupleTableSlot(batch->heap_slot);
 	ExecDropSingleTupleTableSlot(batch->row_slot);
+	ExecDropSingleTupleTableSlot(batch->group_slot);
 	RowGroupBuilderFree(batch->builder);
 	pfree(batch->sources);
 }
