@@ -161,9 +161,14 @@ typedef struct StreamPointer
  */
 #define MOVED_ROW_SOURCE_BIT	0x8000
 
-/* A heap position as a sortable bigint, as rg_sources stores them. */
+/*
+ * A heap position as a sortable bigint, as rg_sources stores them; a row's
+ * TID flagged with MOVED_ROW_SOURCE_BIT sorts after every heap position.
+ */
 #define HeapPositionKey(tid) \
-	((int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \
+	(((ItemPointerGetOffsetNumberNoCheck(tid) & MOVED_ROW_SOURCE_BIT) ? \
+	  (INT64CONST(1) << 62) : 0) + \
+	 (int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \
 	 ItemPointerGetOffsetNumberNoCheck(tid))
 
 typedef struct RowGroupDirEntry

@@ -207,16 +207,17 @@ static void FlushBatch(CompactBatch *batch);
 
 /*
  * Buffer the row in slot, moved from source, in batch.  A row group lists
- * its sources in ascending order (storage/moved_rows.c searches them): a
- * source not above the last one buffered starts a new group.  Heap tuples
- * come in position order; a rewrite's rows moved through their delete logs
- * (listed by their TIDs, MovedRowSourceOfRow) come before its rows' copies.
+ * its sources in ascending order of their keys (HeapPositionKey;
+ * storage/moved_rows.c searches them): a source not above the last one
+ * buffered starts a new group.  Heap tuples and copies come in position
+ * order, then a rewrite's rows moved through their delete logs (listed by
+ * their TIDs, MovedRowSourceOfRow, whose keys sort after every position).
  */
 static void
 BatchAdd(CompactBatch *batch, TupleTableSlot *slot, ItemPointer source)
 {
 	if (batch->nrows > 0 &&
-		ItemPointerCompare(source, &batch->sources[batch->nrows - 1]) <= 0)
+		HeapPositionKey(source) <= HeapPositionKey(&batch->sources[batch->nrows - 1]))
 		FlushBatch(batch);
 	RowGroupBuilderAdd(batch->builder, slot);
 	batch->sources[batch->nrows++] = *source;
@@ -435,23 +436,65 @@ MoveTuples(CompactBatch *batch, const MovableList *list)
 	FlushBatch(batch);
 }
 
+/* Rows of row groups to move through their delete logs, in group order. */
+typedef struct RunRows
+{
+	int		   *dir_index;
+	uint32	   *row;			/* 0-based in the group */
+	Size		n;
+	Size		capacity;
+} RunRows;
+
+/* Append row of the group at dir_index to *rows. */
+static void
+RunRowsAdd(RunRows *rows, int dir_index, uint32 row)
+{
+	if (rows->n == rows->capacity)
+	{
+		rows->capacity = Max(rows->capacity * 2, 1024);
+		rows->dir_index = rows->dir_index == NULL ?
+			palloc(sizeof(int) * rows->capacity) :
+			repalloc_huge(rows->dir_index, sizeof(int) * rows->capacity);
+		rows->row = rows->row == NULL ?
+			palloc(sizeof(uint32) * rows->capacity) :
+			repalloc_huge(rows->row, sizeof(uint32) * rows->capacity);
+	}
+	rows->dir_index[rows->n] = dir_index;
+	rows->row[rows->n] = row;
+	rows->n++;
+}
+
+/* Promote the row numbered rownum if it has no copy: its copy, or invalid. */
+static void
+PromoteForMove(Relation rel, uint64 rownum, ItemPointer copy)
+{
+	ItemPointerData tid;
+	RowState	state;
+
+	RowNumberToItemPointer(rownum, &tid);
+	RowStateLocate(rel, &tid, &state);
+	RowStatePromote(rel, &state);
+	if (state.kind == ROWSTATE_PROMOTED)
+		*copy = state.phys;
+	else
+		ItemPointerSetInvalid(copy);
+}
+
 /*
- * Move the live rows of row group e (at directory index dir_index) out of
- * it.  A row with no copy and no live run is moved through the group's
- * delete log where the group allows it (RowStateMayMoveByRun): a run
- * flagged moved, the row's values buffered in batch with its TID as source
- * (MovedRowSourceOfRow).  The others get their heap copies appended to
- * *list, each row that has none promoted first (mvcc/row_state.c), so that
- * moving it is deleting its copy, like moving a heap tuple.  The copies of
- * deleted rows are listed too: TakeTuple skips them (pruned, or a delete
- * that fails), as it skips the ones somebody locks.
+ * List the live rows of row group e (at directory index dir_index) for
+ * moving out of it.  A row with no copy and no live run, in a group that
+ * allows it (RowStateMayMoveByRun), goes to *run_rows, to be moved through
+ * the group's delete log (MoveRunRows).  The others get their heap copies
+ * appended to *list, each row that has none promoted first
+ * (mvcc/row_state.c), so that moving it is deleting its copy, like moving
+ * a heap tuple.  The copies of deleted rows are listed too: TakeTuple
+ * skips them (pruned, or a delete that fails), as it skips the ones
+ * somebody locks.
  */
 static void
-MoveGroupRows(CompactBatch *batch, int dir_index, const RowGroupDirEntry *e,
-			  MovableList *list)
+ListGroupRows(Relation rel, int dir_index, const RowGroupDirEntry *e,
+			  MovableList *list, RunRows *run_rows)
 {
-	Relation	rel = batch->rel;
-	RowGroupDirEntry group = *e;
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
 	bool	   *deleted = palloc(sizeof(bool) * e->rg_nrows);
 	DeleteRun  *runs = palloc(sizeof(DeleteRun) * e->rg_nrows);
@@ -474,35 +517,16 @@ MoveGroupRows(CompactBatch *batch, int dir_index, const RowGroupDirEntry *e,
 			TransactionIdDidCommit(runs[row].xid))
 			continue;
 		if (!ItemPointerIsValid(&copies[row]) && by_run &&
-			!(TransactionIdIsValid(runs[row].xid) && DeleteRunLive(runs[row].xid)) &&
-			RowStateMoveByRun(rel, dir_index, &group, row, batch->cid, batch->group_slot))
+			!(TransactionIdIsValid(runs[row].xid) && DeleteRunLive(runs[row].xid)))
 		{
-			ItemPointerData tid;
-			ItemPointerData source;
-
-			RowNumberToItemPointer(group.rg_first_row + row, &tid);
-			MovedRowSourceOfRow(&tid, &source);
-			BatchAdd(batch, batch->group_slot, &source);
-			ExecClearTuple(batch->group_slot);
-			if (batch->nrows >= batch->opts.row_group_size)
-				FlushBatch(batch);
-			/* the first move gave the group its promotion map root */
-			if (group.rg_state_root == 0)
-				group = DirectoryGet(rel)->entries[dir_index];
+			RunRowsAdd(run_rows, dir_index, row);
 			continue;
 		}
-		/* a writer was first, or the log's page is full: a copy, as before */
 		if (!ItemPointerIsValid(&copies[row]))
 		{
-			ItemPointerData tid;
-			RowState	state;
-
-			RowNumberToItemPointer(e->rg_first_row + row, &tid);
-			RowStateLocate(rel, &tid, &state);
-			RowStatePromote(rel, &state);
-			if (state.kind != ROWSTATE_PROMOTED)
+			PromoteForMove(rel, e->rg_first_row + row, &copies[row]);
+			if (!ItemPointerIsValid(&copies[row]))
 				continue;
-			copies[row] = state.phys;
 		}
 		MovableAdd(list, ItemPointerGetBlockNumber(&copies[row]),
 				   ItemPointerGetOffsetNumber(&copies[row]));
@@ -513,11 +537,65 @@ MoveGroupRows(CompactBatch *batch, int dir_index, const RowGroupDirEntry *e,
 }
 
 /*
- * Append to *list the heap copies of the rows of the row groups compaction
- * rewrites now (compaction_choice.c; bounded for the worker), sorted.
+ * Move the rows of *run_rows through their groups' delete logs
+ * (RowStateMoveByRun), buffering each in batch with its TID as source
+ * (MovedRowSourceOfRow, whose keys sort after every heap position, so they
+ * follow the copies moved before in one group).  A row a writer reached
+ * first (a copy or a live run now) or whose log page is full is promoted
+ * instead and its copy appended to *fallback, to be moved after them.
  */
 static void
-FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
+MoveRunRows(CompactBatch *batch, const RunRows *run_rows, MovableList *fallback)
+{
+	Relation	rel = batch->rel;
+	RowGroupDirEntry group;
+	int			current = -1;
+	Size		i;
+
+	for (i = 0; i < run_rows->n; i++)
+	{
+		int			dir_index = run_rows->dir_index[i];
+		uint32		row = run_rows->row[i];
+
+		CHECK_FOR_INTERRUPTS();
+		/* read again after a move that gave the group its root pages */
+		if (dir_index != current || group.rg_state_root == 0)
+		{
+			group = DirectoryGet(rel)->entries[dir_index];
+			current = dir_index;
+		}
+		if (RowStateMoveByRun(rel, dir_index, &group, row, batch->cid, batch->group_slot))
+		{
+			ItemPointerData tid;
+			ItemPointerData source;
+
+			RowNumberToItemPointer(group.rg_first_row + row, &tid);
+			MovedRowSourceOfRow(&tid, &source);
+			BatchAdd(batch, batch->group_slot, &source);
+			ExecClearTuple(batch->group_slot);
+			if (batch->nrows >= batch->opts.row_group_size)
+				FlushBatch(batch);
+		}
+		else
+		{
+			ItemPointerData copy;
+
+			PromoteForMove(rel, group.rg_first_row + row, &copy);
+			if (ItemPointerIsValid(&copy))
+				MovableAdd(fallback, ItemPointerGetBlockNumber(&copy),
+						   ItemPointerGetOffsetNumber(&copy));
+		}
+	}
+}
+
+/*
+ * Append to *list the heap copies of the rows of the row groups compaction
+ * rewrites now (compaction_choice.c; bounded for the worker), sorted, and
+ * to *run_rows the rows to move through their delete logs (ListGroupRows).
+ */
+static void
+FindGroupRows(CompactBatch *batch, MovableList *list, RunRows *run_rows,
+			  bool worker, bool quiet)
 {
 	Relation	rel = batch->rel;
 	int			ngroups;
@@ -538,7 +616,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
 		 * (VACUUM, which could mark them again, waits for our lock)
 		 */
 		AllVisibleClearRows(rel, e.rg_first_row, e.rg_nrows);
-		MoveGroupRows(batch, groups[g], &e, list);
+		ListGroupRows(rel, groups[g], &e, list, run_rows);
 	}
 	CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, nrewritten);
 	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nmerged);
@@ -602,6 +680,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	BlockNumber *blocks;
 	int			nblocks;
 	MovableList movable;
+	RunRows		run_rows;
 	BulkCounter counter;
 	Size		i;
 
@@ -656,10 +735,28 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	 * number of rows per round (REWRITE_ROUND_GROUPS), and neither while the
 	 * old groups of its last rewrite wait to be freed (file header)
 	 */
+	memset(&run_rows, 0, sizeof(run_rows));
 	if (min_rows <= 1)
-		FindGroupRows(&batch, &movable, false, false);
+		FindGroupRows(&batch, &movable, &run_rows, false, false);
 	else if (!CompactionRetiredPending(rel, true))
-		FindGroupRows(&batch, &movable, true, bulk != NULL && bulk->quiet);
+		FindGroupRows(&batch, &movable, &run_rows, true, bulk != NULL && bulk->quiet);
+
+	/*
+	 * the copies first, then the rows moved through delete logs (whose
+	 * sources sort after every heap position), then the copies of those a
+	 * writer reached first: one group's sources stay ascending
+	 */
+	for (i = 0; i < movable.n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		TakeTuple(&batch, &movable.items[i], InvalidTransactionId);
+		if (batch.nrows >= batch.opts.row_group_size)
+			FlushBatch(&batch);
+	}
+	movable.n = 0;
+	MoveRunRows(&batch, &run_rows, &movable);
+	qsort(movable.items, movable.n, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
 	MoveTuples(&batch, &movable);
 
 	BatchEnd(&batch);

@@ -16,6 +16,11 @@
  *	 changed row, at least two of them: statements estimated larger than
  *	 they were, CLUSTER among older snapshots, earlier compaction rounds.
  *
+ * The worker rewrites a partly deleted group only when its live rows
+ * rewritten would take less space than the group and its row state pages
+ * (GroupRewriteShrinks, compaction_estimate.c): rows whose columns followed
+ * a rule the deletes broke can take several times the group rewritten.
+ *
  * colstore.compact() takes every candidate.  The compaction worker bounds
  * what one round takes, because a rewrite's old and new copies of the rows
  * coexist until the second VACUUM after it and so raise the file's
@@ -67,6 +72,7 @@
 #include "storage/metapage.h"
 #include "storage/table_options.h"
 #include "tableam/compaction_choice.h"
+#include "tableam/compaction_estimate.h"
 
 /*
  * Row groups of fewer rows than this share of row_group_size are merged
@@ -380,7 +386,8 @@ QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
 		order[ncand] = order[g];
 		live[ncand] = e.rg_nrows - deleted;
 		small[ncand] = live[ncand] < limit;
-		if (!small[ncand] && !GroupRewritePays(e.rg_nrows, deleted, false))
+		if (!small[ncand] && (!GroupRewritePays(e.rg_nrows, deleted, false) ||
+							  !GroupRewriteShrinks(rel, order[ncand], &e)))
 			continue;
 		if (small[ncand])
 		{
@@ -487,6 +494,7 @@ CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
 		uint32		deleted = GroupCountDeleted(rel, &e, oldest_xmin, NULL, &pruned);
 
 		if (!GroupRewritePays(e.rg_nrows, deleted, worker) ||
+			(worker && !GroupRewriteShrinks(rel, candidates[g], &e)) ||
 			!RewriteBudgetTake(&budget, rel, &e, e.rg_nrows - deleted))
 			continue;
 		result[(*ngroups)++] = candidates[g];
