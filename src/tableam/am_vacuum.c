@@ -228,7 +228,7 @@ SetDeletedBits(Relation rel, const RowGroupDirEntry *groups, const PrunedRows *p
 		group = &groups[pruned->groups[start]];
 		if ((uint64) (i - start) + DeletedRowsCount(rel, group, NULL) >= group->rg_nrows)
 			continue;
-		DeletedRowsSet(rel, group, &pruned->rows[start], i - start);
+		DeletedRowsSet(rel, group, &pruned->rows[start], i - start, true);
 	}
 }
 
@@ -293,7 +293,7 @@ SetLoggedDeleteBits(Relation rel, const RowGroupDirEntry *groups, PrunedRows *pe
 		while (i < pending->n && pending->groups[i] == pending->groups[start])
 			i++;
 		DeletedRowsSet(rel, &groups[pending->groups[start]], &pending->rows[start],
-					   i - start);
+					   i - start, false);
 	}
 	pending->n = 0;
 }
