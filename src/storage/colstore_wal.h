@@ -163,8 +163,8 @@ typedef struct xl_colstore_log_append
 	CommandId	cid;
 	uint32		row;
 	uint8		new_run;
-	uint8		moved;			/* a new run is a compaction's (RUN_MOVED;
-								 * 0 in older builds' records) */
+	uint8		moved;			/* a new run is a compaction's (RUN_MOVED; 0
+								 * in older builds' records) */
 	uint8		pad[2];
 } xl_colstore_log_append;
 

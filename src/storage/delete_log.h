@@ -20,8 +20,8 @@ typedef struct DeleteRun
 {
 	TransactionId xid;			/* the deleting (sub)transaction */
 	CommandId	cid;			/* its command */
-	bool		moved;			/* a compaction moved the row into another
-								 * row group (storage/moved_rows.c) */
+	bool		moved;			/* a compaction moved the row into another row
+								 * group (storage/moved_rows.c) */
 } DeleteRun;
 
 /* What DeleteLogAppend did. */

@@ -757,12 +757,12 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	 * enough row versions in heap format, rows left in row groups whose
 	 * rewrite pays (to the worker, or once the table is quiet: then the
 	 * worker looks for that first), or small row groups worth merging:
-	 * compact in the background.  Whether a merge fits reads the free space map, so it is
-	 * asked only when a worker could start and nothing else calls for one.
-	 * Reclaim left with no transaction id assigned since this VACUUM began
-	 * waits for one that an idle database never assigns: a worker takes one
-	 * and VACUUMs again (compaction_worker.c).  With ids assigned, the next
-	 * VACUUM frees it.
+	 * compact in the background.  Whether a merge fits reads the free space
+	 * map, so it is asked only when a worker could start and nothing else
+	 * calls for one. Reclaim left with no transaction id assigned since this
+	 * VACUUM began waits for one that an idle database never assigns: a
+	 * worker takes one and VACUUMs again (compaction_worker.c).  With ids
+	 * assigned, the next VACUUM frees it.
 	 */
 	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
 		sparse_rows = CompactionMergeableRows(rel);
