@@ -169,11 +169,14 @@ GroupCountDeleted(Relation rel, const RowGroupDirEntry *group, TransactionId old
  *		number of row groups retired; *sparse_rows is set to the number of
  *		rows left in groups whose rewrite pays to the worker
  *		(GroupRewritePays), which
- *		compaction rewrites (tableam/compaction.c).
+ *		compaction rewrites (tableam/compaction.c), and *quiet_rows to the
+ *		number left in groups whose rewrite pays only by colstore.compact()'s
+ *		rule, which the worker rewrites once the table is quiet
+ *		(tableam/compaction_choice.c).
  */
 uint32
 GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy strategy,
-				   double *sparse_rows)
+				   double *sparse_rows, double *quiet_rows)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
 	int			ncandidates = 0;
@@ -182,6 +185,7 @@ GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy
 	int			i;
 
 	*sparse_rows = 0;
+	*quiet_rows = 0;
 	for (i = 0; i < dir->ngroups; i++)
 	{
 		const RowGroupDirEntry *e = &dir->entries[dir->groups[i]];
@@ -203,6 +207,8 @@ GroupReclaimRetire(Relation rel, TransactionId oldest_xmin, BufferAccessStrategy
 		{
 			if (GroupRewritePays(e.rg_nrows, deleted, true))
 				*sparse_rows += e.rg_nrows - deleted;
+			else if (GroupRewritePays(e.rg_nrows, deleted, false))
+				*quiet_rows += e.rg_nrows - deleted;
 			continue;
 		}
 		/* a row's copy, once pruned, stays so: the entry cannot have changed */

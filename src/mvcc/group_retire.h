@@ -29,6 +29,7 @@ extern uint32 GroupCountDeleted(Relation rel, const RowGroupDirEntry *group,
 								TransactionId oldest_xmin, BufferAccessStrategy strategy,
 								uint32 *pruned);
 extern uint32 GroupReclaimRetire(Relation rel, TransactionId oldest_xmin,
-								 BufferAccessStrategy strategy, double *sparse_rows);
+								 BufferAccessStrategy strategy, double *sparse_rows,
+								 double *quiet_rows);
 
 #endif							/* GROUP_RETIRE_H */

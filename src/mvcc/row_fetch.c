@@ -516,18 +516,24 @@ FetchRowOrChain(Relation rel, uint64 rownum, Snapshot snapshot,
 /*
  * MovedRowLatestVisible
  *		If the heap tuple at phys was moved into a row group and snapshot
- *		sees the row there, set *tid to the row's TID and return true.
+ *		sees the row there, set *tid to the row's TID and return true.  row
+ *		(or NULL): the row-group row whose promoted copy phys is, which
+ *		compaction may have moved through its group's delete log before the
+ *		copy was made (storage/moved_rows.c: the copy then carries the move,
+ *		and the new group lists the row); with phys NULL, the row moved so
+ *		by mover, with no copy.
  */
 bool
-MovedRowLatestVisible(Relation rel, ItemPointer phys, Snapshot snapshot,
-					  ItemPointer tid)
+MovedRowLatestVisible(Relation rel, ItemPointer phys, ItemPointer row,
+					  TransactionId mover, Snapshot snapshot, ItemPointer tid)
 {
 	ItemPointerData moved;
 	TupleTableSlot *slot;
 	uint64		rownum = 0;
 	bool		visible;
 
-	if (!MovedVersionOf(rel, phys, &moved))
+	if (phys != NULL ? !MovedVersionOf(rel, phys, row, &moved) :
+		!MovedRowFindRow(rel, mover, row, &moved))
 		return false;
 	slot = table_slot_create(rel, NULL);
 	(void) ItemPointerToRowNumber(&moved, &rownum);

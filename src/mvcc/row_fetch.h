@@ -60,7 +60,8 @@ extern void RowGroupRowDecode(Relation rel, const RowFetchDeferral *defer,
 							  int from, int to);
 extern bool RowChainFetch(Relation rel, ItemPointer copy, Snapshot snapshot,
 						  TupleTableSlot *slot);
-extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys,
-								  Snapshot snapshot, ItemPointer tid);
+extern bool MovedRowLatestVisible(Relation rel, ItemPointer phys, ItemPointer row,
+								  TransactionId mover, Snapshot snapshot,
+								  ItemPointer tid);
 
 #endif							/* ROW_FETCH_H */

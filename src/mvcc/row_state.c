@@ -472,10 +472,13 @@ again:
 				/*
 				 * a delete the log holds becomes the copy's xmax, before any
 				 * backend can find the copy: heapam then waits for it,
-				 * reports it or sees it aborted as for heap
+				 * reports it or sees it aborted as for heap (a compaction's
+				 * move, with the moved marker: tableam/am_dml.c follows the
+				 * row into its new group, as for a moved heap tuple)
 				 */
 				if (TransactionIdIsValid(runs[i].xid) && DeleteRunLive(runs[i].xid))
-					PromotedCopySetDeleter(rel, &copies[i], runs[i].xid, runs[i].cid);
+					PromotedCopySetDeleter(rel, &copies[i], runs[i].xid, runs[i].cid,
+										   runs[i].moved);
 			}
 		for (i = 0; i < (uint32) nnew; i++)
 			heap_freetuple(tuples[i]);
@@ -563,7 +566,7 @@ RowStateLogDelete(Relation rel, const RowState *state, CommandId cid)
 	}
 	logged = PromotionMapLogDelete(rel, state->dir_index, &state->group,
 								   (uint32) (state->rownum - state->group.rg_first_row),
-								   xid, cid) == DELETE_LOG_DONE;
+								   xid, cid, false) == DELETE_LOG_DONE;
 	if (slot != NULL)
 	{
 		if (logged)
@@ -580,6 +583,71 @@ RowStateLogDelete(Relation rel, const RowState *state, CommandId cid)
 	if (logged)
 		pgstat_count_heap_delete(rel);
 	return logged;
+}
+
+/*
+ * RowStateMayMoveByRun
+ *		May compaction move the rows of group, a row group of rel, through
+ *		the group's delete log (RowStateMoveByRun) rather than through
+ *		promoted copies?  As for a logged delete (RowStateMayLogDelete): a
+ *		group of at least DELETE_LOG_MIN_ROWS rows (a log costs three pages),
+ *		with colstore's WAL resource manager when the table is WAL-logged.
+ */
+bool
+RowStateMayMoveByRun(Relation rel, const RowGroupDirEntry *group)
+{
+	return group->rg_nrows >= DELETE_LOG_MIN_ROWS &&
+		(!RelationNeedsWAL(rel) || ColstoreWalAvailable());
+}
+
+/*
+ * RowStateMoveByRun
+ *		Move row (0-based) of the row group at dir_index (group: its entry as
+ *		the caller read it) out of its group by the current transaction in
+ *		command cid without promoting it: a run flagged moved in the group's
+ *		delete log (storage/delete_log.c), added as a logged delete is
+ *		(PromotionMapLogDelete: only for a row with no copy and no live run,
+ *		under the locks that order it with promoters), but with no logical
+ *		decoding record and no statistics: a move changes no row, as
+ *		DeleteUndecoded's moves of heap tuples do not.  Stores the row's
+ *		values in slot (virtual, rel's descriptor) and returns true if it
+ *		moved it; returns false, with slot cleared, if the row has a copy or
+ *		a live run (a writer was first) or its segment page is full.  The
+ *		caller (tableam/compaction.c) writes the row into a row group of its
+ *		transaction listing the row's TID (MovedRowSourceOfRow); a writer
+ *		that reaches the row later promotes it with the moved run as its
+ *		copy's delete (RowStatePromote) and follows it there.
+ */
+bool
+RowStateMoveByRun(Relation rel, uint32 dir_index, const RowGroupDirEntry *group,
+				  uint32 row, CommandId cid, TupleTableSlot *slot)
+{
+	TransactionId xid = GetCurrentTransactionId();
+	RowState	state;
+	ItemPointerData tid;
+
+	Assert(row < group->rg_nrows && RowStateMayMoveByRun(rel, group));
+	memset(&state, 0, sizeof(state));
+	state.kind = ROWSTATE_GROUP;
+	state.rownum = group->rg_first_row + row;
+	state.dir_index = dir_index;
+	state.group = *group;
+	state.run.xid = InvalidTransactionId;
+	RowNumberToItemPointer(state.rownum, &tid);
+
+	/*
+	 * the values first: a row-group row's values never change, and the run
+	 * added below proves nobody changed or locked the row (that would have
+	 * given it a copy or a live run)
+	 */
+	StoreChunkRow(rel, &state, row, slot);
+	CheckForSerializableConflictIn(rel, &tid, ItemPointerGetBlockNumber(&tid));
+	/* others may put our xid into a multixact from now on, as in heap_delete */
+	MultiXactIdSetOldestMember();
+	if (PromotionMapLogDelete(rel, dir_index, group, row, xid, cid, true) == DELETE_LOG_DONE)
+		return true;
+	ExecClearTuple(slot);
+	return false;
 }
 
 /* Liveness of a heap version for a scan that sees every version. */

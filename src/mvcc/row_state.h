@@ -12,6 +12,7 @@
 #define ROW_STATE_H
 
 #include "access/htup.h"
+#include "executor/tuptable.h"
 #include "storage/buf.h"
 #include "storage/delete_log.h"
 #include "storage/page_prefetch.h"
@@ -68,6 +69,10 @@ typedef uint32 (*RowStateRowsAhead) (void *scan, Relation rel, uint32 dir_index,
 extern void RowStateNoteScanAhead(RowStateRowsAhead rows_ahead, void *scan);
 extern void RowStateForgetScanAhead(void *scan);
 extern bool RowStateMayLogDelete(Relation rel, const RowState *state);
+extern bool RowStateMayMoveByRun(Relation rel, const RowGroupDirEntry *group);
+extern bool RowStateMoveByRun(Relation rel, uint32 dir_index,
+							  const RowGroupDirEntry *group, uint32 row,
+							  CommandId cid, TupleTableSlot *slot);
 extern bool RowStateLogDelete(Relation rel, const RowState *state, CommandId cid);
 
 extern RowLiveness VersionLiveness(Relation rel, HeapTuple tuple, Buffer buf,

@@ -205,8 +205,9 @@ ColstoreDesc(StringInfo buf, XLogReaderState *record)
 	{
 		xl_colstore_log_append *xlrec = (xl_colstore_log_append *) data;
 
-		appendStringInfo(buf, "row %u; xid %u; cid %u%s", xlrec->row, xlrec->xid,
-						 xlrec->cid, xlrec->new_run ? "; new run" : "");
+		appendStringInfo(buf, "row %u; xid %u; cid %u%s%s", xlrec->row, xlrec->xid,
+						 xlrec->cid, xlrec->new_run ? "; new run" : "",
+						 xlrec->new_run && xlrec->moved ? "; moved" : "");
 	}
 	else if (info == XLOG_COLSTORE_DELETE &&
 			 XLogRecGetDataLen(record) >= sizeof(xl_colstore_delete))

@@ -155,7 +155,7 @@ typedef struct xl_colstore_logged_delete
 /*
  * XLOG_COLSTORE_LOG_APPEND: block 0 is a delete log segment page
  * (storage/delete_log.c); row's bit is set in its last run, or in a new run
- * of xid and cid if new_run.
+ * of xid and cid if new_run, a compaction's move if moved.
  */
 typedef struct xl_colstore_log_append
 {
@@ -163,7 +163,9 @@ typedef struct xl_colstore_log_append
 	CommandId	cid;
 	uint32		row;
 	uint8		new_run;
-	uint8		pad[3];
+	uint8		moved;			/* a new run is a compaction's (RUN_MOVED; 0
+								 * in older builds' records) */
+	uint8		pad[2];
 } xl_colstore_log_append;
 
 /*
@@ -288,6 +290,6 @@ extern bool DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid,
 							bool moved);
 extern void DeleteUndecodedRedo(XLogReaderState *record);
 extern void PromotedCopySetDeleter(Relation rel, ItemPointer tid,
-								   TransactionId xid, CommandId cid);
+								   TransactionId xid, CommandId cid, bool moved);
 
 #endif							/* COLSTORE_WAL_H */

@@ -80,14 +80,23 @@ typedef struct LogRootData
 	BlockNumber lr_segments[FLEXIBLE_ARRAY_MEMBER]; /* 0: none yet */
 } LogRootData;
 
-/* One run: rows lr_first + i for each bit i set in lr_bits. */
+/*
+ * One run: rows RunWindow(run) + i for each bit i set in lr_bits.  The
+ * window's first row is a multiple of LOG_WINDOW, so lr_first's low bits
+ * are free: RUN_MOVED marks the runs of a compaction that moved the rows
+ * into another row group (compaction.c; a bit older builds never set).
+ */
 typedef struct LogRun
 {
 	TransactionId lr_xid;
 	CommandId	lr_cid;
-	uint32		lr_first;		/* a multiple of LOG_WINDOW */
+	uint32		lr_first;		/* the window's first row | RUN_MOVED */
 	uint32		lr_bits[2];		/* rows 0-31, 32-63 of the window */
 } LogRun;
+
+#define RUN_MOVED			0x1
+#define RunWindow(run)		((run)->lr_first & ~(uint32) (LOG_WINDOW - 1))
+#define RunIsMoved(run)		(((run)->lr_first & RUN_MOVED) != 0)
 
 /* Contents of a DELETE_LOG page. */
 typedef struct LogPageData
@@ -110,9 +119,9 @@ SegmentsFor(uint32 nrows)
 static inline bool
 RunHasRow(const LogRun *run, uint32 row)
 {
-	uint32		bit = row - run->lr_first;
+	uint32		bit = row - RunWindow(run);
 
-	return row >= run->lr_first && bit < LOG_WINDOW &&
+	return row >= RunWindow(run) && bit < LOG_WINDOW &&
 		(run->lr_bits[bit / 32] & ((uint32) 1 << (bit % 32))) != 0;
 }
 
@@ -220,8 +229,8 @@ ReadSegmentRuns(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 	for (i = 0; i < log->lp_nruns; i++)
 	{
 		const LogRun *run = &log->lp_runs[i];
-		uint32		lo = Max(run->lr_first, first);
-		uint32		hi = Min(run->lr_first + LOG_WINDOW, first + n);
+		uint32		lo = Max(RunWindow(run), first);
+		uint32		hi = Min(RunWindow(run) + LOG_WINDOW, first + n);
 		uint32		row;
 
 		for (row = lo; row < hi; row++)
@@ -229,6 +238,7 @@ ReadSegmentRuns(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 			{
 				runs[row - first].xid = run->lr_xid;
 				runs[row - first].cid = run->lr_cid;
+				runs[row - first].moved = RunIsMoved(run);
 				any = true;
 			}
 	}
@@ -391,9 +401,13 @@ DeleteRunLive(TransactionId xid)
 		TransactionIdDidCommit(xid);
 }
 
-/* Set row's bit in page's last run, or in a new run of xid and cid. */
+/*
+ * Set row's bit in page's last run, or in a new run of xid and cid (flagged
+ * RUN_MOVED if moved).
+ */
 static void
-AppendToPage(Page page, uint32 row, TransactionId xid, CommandId cid, bool new_run)
+AppendToPage(Page page, uint32 row, TransactionId xid, CommandId cid, bool new_run,
+			 bool moved)
 {
 	LogPageData *log = LogPage(page);
 	LogRun	   *run;
@@ -405,7 +419,7 @@ AppendToPage(Page page, uint32 row, TransactionId xid, CommandId cid, bool new_r
 		memset(run, 0, sizeof(LogRun));
 		run->lr_xid = xid;
 		run->lr_cid = cid;
-		run->lr_first = row - bit;
+		run->lr_first = (row - bit) | (moved ? RUN_MOVED : 0);
 	}
 	else
 		run = &log->lp_runs[log->lp_nruns - 1];
@@ -429,7 +443,8 @@ DeleteLogAppendRedo(XLogReaderState *record)
 
 		if (xlrec->new_run ? log->lp_nruns >= RUNS_PER_PAGE : log->lp_nruns == 0)
 			elog(PANIC, "colstore delete log redo: no room for row %u", xlrec->row);
-		AppendToPage(page, xlrec->row, xlrec->xid, xlrec->cid, xlrec->new_run);
+		AppendToPage(page, xlrec->row, xlrec->xid, xlrec->cid, xlrec->new_run,
+					 xlrec->moved != 0);
 		PageSetLSN(page, record->EndRecPtr);
 		MarkBufferDirty(buf);
 	}
@@ -488,21 +503,25 @@ static struct
 	BlockNumber blkno;
 	TransactionId xid;			/* Invalid: no note */
 	CommandId	cid;
-	uint32		window;
+	uint32		window;			/* lr_first: the window's first row, and
+								 * RUN_MOVED */
 }			FreshRun;
 
 /* the buffer DeleteLogAppend found its page in last (ColstoreReadRecent) */
 static Buffer RecentLogBuffer = InvalidBuffer;
 
-/* Is the last run of log (on page blkno of rel) FreshRun, without row's bit? */
+/*
+ * Is the last run of log (on page blkno of rel) FreshRun, without row's bit?
+ * first is the lr_first of a run for row (its window, and RUN_MOVED).
+ */
 static bool
 ExtendsFreshRun(Relation rel, BlockNumber blkno, const LogPageData *log,
-				uint32 row, TransactionId xid, CommandId cid)
+				uint32 row, TransactionId xid, CommandId cid, uint32 first)
 {
 	const LogRun *run;
 
 	if (!TransactionIdEquals(FreshRun.xid, xid) || FreshRun.cid != cid ||
-		FreshRun.blkno != blkno || FreshRun.window != row - row % LOG_WINDOW ||
+		FreshRun.blkno != blkno || FreshRun.window != first ||
 		!RelFileLocatorEquals(FreshRun.node, rel->rd_locator) || log->lp_nruns == 0)
 		return false;
 	run = &log->lp_runs[log->lp_nruns - 1];
@@ -526,9 +545,10 @@ ExtendsFreshRun(Relation rel, BlockNumber blkno, const LogPageData *log,
  */
 DeleteLogResult
 DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
-				uint32 row, TransactionId xid, CommandId cid)
+				uint32 row, TransactionId xid, CommandId cid, bool moved)
 {
 	uint32		window = row - row % LOG_WINDOW;
+	uint32		first = window | (moved ? RUN_MOVED : 0);
 	LogPageData *log;
 	LogRun	   *last = NULL;
 	LogRun	   *run;
@@ -544,7 +564,7 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 		return DELETE_LOG_FULL;
 	}
 	log = LogPage(BufferGetPage(buf));
-	if (ExtendsFreshRun(rel, blkno, log, row, xid, cid))
+	if (ExtendsFreshRun(rel, blkno, log, row, xid, cid, first))
 	{
 		/* no run covers the row (see FreshRun): extend the last one */
 		run = &log->lp_runs[log->lp_nruns - 1];
@@ -559,7 +579,7 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 
 		for (i = 0; i < log->lp_nruns; i++)
 		{
-			if (log->lp_runs[i].lr_first == window)
+			if (RunWindow(&log->lp_runs[i]) == window)
 				fresh = false;
 			if (RunHasRow(&log->lp_runs[i], row))
 				last = &log->lp_runs[i];
@@ -571,7 +591,7 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 		}
 		run = log->lp_nruns > 0 ? &log->lp_runs[log->lp_nruns - 1] : NULL;
 		if (run == NULL || run->lr_xid != xid || run->lr_cid != cid ||
-			run->lr_first != window)
+			run->lr_first != first)
 		{
 			if (log->lp_nruns >= RUNS_PER_PAGE)
 			{
@@ -591,12 +611,12 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 				FreshRun.blkno = blkno;
 				FreshRun.xid = xid;
 				FreshRun.cid = cid;
-				FreshRun.window = window;
+				FreshRun.window = first;
 			}
 		}
 	}
 	START_CRIT_SECTION();
-	AppendToPage(BufferGetPage(buf), row, xid, cid, run == NULL);
+	AppendToPage(BufferGetPage(buf), row, xid, cid, run == NULL, moved);
 	MarkBufferDirty(buf);
 	if (RelationNeedsWAL(rel))
 	{
@@ -608,6 +628,7 @@ DeleteLogAppend(Relation rel, const RowGroupDirEntry *group, BlockNumber blkno,
 		xlrec.cid = cid;
 		xlrec.row = row;
 		xlrec.new_run = run == NULL;
+		xlrec.moved = moved;
 		XLogBeginInsert();
 		XLogRegisterData((char *) &xlrec, sizeof(xlrec));
 		XLogRegisterBuffer(0, buf, REGBUF_STANDARD);

@@ -20,6 +20,8 @@ typedef struct DeleteRun
 {
 	TransactionId xid;			/* the deleting (sub)transaction */
 	CommandId	cid;			/* its command */
+	bool		moved;			/* a compaction moved the row into another row
+								 * group (storage/moved_rows.c) */
 } DeleteRun;
 
 /* What DeleteLogAppend did. */
@@ -44,7 +46,7 @@ extern void DeleteLogReadLeaf(Relation rel, const RowGroupDirEntry *group,
 extern void DeleteLogAddPages(Relation rel, const RowGroupDirEntry *group, uint32 row);
 extern DeleteLogResult DeleteLogAppend(Relation rel, const RowGroupDirEntry *group,
 									   BlockNumber blkno, uint32 row,
-									   TransactionId xid, CommandId cid);
+									   TransactionId xid, CommandId cid, bool moved);
 extern bool DeleteRunLive(TransactionId xid);
 extern TransactionId DeleteLogPrune(Relation rel, const RowGroupDirEntry *group,
 									TransactionId oldest_xmin, bool drop_committed,

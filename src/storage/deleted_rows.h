@@ -19,7 +19,7 @@ extern bool DeletedRowsRead(Relation rel, const RowGroupDirEntry *group,
 							uint32 first, uint32 n, bool *deleted);
 extern void DeletedRowsAddRoot(Relation rel, const RowGroupDirEntry *group);
 extern void DeletedRowsSet(Relation rel, const RowGroupDirEntry *group,
-						   const uint32 *rows, int n);
+						   const uint32 *rows, int n, bool with_items);
 extern uint32 DeletedRowsCount(Relation rel, const RowGroupDirEntry *group,
 							   uint32 *pending);
 extern double DeletedRowsGone(Relation rel);

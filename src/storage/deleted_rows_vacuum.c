@@ -116,13 +116,20 @@ AddDeletedBitmapPage(Relation rel, const RowGroupDirEntry *group, BlockNumber ro
 /*
  * DeletedRowsSet
  *		Set the bits of rows[0..n) (0-based in group, ascending), rows whose
- *		promoted copies VACUUM pruned and whose index entries are gone.
- *		Only VACUUM calls this.  The bitmap pages' stamps become the next
- *		transaction id, read under their exclusive lock: a reader that read
- *		a bit unset before holds a snapshot whose xmin is at most the stamp.
+ *		promoted copies VACUUM pruned (with_items) or whose logged deletes
+ *		(or moves) committed before every snapshot, and whose index entries
+ *		are gone.  Only VACUUM calls this.  The bitmap pages' stamps become
+ *		the next transaction id, read under their exclusive lock: a reader
+ *		that read a bit unset before holds a snapshot whose xmin is at most
+ *		the stamp.  Only bits of rows with items count as pending (their
+ *		slots still name the items a later VACUUM frees): a logged delete's
+ *		row has no copy, so nothing to free, and counting it kept VACUUM's
+ *		statistics counting the rows of a group retired before a later
+ *		VACUUM freed it as live.
  */
 void
-DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, int n)
+DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, int n,
+			   bool with_items)
 {
 	BlockNumber root;
 	int			i = 0;
@@ -174,7 +181,8 @@ DeletedRowsSet(Relation rel, const RowGroupDirEntry *group, const uint32 *rows, 
 		if (newly > 0)
 		{
 			bits->db_stamp = ReadNextTransactionId();
-			bits->db_pending += newly;
+			if (with_items)
+				bits->db_pending += newly;
 			GenericXLogFinish(state);
 		}
 		else

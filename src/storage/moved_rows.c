@@ -19,6 +19,15 @@
  * snapshot sees the row in its new place is mvcc/row_fetch.c's question
  * (MovedRowLatestVisible).
  *
+ * A row-group row with no promoted copy is moved without one: C records its
+ * move in the group's delete log (a run flagged moved, storage/delete_log.c)
+ * and the new group lists the row's own TID, flagged
+ * (MOVED_ROW_SOURCE_BIT, MovedRowSourceOfRow).  A writer that reaches such
+ * a row promotes it, and the promoter gives the copy the run's delete with
+ * the marker (mvcc/row_state.c), so heapam reports TM_Updated with the
+ * marker as for a moved tuple; the caller then looks the row up by its TID
+ * (MovedRowFindRow), since the copy's position is no group's source.
+ *
  * IDENTIFICATION
  *	  src/storage/moved_rows.c
  *
@@ -252,13 +261,43 @@ MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
 }
 
 /*
+ * MovedRowSourceOfRow
+ *		The rg_sources entry of row-group row row (its TID) when compaction
+ *		moved it through its group's delete log.
+ */
+void
+MovedRowSourceOfRow(ItemPointer row, ItemPointer source)
+{
+	Assert(ItemPointerGetOffsetNumberNoCheck(row) < MOVED_ROW_SOURCE_BIT);
+	ItemPointerSet(source, ItemPointerGetBlockNumberNoCheck(row),
+				   ItemPointerGetOffsetNumberNoCheck(row) | MOVED_ROW_SOURCE_BIT);
+}
+
+/*
+ * MovedRowFindRow
+ *		If transaction mover moved row-group row row (its TID) through its
+ *		group's delete log, set *tid to the row's TID in its new row group
+ *		and return true (tid may be row).  As for MovedRowFind.
+ */
+bool
+MovedRowFindRow(Relation rel, TransactionId mover, ItemPointer row, ItemPointer tid)
+{
+	ItemPointerData source;
+
+	MovedRowSourceOfRow(row, &source);
+	return MovedRowFind(rel, mover, &source, tid);
+}
+
+/*
  * MovedVersionOf
  *		If the heap tuple at phys was moved into a row group by compaction
  *		(whether or not that transaction committed), set *tid to the row's
- *		TID there and return true.
+ *		TID there and return true.  row (or NULL): the row-group row whose
+ *		promoted copy phys is, which compaction may have moved through its
+ *		delete log (the copy then carries the move; see the file header).
  */
 bool
-MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid)
+MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer row, ItemPointer tid)
 {
 	Buffer		buf;
 	HeapTupleData tuple;
@@ -270,5 +309,7 @@ MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid)
 		HeapTupleHeaderIndicatesMovedPartitions(tuple.t_data))
 		mover = HeapTupleHeaderGetUpdateXid(tuple.t_data);
 	UnlockReleaseBuffer(buf);
-	return TransactionIdIsValid(mover) && MovedRowFind(rel, mover, phys, tid);
+	return TransactionIdIsValid(mover) &&
+		(MovedRowFind(rel, mover, phys, tid) ||
+		 (row != NULL && MovedRowFindRow(rel, mover, row, tid)));
 }

@@ -17,6 +17,10 @@
 
 extern bool MovedRowFind(Relation rel, TransactionId mover, ItemPointer phys,
 						 ItemPointer tid);
-extern bool MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer tid);
+extern bool MovedVersionOf(Relation rel, ItemPointer phys, ItemPointer row,
+						   ItemPointer tid);
+extern void MovedRowSourceOfRow(ItemPointer row, ItemPointer source);
+extern bool MovedRowFindRow(Relation rel, TransactionId mover, ItemPointer row,
+							ItemPointer tid);
 
 #endif							/* MOVED_ROWS_H */

@@ -642,7 +642,8 @@ static Buffer RecentRootBuffer = InvalidBuffer;
  * PromotionMapLogDelete
  *		Log the delete of row (0-based) of the row group at dir_index by xid
  *		in command cid in the group's delete log (storage/delete_log.c),
- *		instead of promoting it, if the row has no copy and no live run;
+ *		instead of promoting it, if the row has no copy and no live run
+ *		(moved: a compaction's move of the row, tableam/compaction.c);
  *		makes the log's pages first if needed (under the writer lock).
  *		Returns DELETE_LOG_DONE if logged; otherwise the row is to be
  *		promoted as before.  The run is added holding the lock of the row's
@@ -656,7 +657,7 @@ static Buffer RecentRootBuffer = InvalidBuffer;
  */
 DeleteLogResult
 PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *entry,
-					  uint32 row, TransactionId xid, CommandId cid)
+					  uint32 row, TransactionId xid, CommandId cid, bool moved)
 {
 	RowGroupDirEntry group = *entry;
 	DeleteLogResult result = DELETE_LOG_CONTENDED;
@@ -708,7 +709,7 @@ PromotionMapLogDelete(Relation rel, uint32 dir_index, const RowGroupDirEntry *en
 	}
 	if (leaf == 0 ||
 		!ItemPointerIsValid(&LeafSlots(BufferGetPage(leafbuf))[row % STATE_LEAF_SLOTS]))
-		result = DeleteLogAppend(rel, &group, segment, row, xid, cid);
+		result = DeleteLogAppend(rel, &group, segment, row, xid, cid, moved);
 	if (BufferIsValid(leafbuf))
 		UnlockReleaseBuffer(leafbuf);
 	UnlockReleaseBuffer(rootbuf);

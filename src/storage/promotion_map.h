@@ -53,7 +53,7 @@ extern void PromotionMapSet(Relation rel, uint32 dir_index, uint32 first,
 extern DeleteLogResult PromotionMapLogDelete(Relation rel, uint32 dir_index,
 											 const RowGroupDirEntry *entry,
 											 uint32 row, TransactionId xid,
-											 CommandId cid);
+											 CommandId cid, bool moved);
 
 extern bool PromotionMapMoveRoot(Relation rel, uint32 dir_index, BlockNumber cut,
 								 BlockNumber *cursor);

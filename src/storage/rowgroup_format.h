@@ -153,9 +153,22 @@ typedef struct StreamPointer
 										 * no rows, and a new page at that
 										 * block gets a new entry */
 
-/* A heap position as a sortable bigint, as rg_sources stores them. */
+/*
+ * A row-group row that compaction moved through its group's delete log (a
+ * moved run, storage/delete_log.c) is listed in rg_sources by its own TID
+ * with this bit set in the offset (MovedRowSourceOfRow): heap positions'
+ * offsets are at most MaxHeapTuplesPerPage, so the two kinds never meet.
+ */
+#define MOVED_ROW_SOURCE_BIT	0x8000
+
+/*
+ * A heap position as a sortable bigint, as rg_sources stores them; a row's
+ * TID flagged with MOVED_ROW_SOURCE_BIT sorts after every heap position.
+ */
 #define HeapPositionKey(tid) \
-	((int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \
+	(((ItemPointerGetOffsetNumberNoCheck(tid) & MOVED_ROW_SOURCE_BIT) ? \
+	  (INT64CONST(1) << 62) : 0) + \
+	 (int64) ItemPointerGetBlockNumberNoCheck(tid) * 65536 + \
 	 ItemPointerGetOffsetNumberNoCheck(tid))
 
 typedef struct RowGroupDirEntry

@@ -106,16 +106,20 @@ DeleteUndecoded(Relation rel, ItemPointer tid, CommandId cid, bool moved)
  *		not yet recorded in the promotion map (so nobody else can reach it),
  *		the delete of the row that the delete log holds (storage/delete_log.c):
  *		xmax xid, with cmax cid, exactly as heap_delete by xid would have left
- *		it, logged as XLOG_COLSTORE_DELETE.  Its TOASTed values stay (they
- *		are freed with the table).  Requires colstore's resource manager when
- *		the table is WAL-logged (the delete log is only written then).
+ *		it (moved: a compaction's move of the row, with the "moved to
+ *		another partition" marker, as DeleteUndecoded leaves a tuple it
+ *		moves), logged as XLOG_COLSTORE_DELETE.  Its TOASTed values stay
+ *		(they are freed with the table).  Requires colstore's resource
+ *		manager when the table is WAL-logged (the delete log is only written
+ *		then).
  */
 void
-PromotedCopySetDeleter(Relation rel, ItemPointer tid, TransactionId xid, CommandId cid)
+PromotedCopySetDeleter(Relation rel, ItemPointer tid, TransactionId xid, CommandId cid,
+					   bool moved)
 {
 	if (!ColstoreWalAvailable() && RelationNeedsWAL(rel))
 		ColstoreWalRequire(RelationGetRelationName(rel));
-	if (!DeleteAs(rel, tid, xid, cid, false, false))
+	if (!DeleteAs(rel, tid, xid, cid, moved, false))
 		elog(ERROR, "could not set the deleter of promoted copy (%u,%u) of colstore table \"%s\"",
 			 ItemPointerGetBlockNumber(tid), ItemPointerGetOffsetNumber(tid),
 			 RelationGetRelationName(rel));

@@ -114,6 +114,27 @@ LocateForChange(Relation rel, ItemPointer tid, CommandId cid, RowState *state,
 }
 
 /*
+ * Where mover moved the row of state (tid: its TID): if compaction moved
+ * the heap tuple at state's heap position (a heap version, or a row-group
+ * row's copy), or moved a row-group row through its group's delete log
+ * (whose copy, made afterwards, carries the moved run: mvcc/row_state.c),
+ * set *moved_to to the row's TID in its new row group and return true
+ * (moved_to may be tid).
+ */
+static bool
+FollowMove(Relation rel, const RowState *state, ItemPointer tid, TransactionId mover,
+		   ItemPointer moved_to)
+{
+	ItemPointerData row = *tid;
+
+	if (state->kind == ROWSTATE_GROUP)
+		return false;
+	if (MovedRowFind(rel, mover, (ItemPointer) &state->phys, moved_to))
+		return true;
+	return state->kind == ROWSTATE_PROMOTED && MovedRowFindRow(rel, mover, &row, moved_to);
+}
+
+/*
  * tmfd->ctid from a heap position to a TID; the row itself maps to tid, and
  * a heap tuple (or a row-group row's copy) that compaction moved maps to the
  * row's TID in its new row group
@@ -131,11 +152,7 @@ TranslateFailure(Relation rel, const RowState *state, ItemPointer tid,
 	if (ItemPointerEquals(&tmfd->ctid, (ItemPointer) &state->phys))
 		tmfd->ctid = *tid;
 	else if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid))
-	{
-		if (state->kind != ROWSTATE_GROUP)
-			(void) MovedRowFind(rel, tmfd->xmax, (ItemPointer) &state->phys,
-								&tmfd->ctid);
-	}
+		(void) FollowMove(rel, state, tid, tmfd->xmax, &tmfd->ctid);
 	else
 		DeltaHeapToLogical(rel, &tmfd->ctid, &tmfd->ctid);
 }
@@ -478,8 +495,7 @@ colstore_tuple_lock(Relation rel, ItemPointer tid, Snapshot snapshot,
 		/* updated: lock the latest version instead */
 		tmfd->traversed = true;
 		if (ItemPointerIndicatesMovedPartitions(&tmfd->ctid) &&
-			state.kind != ROWSTATE_GROUP &&
-			MovedRowFind(rel, tmfd->xmax, &tuple.t_self, &locked))
+			FollowMove(rel, &state, &locked, tmfd->xmax, &locked))
 			continue;			/* compaction moved it into a row group */
 		next = tmfd->ctid;
 		result = FindLastVersion(rel, &next, tmfd->xmax, cid, wait_policy, tmfd,
@@ -518,11 +534,23 @@ colstore_tuple_get_latest_tid(TableScanDesc scan, ItemPointer tid)
 
 	WriteBufferFlush(rel);
 	RowStateLocate(rel, tid, &state);
+	/* a row compaction moved through its delete log, with no copy */
+	if (state.kind == ROWSTATE_GROUP && TransactionIdIsValid(state.run.xid) &&
+		state.run.moved)
+	{
+		(void) MovedRowLatestVisible(rel, NULL, tid, state.run.xid,
+									 scan->rs_snapshot, tid);
+		return;
+	}
 	if (state.kind != ROWSTATE_PROMOTED && state.kind != ROWSTATE_DELTA)
 		return;
 	phys = state.phys;
 	heap_get_latest_tid(scan, &phys);
-	if (MovedRowLatestVisible(rel, &phys, scan->rs_snapshot, tid))
+	/* ... or with a copy, made after the move: the copy is no source */
+	if (MovedRowLatestVisible(rel, &phys,
+							  state.kind == ROWSTATE_PROMOTED &&
+							  ItemPointerEquals(&phys, &state.phys) ? tid : NULL,
+							  InvalidTransactionId, scan->rs_snapshot, tid))
 		return;
 	if (!ItemPointerEquals(&phys, &state.phys))
 		DeltaHeapToLogical(rel, &phys, tid);

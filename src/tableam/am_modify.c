@@ -40,7 +40,7 @@ InsertHeapTuple(Relation rel, TupleTableSlot *slot, CommandId cid, uint32 specTo
 	int			heap_pages = DeltaInsertRow(rel, slot, cid, specToken);
 
 	if (heap_pages > 0)
-		CompactionWorkerMaybeLaunch(rel, heap_pages, -1, 0, false);
+		CompactionWorkerMaybeLaunch(rel, heap_pages, -1, 0, false, false);
 }
 
 void

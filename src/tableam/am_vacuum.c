@@ -228,7 +228,7 @@ SetDeletedBits(Relation rel, const RowGroupDirEntry *groups, const PrunedRows *p
 		group = &groups[pruned->groups[start]];
 		if ((uint64) (i - start) + DeletedRowsCount(rel, group, NULL) >= group->rg_nrows)
 			continue;
-		DeletedRowsSet(rel, group, &pruned->rows[start], i - start);
+		DeletedRowsSet(rel, group, &pruned->rows[start], i - start, true);
 	}
 }
 
@@ -293,7 +293,7 @@ SetLoggedDeleteBits(Relation rel, const RowGroupDirEntry *groups, PrunedRows *pe
 		while (i < pending->n && pending->groups[i] == pending->groups[start])
 			i++;
 		DeletedRowsSet(rel, &groups[pending->groups[start]], &pending->rows[start],
-					   i - start);
+					   i - start, false);
 	}
 	pending->n = 0;
 }
@@ -539,6 +539,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	uint32		retired_heap_pages;
 	BlockNumber freed_pages;
 	double		sparse_rows;
+	double		quiet_rows;
 	double		freed_rows;
 	uint32		freed_items;
 	uint32		freed_leaves;
@@ -681,7 +682,7 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 	 */
 	freed_pages = GroupReclaimFree(rel, oldest_xmin, bstrategy, &freed_rows);
 	dead_rows -= freed_rows;	/* counted dead in step 1 */
-	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows);
+	retired = GroupReclaimRetire(rel, oldest_xmin, bstrategy, &sparse_rows, &quiet_rows);
 
 	/* heap pages left empty: those retired earlier freed, then new ones */
 	freed_heap_pages = DeltaPagesFree(rel, oldest_xmin, bstrategy);
@@ -753,16 +754,18 @@ colstore_relation_vacuum(Relation rel, VacuumParams *params,
 
 	/*
 	 * enough row versions in heap format, rows left in row groups whose
-	 * rewrite pays, or small row groups worth merging: compact in the
-	 * background.  Whether a merge fits reads the free space map, so it is
-	 * asked only when a worker could start and nothing else calls for one.
-	 * Reclaim left waits for a later VACUUM whose oldest xmin has passed its
-	 * stamps, which nothing may start (autovacuum counts dead tuples, and a
-	 * table nobody writes gets none; an idle database assigns no
-	 * transaction id): a worker takes an id and VACUUMs again
+	 * rewrite pays (to the worker, or once the table is quiet: then the
+	 * worker looks for that first), or small row groups worth merging:
+	 * compact in the background.  Whether a merge fits reads the free space
+	 * map, so it is asked only when a worker could start and nothing else
+	 * calls for one.  Reclaim left waits for a later VACUUM whose oldest xmin
+	 * has passed its stamps, which nothing may start (autovacuum counts dead
+	 * tuples, and a table nobody writes gets none; an idle database assigns
+	 * no transaction id): a worker takes an id and VACUUMs again
 	 * (compaction_worker.c).
 	 */
 	if (sparse_rows <= 0 && colstore_auto_compaction && !RelationUsesLocalBuffers(rel))
 		sparse_rows = CompactionMergeableRows(rel);
-	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows, left_reclaim);
+	CompactionWorkerMaybeLaunch(rel, ndeltas, vs.live_versions, sparse_rows,
+								quiet_rows > 0, left_reclaim);
 }

@@ -51,12 +51,21 @@
  * every snapshot, on a heap page of the same storage.
  *
  * The live rows of the row groups compaction_choice.c chooses (partly
- * deleted ones whose rewrite pays, and small ones merged) are moved the
- * same way (FindGroupRows): each row is promoted if it has no heap copy
- * yet, and the copies are moved like heap tuples, so writers follow them
- * alike, into full-sized row groups.  Once VACUUM has pruned the moved
- * copies, the old group has no row left and VACUUM retires and frees it
- * (mvcc/group_retire.c, storage/group_reclaim.c).  colstore.compact() does
+ * deleted ones whose rewrite pays, and small ones merged) move into
+ * full-sized row groups too (FindGroupRows).  A row with no heap copy, in
+ * a group of at least a thousand rows, moves through the group's delete
+ * log (mvcc/row_state.c, RowStateMoveByRun): C records the move as a run
+ * flagged moved, which readers judge as a delete by C (so MVCC gives each
+ * snapshot the row once, as for a moved heap tuple), and the new group
+ * lists the row's own TID; a writer that reaches the row promotes it, its
+ * copy gets the run's delete with the moved marker, and it follows the row
+ * as for a moved heap tuple (storage/moved_rows.c).  No copy is made: the
+ * run costs a bit a row.  Any other row (a small group's, or one a writer
+ * promoted or is deleting) is promoted if it has no copy yet, and the
+ * copies are moved like heap tuples.  Once VACUUM has turned the moves
+ * into deleted-rows bits and pruned the moved copies, the old group has no
+ * row left and VACUUM retires and frees it (mvcc/group_retire.c,
+ * storage/group_reclaim.c).  colstore.compact() does
  * all of it at once; the compaction worker (min_rows above one) takes a
  * bounded share per round, and none while an earlier round's old groups
  * wait to be freed (CompactionRetiredPending; the worker frees them right
@@ -88,7 +97,9 @@
 #include "storage/colstore_wal.h"
 #include "storage/compaction_progress.h"
 #include "storage/delta_heap.h"
+#include "storage/delete_log.h"
 #include "storage/directory.h"
+#include "storage/moved_rows.h"
 #include "storage/promotion_map.h"
 #include "storage/rowgroup_builder.h"
 #include "storage/rowgroup_writer.h"
@@ -110,6 +121,7 @@ typedef struct CompactBatch
 	int			nrows;
 	TupleTableSlot *heap_slot;	/* a locked tuple's copy */
 	TupleTableSlot *row_slot;	/* a buffered row, for index entries */
+	TupleTableSlot *group_slot; /* a row moved through its delete log */
 	EState	   *estate;
 	ResultRelInfo *result_rel;	/* the table with its indexes open */
 	uint64		moved;
@@ -191,6 +203,26 @@ ClassifyVersion(Relation rel, Buffer buf, BlockNumber blkno, OffsetNumber off,
 	return VERSION_MOVABLE;
 }
 
+static void FlushBatch(CompactBatch *batch);
+
+/*
+ * Buffer the row in slot, moved from source, in batch.  A row group lists
+ * its sources in ascending order of their keys (HeapPositionKey;
+ * storage/moved_rows.c searches them): a source not above the last one
+ * buffered starts a new group.  Heap tuples and copies come in position
+ * order, then a rewrite's rows moved through their delete logs (listed by
+ * their TIDs, MovedRowSourceOfRow, whose keys sort after every position).
+ */
+static void
+BatchAdd(CompactBatch *batch, TupleTableSlot *slot, ItemPointer source)
+{
+	if (batch->nrows > 0 &&
+		HeapPositionKey(source) <= HeapPositionKey(&batch->sources[batch->nrows - 1]))
+		FlushBatch(batch);
+	RowGroupBuilderAdd(batch->builder, slot);
+	batch->sources[batch->nrows++] = *source;
+}
+
 /*
  * Delete the tuple at phys as moved and buffer its values; false, changing
  * nothing, if somebody else locks or changes it (DeleteUndecoded: as
@@ -241,9 +273,8 @@ TakeTuple(CompactBatch *batch, ItemPointer phys, TransactionId expect_xmin)
 		return false;
 	}
 	ExecStoreHeapTuple(copy, batch->heap_slot, true);
-	RowGroupBuilderAdd(batch->builder, batch->heap_slot);
+	BatchAdd(batch, batch->heap_slot, phys);
 	ExecClearTuple(batch->heap_slot);
-	batch->sources[batch->nrows++] = *phys;
 	return true;
 }
 
@@ -405,19 +436,69 @@ MoveTuples(CompactBatch *batch, const MovableList *list)
 	FlushBatch(batch);
 }
 
+/* Rows of row groups to move through their delete logs, in group order. */
+typedef struct RunRows
+{
+	int		   *dir_index;
+	uint32	   *row;			/* 0-based in the group */
+	Size		n;
+	Size		capacity;
+} RunRows;
+
+/* Append row of the group at dir_index to *rows. */
+static void
+RunRowsAdd(RunRows *rows, int dir_index, uint32 row)
+{
+	if (rows->n == rows->capacity)
+	{
+		rows->capacity = Max(rows->capacity * 2, 1024);
+		rows->dir_index = rows->dir_index == NULL ?
+			palloc(sizeof(int) * rows->capacity) :
+			repalloc_huge(rows->dir_index, sizeof(int) * rows->capacity);
+		rows->row = rows->row == NULL ?
+			palloc(sizeof(uint32) * rows->capacity) :
+			repalloc_huge(rows->row, sizeof(uint32) * rows->capacity);
+	}
+	rows->dir_index[rows->n] = dir_index;
+	rows->row[rows->n] = row;
+	rows->n++;
+}
+
+/* Promote the row numbered rownum if it has no copy: its copy, or invalid. */
+static void
+PromoteForMove(Relation rel, uint64 rownum, ItemPointer copy)
+{
+	ItemPointerData tid;
+	RowState	state;
+
+	RowNumberToItemPointer(rownum, &tid);
+	RowStateLocate(rel, &tid, &state);
+	RowStatePromote(rel, &state);
+	if (state.kind == ROWSTATE_PROMOTED)
+		*copy = state.phys;
+	else
+		ItemPointerSetInvalid(copy);
+}
+
 /*
- * Append to *list the heap copies of row group e's rows, promoting each row
- * that has none (mvcc/row_state.c), so that moving it is deleting its copy,
- * like moving a heap tuple.  The copies of deleted rows are listed too:
- * TakeTuple skips them (pruned, or a delete that fails), as it skips the
- * ones somebody locks.
+ * List the live rows of row group e (at directory index dir_index) for
+ * moving out of it.  A row with no copy and no live run, in a group that
+ * allows it (RowStateMayMoveByRun), goes to *run_rows, to be moved through
+ * the group's delete log (MoveRunRows).  The others get their heap copies
+ * appended to *list, each row that has none promoted first
+ * (mvcc/row_state.c), so that moving it is deleting its copy, like moving
+ * a heap tuple.  The copies of deleted rows are listed too: TakeTuple
+ * skips them (pruned, or a delete that fails), as it skips the ones
+ * somebody locks.
  */
 static void
-ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
+ListGroupRows(Relation rel, int dir_index, const RowGroupDirEntry *e,
+			  MovableList *list, RunRows *run_rows)
 {
 	ItemPointerData *copies = palloc(sizeof(ItemPointerData) * e->rg_nrows);
 	bool	   *deleted = palloc(sizeof(bool) * e->rg_nrows);
 	DeleteRun  *runs = palloc(sizeof(DeleteRun) * e->rg_nrows);
+	bool		by_run = RowStateMayMoveByRun(rel, e);
 	uint32		row;
 
 	(void) PromotionMapGetRange(rel, e, 0, e->rg_nrows, copies, deleted, runs);
@@ -435,17 +516,17 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 			!TransactionIdIsInProgress(runs[row].xid) &&
 			TransactionIdDidCommit(runs[row].xid))
 			continue;
+		if (!ItemPointerIsValid(&copies[row]) && by_run &&
+			!(TransactionIdIsValid(runs[row].xid) && DeleteRunLive(runs[row].xid)))
+		{
+			RunRowsAdd(run_rows, dir_index, row);
+			continue;
+		}
 		if (!ItemPointerIsValid(&copies[row]))
 		{
-			ItemPointerData tid;
-			RowState	state;
-
-			RowNumberToItemPointer(e->rg_first_row + row, &tid);
-			RowStateLocate(rel, &tid, &state);
-			RowStatePromote(rel, &state);
-			if (state.kind != ROWSTATE_PROMOTED)
+			PromoteForMove(rel, e->rg_first_row + row, &copies[row]);
+			if (!ItemPointerIsValid(&copies[row]))
 				continue;
-			copies[row] = state.phys;
 		}
 		MovableAdd(list, ItemPointerGetBlockNumber(&copies[row]),
 				   ItemPointerGetOffsetNumber(&copies[row]));
@@ -456,11 +537,65 @@ ListGroupCopies(Relation rel, const RowGroupDirEntry *e, MovableList *list)
 }
 
 /*
- * Append to *list the heap copies of the rows of the row groups compaction
- * rewrites now (compaction_choice.c; bounded for the worker), sorted.
+ * Move the rows of *run_rows through their groups' delete logs
+ * (RowStateMoveByRun), buffering each in batch with its TID as source
+ * (MovedRowSourceOfRow, whose keys sort after every heap position, so they
+ * follow the copies moved before in one group).  A row a writer reached
+ * first (a copy or a live run now) or whose log page is full is promoted
+ * instead and its copy appended to *fallback, to be moved after them.
  */
 static void
-FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
+MoveRunRows(CompactBatch *batch, const RunRows *run_rows, MovableList *fallback)
+{
+	Relation	rel = batch->rel;
+	RowGroupDirEntry group;
+	int			current = -1;
+	Size		i;
+
+	for (i = 0; i < run_rows->n; i++)
+	{
+		int			dir_index = run_rows->dir_index[i];
+		uint32		row = run_rows->row[i];
+
+		CHECK_FOR_INTERRUPTS();
+		/* read again after a move that gave the group its root pages */
+		if (dir_index != current || group.rg_state_root == 0)
+		{
+			group = DirectoryGet(rel)->entries[dir_index];
+			current = dir_index;
+		}
+		if (RowStateMoveByRun(rel, dir_index, &group, row, batch->cid, batch->group_slot))
+		{
+			ItemPointerData tid;
+			ItemPointerData source;
+
+			RowNumberToItemPointer(group.rg_first_row + row, &tid);
+			MovedRowSourceOfRow(&tid, &source);
+			BatchAdd(batch, batch->group_slot, &source);
+			ExecClearTuple(batch->group_slot);
+			if (batch->nrows >= batch->opts.row_group_size)
+				FlushBatch(batch);
+		}
+		else
+		{
+			ItemPointerData copy;
+
+			PromoteForMove(rel, group.rg_first_row + row, &copy);
+			if (ItemPointerIsValid(&copy))
+				MovableAdd(fallback, ItemPointerGetBlockNumber(&copy),
+						   ItemPointerGetOffsetNumber(&copy));
+		}
+	}
+}
+
+/*
+ * Append to *list the heap copies of the rows of the row groups compaction
+ * rewrites now (compaction_choice.c; bounded for the worker), sorted, and
+ * to *run_rows the rows to move through their delete logs (ListGroupRows).
+ */
+static void
+FindGroupRows(CompactBatch *batch, MovableList *list, RunRows *run_rows,
+			  bool worker, bool quiet)
 {
 	Relation	rel = batch->rel;
 	int			ngroups;
@@ -481,7 +616,7 @@ FindGroupRows(CompactBatch *batch, MovableList *list, bool worker, bool quiet)
 		 * (VACUUM, which could mark them again, waits for our lock)
 		 */
 		AllVisibleClearRows(rel, e.rg_first_row, e.rg_nrows);
-		ListGroupCopies(rel, &e, list);
+		ListGroupRows(rel, groups[g], &e, list, run_rows);
 	}
 	CompactionProgressAdd(COMPACTION_GROUPS_REWRITTEN, nrewritten);
 	CompactionProgressAdd(COMPACTION_GROUPS_MERGED, nmerged);
@@ -503,6 +638,7 @@ BatchBegin(CompactBatch *batch)
 	batch->sources = palloc(sizeof(ItemPointerData) * batch->opts.row_group_size);
 	batch->heap_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsHeapTuple);
 	batch->row_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
+	batch->group_slot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
 	batch->estate = CreateExecutorState();
 	batch->result_rel = makeNode(ResultRelInfo);
 	InitResultRelInfo(batch->result_rel, rel, 1, NULL, 0);
@@ -517,6 +653,7 @@ BatchEnd(CompactBatch *batch)
 	FreeExecutorState(batch->estate);
 	ExecDropSingleTupleTableSlot(batch->heap_slot);
 	ExecDropSingleTupleTableSlot(batch->row_slot);
+	ExecDropSingleTupleTableSlot(batch->group_slot);
 	RowGroupBuilderFree(batch->builder);
 	pfree(batch->sources);
 }
@@ -543,6 +680,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	BlockNumber *blocks;
 	int			nblocks;
 	MovableList movable;
+	RunRows		run_rows;
 	BulkCounter counter;
 	Size		i;
 
@@ -597,10 +735,28 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	 * number of rows per round (REWRITE_ROUND_GROUPS), and neither while the
 	 * old groups of its last rewrite wait to be freed (file header)
 	 */
+	memset(&run_rows, 0, sizeof(run_rows));
 	if (min_rows <= 1)
-		FindGroupRows(&batch, &movable, false, false);
+		FindGroupRows(&batch, &movable, &run_rows, false, false);
 	else if (!CompactionRetiredPending(rel, true))
-		FindGroupRows(&batch, &movable, true, bulk != NULL && bulk->quiet);
+		FindGroupRows(&batch, &movable, &run_rows, true, bulk != NULL && bulk->quiet);
+
+	/*
+	 * the copies first, then the rows moved through delete logs (whose
+	 * sources sort after every heap position), then the copies of those a
+	 * writer reached first: one group's sources stay ascending
+	 */
+	for (i = 0; i < movable.n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		TakeTuple(&batch, &movable.items[i], InvalidTransactionId);
+		if (batch.nrows >= batch.opts.row_group_size)
+			FlushBatch(&batch);
+	}
+	movable.n = 0;
+	MoveRunRows(&batch, &run_rows, &movable);
+	qsort(movable.items, movable.n, sizeof(ItemPointerData),
+		  (int (*) (const void *, const void *)) ItemPointerCompare);
 	MoveTuples(&batch, &movable);
 
 	BatchEnd(&batch);

@@ -16,11 +16,19 @@
  *	 changed row, at least two of them: statements estimated larger than
  *	 they were, CLUSTER among older snapshots, earlier compaction rounds.
  *
+ * The worker rewrites a partly deleted group only when its live rows
+ * rewritten would take less space than the group and its row state pages
+ * (GroupRewriteShrinks, compaction_estimate.c): rows whose columns followed
+ * a rule the deletes broke can take several times the group rewritten.
+ *
  * colstore.compact() takes every candidate.  The compaction worker bounds
  * what one round takes, because a rewrite's old and new copies of the rows
  * coexist until the second VACUUM after it and so raise the file's
- * high-water mark: partly deleted groups until their rows fill
- * REWRITE_ROUND_GROUPS groups, and small groups a quarter group at a time,
+ * high-water mark: partly deleted groups until their live rows fill
+ * REWRITE_ROUND_GROUPS groups where they move through promoted copies, or
+ * RUN_REWRITE_ROUND_GROUPS where they move through the groups' delete logs
+ * (a bit a row, no copy: compaction.c), and small groups a quarter group
+ * at a time,
  * only when the merge fits in free pages and keeps the file within
  * MERGE_HEAP_SHARE of what its rows would take as heap tuples
  * (MergeFitsFreeSpace).  A worker that merged whenever small groups held a
@@ -33,10 +41,13 @@
  * is gone: a round takes the groups of fewer than SMALL_GROUP_SHARE live
  * rows, deleted rows or not, up to a row group's worth of live rows and
  * as many as fit in MergeRoom (at least two), and the larger groups whose
- * rewrite pays by colstore.compact()'s rule (a fifth deleted), until
- * REWRITE_ROUND_GROUPS groups' rows.  Single-row upserts leave many small
- * groups (each worker round's moves) about half of whose rows they later
- * updated: 146 such groups held 140,703 rows for 99,981 live ones.
+ * rewrite pays by colstore.compact()'s rule (a fifth deleted), within the
+ * same bounds.  Single-row upserts leave many small groups (each worker
+ * round's moves) about half of whose rows they later updated: 146 such
+ * groups held 140,703 rows for 99,981 live ones.  A random 30% DELETE
+ * leaves every group of the table 30% deleted: the VACUUM after it starts
+ * a worker that looks for a quiet table first (tableam/am_vacuum.c,
+ * compaction_worker.c), and the quiet rounds rewrite the groups.
  *
  * IDENTIFICATION
  *	  src/tableam/compaction_choice.c
@@ -55,11 +66,13 @@
 #include "utils/rel.h"
 
 #include "mvcc/group_retire.h"
+#include "mvcc/row_state.h"
 #include "mvcc/visibility.h"
 #include "storage/directory.h"
 #include "storage/metapage.h"
 #include "storage/table_options.h"
 #include "tableam/compaction_choice.h"
+#include "tableam/compaction_estimate.h"
 
 /*
  * Row groups of fewer rows than this share of row_group_size are merged
@@ -78,6 +91,17 @@
 #define REWRITE_ROUND_GROUPS	1
 
 /*
+ * ... but a group whose rows move through its delete log
+ * (RowStateMayMoveByRun: no promoted copy, a run bit a row and the new
+ * group) costs a fraction of that: a round takes such groups until their
+ * live rows fill this many full groups (about 2,000,000 rows by default).
+ * The bound keeps a round's transaction, its index entries and the next
+ * VACUUM's work moderate, and lets the next round's log pages and new
+ * groups take the pages this one's freed.
+ */
+#define RUN_REWRITE_ROUND_GROUPS	16
+
+/*
  * The worker's merges grow the file only while it stays at most this share
  * of the size of its rows as heap tuples (MergeFitsFreeSpace).
  */
@@ -91,6 +115,45 @@
  */
 #define MERGE_EMPTY_PAGE_FREE	(BLCKSZ * 3 / 4)
 
+
+/*
+ * What a worker round may still take of partly deleted row groups: live
+ * rows moved through promoted copies, and live rows moved through delete
+ * logs, each against its bound (REWRITE_ROUND_GROUPS,
+ * RUN_REWRITE_ROUND_GROUPS); unbounded for colstore.compact().
+ */
+typedef struct RewriteBudget
+{
+	uint64		copies_left;
+	uint64		runs_left;
+} RewriteBudget;
+
+static void
+RewriteBudgetInit(RewriteBudget *budget, int row_group_size, bool worker)
+{
+	budget->copies_left = worker ?
+		(uint64) row_group_size * REWRITE_ROUND_GROUPS : PG_UINT64_MAX;
+	budget->runs_left = worker ?
+		(uint64) row_group_size * RUN_REWRITE_ROUND_GROUPS : PG_UINT64_MAX;
+}
+
+/*
+ * Take row group e, with live rows, out of budget if it has room left
+ * for it (a round takes a group as long as its bound is not used up, so
+ * the last group may overshoot it); returns whether it did.
+ */
+static bool
+RewriteBudgetTake(RewriteBudget *budget, Relation rel, const RowGroupDirEntry *e,
+				  uint64 live)
+{
+	uint64	   *left = RowStateMayMoveByRun(rel, e) ?
+		&budget->runs_left : &budget->copies_left;
+
+	if (*left == 0)
+		return false;
+	*left -= Min(*left, live);
+	return true;
+}
 
 /* Whether every snapshot sees the insert of row group e. */
 static bool
@@ -282,8 +345,8 @@ CompactionMergeableRows(Relation rel)
  * fewer than SMALL_GROUP_SHARE of row_group_size live rows, deleted rows or
  * not, in directory order while their live rows fit in one row group and
  * their merge in MergeRoom, when at least two are taken; then the larger
- * ones whose rewrite pays by colstore.compact()'s rule, until their rows
- * fill REWRITE_ROUND_GROUPS groups.  result has room for every group.
+ * ones whose rewrite pays by colstore.compact()'s rule, within the round's
+ * bounds (RewriteBudget).  result has room for every group.
  */
 static int
 QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
@@ -298,7 +361,7 @@ QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
 	uint64		need = 0;
 	uint64		room;
 	uint64		small_rows = 0;
-	uint64		taken = 0;
+	RewriteBudget budget;
 	int			ncand = 0;
 	int			nsmall = 0;
 	int			n = 0;
@@ -323,7 +386,8 @@ QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
 		order[ncand] = order[g];
 		live[ncand] = e.rg_nrows - deleted;
 		small[ncand] = live[ncand] < limit;
-		if (!small[ncand] && !GroupRewritePays(e.rg_nrows, deleted, false))
+		if (!small[ncand] && (!GroupRewritePays(e.rg_nrows, deleted, false) ||
+							  !GroupRewriteShrinks(rel, order[ncand], &e)))
 			continue;
 		if (small[ncand])
 		{
@@ -357,12 +421,13 @@ QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
 	*nmerged = n;
 
 	/* larger groups whose rewrite pays */
-	for (g = 0; g < ncand && taken < (uint64) row_group_size * REWRITE_ROUND_GROUPS; g++)
+	RewriteBudgetInit(&budget, row_group_size, true);
+	for (g = 0; g < ncand; g++)
 	{
-		if (small[g])
+		if (small[g] ||
+			!RewriteBudgetTake(&budget, rel, &DirectoryGet(rel)->entries[order[g]], live[g]))
 			continue;
 		result[n++] = order[g];
-		taken += live[g];
 	}
 	*nrewritten = n - *nmerged;
 	pfree(order);
@@ -377,7 +442,7 @@ QuietGroups(Relation rel, TransactionId oldest_xmin, int row_group_size,
  *		groups whose live rows compaction moves now, oldest_xmin deciding
  *		which are settled: the partly deleted ones whose rewrite pays, then
  *		the small ones merged.  For the worker (worker), the partly deleted
- *		groups stop once they hold REWRITE_ROUND_GROUPS groups' rows, and
+ *		groups stop at the round's bounds (RewriteBudget), and
  *		small groups count only a quarter group at a time that fits in free
  *		space.  *nrewritten and *nmerged say how many of each.
  */
@@ -394,9 +459,7 @@ CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
 	int			nsmall;
 	uint64		small_rows;
 	uint64		merge_min = worker ? WorkerMergeMinimum(row_group_size) : 0;
-	uint64		max_rows = worker ?
-		(uint64) row_group_size * REWRITE_ROUND_GROUPS : PG_UINT64_MAX;
-	uint64		taken = 0;
+	RewriteBudget budget;
 	int			g;
 
 	if (worker && quiet)
@@ -422,17 +485,19 @@ CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
 
 	result = palloc(sizeof(int) * (ncandidates + nsmall + 1));
 	*ngroups = 0;
-	for (g = 0; g < ncandidates && taken < max_rows; g++)
+	RewriteBudgetInit(&budget, row_group_size, worker);
+	for (g = 0; g < ncandidates && (budget.copies_left > 0 || budget.runs_left > 0); g++)
 	{
 		/* the directory may be reread by GroupCountDeleted: copy the entry */
 		RowGroupDirEntry e = DirectoryGet(rel)->entries[candidates[g]];
 		uint32		pruned;
 		uint32		deleted = GroupCountDeleted(rel, &e, oldest_xmin, NULL, &pruned);
 
-		if (!GroupRewritePays(e.rg_nrows, deleted, worker))
+		if (!GroupRewritePays(e.rg_nrows, deleted, worker) ||
+			(worker && !GroupRewriteShrinks(rel, candidates[g], &e)) ||
+			!RewriteBudgetTake(&budget, rel, &e, e.rg_nrows - deleted))
 			continue;
 		result[(*ngroups)++] = candidates[g];
-		taken += e.rg_nrows;
 	}
 	*nrewritten = *ngroups;
 	for (g = 0; g < nsmall; g++)

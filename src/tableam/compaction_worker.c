@@ -15,7 +15,9 @@
  * background worker for the table (if colstore.auto_compaction is on and
  * the table is not a temporary one, which only its session can read),
  * and also when VACUUM found live rows left in row groups whose rewrite
- * pays (mvcc/group_retire.c), or small row groups worth merging
+ * pays (mvcc/group_retire.c; or pays once the table is quiet, a fifth
+ * deleted: the worker then looks for a quiet table in its first round), or
+ * small row groups worth merging
  * (tableam/compaction.c), which compaction rewrites,
  * unless one is running for it (each worker holds a session lock of its
  * own tag for its lifetime), colstore.max_compaction_workers are running
@@ -164,6 +166,8 @@ typedef struct CompactionWorkerArgs
 {
 	Oid			dboid;
 	bool		reclaim;		/* the VACUUM that started it left reclaim */
+	bool		look_quiet;		/* ... found row groups whose rewrite pays
+								 * once the table is quiet */
 } CompactionWorkerArgs;
 
 /* The tag of the lock the compaction worker of relid holds. */
@@ -242,15 +246,19 @@ CompactionWorkerNoteVacuum(bool left_reclaim)
  *		Called after an insert registered a new heap page of rel, which now
  *		has heap_pages of them (live_rows < 0), or after VACUUM found
  *		live_rows live row versions on them and sparse_rows rows left in
- *		mostly deleted row groups, and whether it left reclaim that no later
- *		VACUUM could finish without a transaction id assigned after it
- *		(reclaim): start a compaction worker for rel if the heap pages are
- *		due for it, or there are such rows to move or such reclaim to finish
- *		(see the file header).  Never errors for lack of worker slots.
+ *		mostly deleted row groups, whether it found rows left in row groups
+ *		whose rewrite pays once the table is quiet (look_quiet: the quiet
+ *		rules, tableam/compaction_choice.c; the worker then looks for a
+ *		quiet table in its first round), and whether it left reclaim that
+ *		no later VACUUM could finish without a transaction id assigned after
+ *		it (reclaim): start a compaction worker for rel if the heap pages
+ *		are due for it, or there are such rows to move or such reclaim to
+ *		finish (see the file header).  Never errors for lack of worker
+ *		slots.
  */
 void
 CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
-							double sparse_rows, bool reclaim)
+							double sparse_rows, bool look_quiet, bool reclaim)
 {
 	BackgroundWorker worker;
 	CompactionWorkerArgs args;
@@ -262,7 +270,8 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
 
 	/* a worker cannot read another session's temporary table */
 	if (!colstore_auto_compaction || InCompactionWorker ||
-		RelationUsesLocalBuffers(rel) || (!heap_due && sparse_rows <= 0 && !reclaim) ||
+		RelationUsesLocalBuffers(rel) ||
+		(!heap_due && sparse_rows <= 0 && !look_quiet && !reclaim) ||
 		RecoveryInProgress() || WorkerRunning(RelationGetRelid(rel)) || !FreeSlot(false))
 		return;
 
@@ -279,6 +288,7 @@ CompactionWorkerMaybeLaunch(Relation rel, int heap_pages, double live_rows,
 	memset(&args, 0, sizeof(args));
 	args.dboid = MyDatabaseId;
 	args.reclaim = reclaim;
+	args.look_quiet = look_quiet;
 	StaticAssertStmt(sizeof(args) <= BGW_EXTRALEN, "compaction worker arguments do not fit");
 	memcpy(worker.bgw_extra, &args, sizeof(args));
 	worker.bgw_notify_pid = 0;
@@ -638,6 +648,12 @@ colstore_compaction_main(Datum main_arg)
 
 	/* started to finish what a VACUUM left: do that first */
 	ReclaimUntilSettled(relid, round, vacuum_cxt, args.reclaim, COMPACT_RECLAIM_VACUUMS);
+
+	/*
+	 * started for row groups whose rewrite pays once the table is quiet (a
+	 * DELETE of a fifth of them, say): look for that in the first round
+	 */
+	try_quiet = args.look_quiet;
 
 	/* a worker that never found work (young UPDATE versions) leaves soon */
 	while (idle < (moved_any ? COMPACT_IDLE_ROUNDS : COMPACT_FIRST_IDLE_ROUNDS))

@@ -20,7 +20,7 @@ extern int	colstore_compaction_update_age;
 
 extern void CompactionWorkerMaybeLaunch(Relation rel, int heap_pages,
 										double live_rows, double sparse_rows,
-										bool reclaim);
+										bool look_quiet, bool reclaim);
 extern void CompactionWorkerNoteVacuum(bool left_reclaim);
 extern void CompactionWorkerDefineSettings(void);
 
