@@ -373,17 +373,20 @@ END $$;
 
 # wait until the postmaster has reset and recovery is done: the log says the
 # server is ready after the reset; fails at once if the postmaster exited
-# (recovery failed)
+# (recovery failed).  Returns false if no child was reported killed within
+# 30 s: the victim had just exited on its own (a signal to a child the
+# postmaster has not reaped yet succeeds), so there was no crash to wait for.
 sub wait_for_restart
 {
 	my ($offset) = @_;
 	for (my $n = 0; $n < 3000; $n++)
 	{
 		my $log = slurp_file($node->logfile, $offset);
-		return if $log =~ /all server processes terminated; reinitializing.*database system is ready to accept connections/s;
+		return 1 if $log =~ /all server processes terminated; reinitializing.*database system is ready to accept connections/s;
 		BAIL_OUT("the server did not come back after the crash: "
 			  . join("\n", grep { /FATAL|PANIC/ } split /\n/, $log))
 		  if !kill(0, $node->{_pid});
+		return 0 if $n >= 300 && $log !~ /terminated by signal/;
 		usleep(100_000);
 	}
 	BAIL_OUT('the server did not come back within 300 s');
@@ -449,7 +452,7 @@ for (my $i = 1; $i <= $kills; $i++)
 					" (instead of $target)";
 			}
 		}
-		if (!$pid || !kill('KILL', $pid))
+		if (!$pid || !kill('KILL', $pid) || !wait_for_restart($offset))
 		{
 			# nothing to kill (or it had just exited): check anyway
 			stop_clients($runs, 0);
@@ -457,7 +460,6 @@ for (my $i = 1; $i <= $kills; $i++)
 			last unless check_same("round without a kill");
 			next;
 		}
-		wait_for_restart($offset);
 		stop_clients($runs, 1);
 	}
 	$killed{$what}++;
