@@ -392,21 +392,6 @@ FindKey(UniqueProbe *probe, int64 key, uint64 *rownum)
 	return true;
 }
 
-/* The column's datum of an int64 read by SignedIntegerDatum. */
-static Datum
-ColumnDatum(Oid typid, int64 value)
-{
-	switch (typid)
-	{
-		case INT2OID:
-			return Int16GetDatum((int16) value);
-		case INT4OID:
-			return Int32GetDatum((int32) value);
-		default:
-			return Int64GetDatum(value);
-	}
-}
-
 /*
  * UniqueProbeFetch
  *		Answer the probe for key (the scan's one equality key, run-time keys
@@ -444,7 +429,7 @@ UniqueProbeFetch(UniqueProbe *probe, ScanKey key, TupleTableSlot *slot,
 	}
 	if (key_from_index)
 	{
-		slot->tts_values[probe->attno] = ColumnDatum(probe->column_type, value);
+		slot->tts_values[probe->attno] = SignedIntegerToDatum(probe->column_type, value);
 		slot->tts_isnull[probe->attno] = false;
 	}
 	probe->answered++;

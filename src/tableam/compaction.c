@@ -738,7 +738,7 @@ MoveHeapTuples(Relation rel, uint64 min_rows, int update_age, CompactBulk *bulk)
 	memset(&run_rows, 0, sizeof(run_rows));
 	if (min_rows <= 1)
 		FindGroupRows(&batch, &movable, &run_rows, false, false);
-	else if (!CompactionRetiredPending(rel, true))
+	else if (!CompactionRetiredPending(rel))
 		FindGroupRows(&batch, &movable, &run_rows, true, bulk != NULL && bulk->quiet);
 
 	/*

@@ -292,22 +292,20 @@ MergeRoom(Relation rel, uint64 need)
 
 /*
  * CompactionRetiredPending
- *		Whether an entry of rel's directory was retired and not freed yet: a
- *		later VACUUM frees it once its stamp precedes the oldest xmin.
- *		groups_only: row groups only (the old groups of a rewrite or merge;
- *		the worker rewrites no row group until they are freed: see the file
- *		header), else heap pages too.
+ *		Whether a row group of rel was retired and not freed yet (the old
+ *		groups of a rewrite or merge): a later VACUUM frees it once its stamp
+ *		precedes the oldest xmin, and the worker rewrites no row group until
+ *		then (see the file header).
  */
 bool
-CompactionRetiredPending(Relation rel, bool groups_only)
+CompactionRetiredPending(Relation rel)
 {
 	ColstoreDirectory *dir = DirectoryGet(rel);
-	uint32		n = groups_only ? (uint32) dir->ngroups : dir->count;
-	uint32		i;
+	int			i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < dir->ngroups; i++)
 	{
-		uint16		flags = dir->entries[groups_only ? dir->groups[i] : i].rg_flags;
+		uint16		flags = dir->entries[dir->groups[i]].rg_flags;
 
 		if ((flags & RG_FLAG_EMPTIED) && !(flags & RG_FLAG_FREED))
 			return true;

@@ -16,7 +16,7 @@
 extern int *CompactionGroupsToRewrite(Relation rel, TransactionId oldest_xmin,
 									  int row_group_size, bool worker, bool quiet,
 									  int *ngroups, int *nrewritten, int *nmerged);
-extern bool CompactionRetiredPending(Relation rel, bool groups_only);
+extern bool CompactionRetiredPending(Relation rel);
 extern uint64 CompactionMergeableRows(Relation rel);
 
 #endif							/* COMPACTION_CHOICE_H */

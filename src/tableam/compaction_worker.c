@@ -250,8 +250,7 @@ CompactionWorkerNoteVacuum(bool left_reclaim)
  *		whose rewrite pays once the table is quiet (look_quiet: the quiet
  *		rules, tableam/compaction_choice.c; the worker then looks for a
  *		quiet table in its first round), and whether it left reclaim that
- *		no later VACUUM could finish without a transaction id assigned after
- *		it (reclaim): start a compaction worker for rel if the heap pages
+ *		only a later VACUUM finishes (reclaim): start a compaction worker for rel if the heap pages
  *		are due for it, or there are such rows to move or such reclaim to
  *		finish (see the file header).  Never errors for lack of worker
  *		slots.
@@ -529,12 +528,9 @@ TakeTransactionId(Oid relid, int round)
 	return xid;
 }
 
-/*
- * Whether relid has directory entries retired and not freed yet: row groups
- * only (groups_only), or heap pages too.
- */
+/* Whether relid has row groups retired and not freed yet. */
 static bool
-RetiredPending(Oid relid, bool groups_only)
+RetiredPending(Oid relid)
 {
 	bool		pending = false;
 	Relation	rel;
@@ -544,7 +540,7 @@ RetiredPending(Oid relid, bool groups_only)
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel != NULL)
 	{
-		pending = RelationIsColstore(rel) && CompactionRetiredPending(rel, groups_only);
+		pending = RelationIsColstore(rel) && CompactionRetiredPending(rel);
 		relation_close(rel, AccessShareLock);
 	}
 	CommitTransactionCommand();
@@ -710,7 +706,7 @@ colstore_compaction_main(Datum main_arg)
 				 * whose promoted copies and new groups then take their pages
 				 */
 				ReclaimUntilSettled(relid, round, vacuum_cxt,
-									RetiredPending(relid, true), 1);
+									RetiredPending(relid), 1);
 			}
 		}
 		else if (busy && busy_rounds < COMPACT_BUSY_ROUNDS)
