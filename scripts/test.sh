@@ -170,8 +170,7 @@ run_script() {
 	else
 		failed=$((failed + 1))
 		failed_phases+=("$1")
-		echo "$2 ($3) failed; its output is above" >"/tmp/colstore-phase-$1.failed"
-		note_failure "$1" "/tmp/colstore-phase-$1.failed"
+		echo "---- PostgreSQL $PGVERSION: $2 ($3) failed; its output is above" >>"$digest"
 	fi
 }
 
